@@ -1,0 +1,10 @@
+//! The exact engine: big-integer outcome counts and reduced fractions.
+//!
+//! Pure computation, no I/O: everything here is a function of its arguments,
+//! so it can be tested against brute force and reused by every analysis.
+
+mod dist;
+mod exact;
+
+pub use dist::{Dist, DistError};
+pub use exact::{abs_diff, exact_string, ratio, to_f64, Exact};

@@ -1,0 +1,3 @@
+//! fairdice: exact fairness analyses of dice procedures, rendered as a static site.
+
+pub mod engine;
