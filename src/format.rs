@@ -1,0 +1,179 @@
+//! Display forms of exact numbers: rounded, grouped or scientific.
+//!
+//! Presentation helpers for analyses filling tables. The exact value always
+//! travels beside the display form, so rounding here never loses anything.
+
+use crate::engine::Exact;
+use num_bigint::{BigInt, BigUint};
+use num_traits::{Signed, Zero};
+
+/// Digits past which a count is shown in scientific form.
+const MAX_GROUPED_DIGITS: usize = 15;
+
+/// Significant digits shown for probabilities and other fractions.
+pub const SIGNIFICANT: usize = 6;
+
+/// A count: `4,395,456`, or `1.23457 × 10⁴⁵` when it is very long.
+pub fn count(value: &BigUint) -> String {
+    let digits = value.to_string();
+    if digits.len() <= MAX_GROUPED_DIGITS {
+        group_thousands(&digits)
+    } else {
+        scientific(&digits, digits.len() as i64 - 1)
+    }
+}
+
+/// A fraction as a decimal with [`SIGNIFICANT`] digits: `0.0726928`,
+/// or `1.65 × 10⁻⁸` when tiny. Computed with integers, so it stays right
+/// even where the parts overflow a float.
+pub fn decimal(value: &Exact) -> String {
+    if value.is_zero() {
+        return "0".to_string();
+    }
+    let sign = if value.is_negative() { "-" } else { "" };
+    let numer = value.numer().abs();
+    let denom = value.denom().clone();
+    // Exponent estimate from digit counts, then corrected by one if needed.
+    let mut exponent = numer.to_string().len() as i64 - denom.to_string().len() as i64;
+    let mut digits = scaled_digits(&numer, &denom, exponent);
+    if digits.len() < SIGNIFICANT {
+        exponent -= 1;
+        digits = scaled_digits(&numer, &denom, exponent);
+    }
+    if digits.len() > SIGNIFICANT {
+        // Rounding carried into a new digit, as in 9.999999 -> 10.0000.
+        digits.truncate(SIGNIFICANT);
+        exponent += 1;
+    }
+    let body = if (-5..=5).contains(&exponent) {
+        positional(&digits, exponent)
+    } else {
+        scientific(&digits, exponent)
+    };
+    format!("{sign}{body}")
+}
+
+/// A float for display, for figures that are inherently approximate.
+pub fn float(value: f64) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    format!("{:.*}", SIGNIFICANT, value)
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
+}
+
+/// The first `SIGNIFICANT` digits of numer/denom, rounded half up, given that
+/// the value lies in `[10^(exponent-1), 10^(exponent+1))`.
+fn scaled_digits(numer: &BigInt, denom: &BigInt, exponent: i64) -> String {
+    let shift = SIGNIFICANT as i64 - 1 - exponent;
+    let ten = BigInt::from(10u32);
+    let (n, d) = if shift >= 0 {
+        (numer * num_traits::pow(ten, shift as usize), denom.clone())
+    } else {
+        (
+            numer.clone(),
+            denom * num_traits::pow(ten, (-shift) as usize),
+        )
+    };
+    let rounded: BigInt = (2 * n + &d) / (2 * d);
+    rounded.to_string()
+}
+
+fn positional(digits: &str, exponent: i64) -> String {
+    let trimmed = digits.trim_end_matches('0');
+    let trimmed = if trimmed.is_empty() { "0" } else { trimmed };
+    if exponent < 0 {
+        format!("0.{}{}", "0".repeat((-exponent - 1) as usize), trimmed)
+    } else {
+        let int_len = exponent as usize + 1;
+        if trimmed.len() <= int_len {
+            format!("{}{}", trimmed, "0".repeat(int_len - trimmed.len()))
+        } else {
+            format!("{}.{}", &trimmed[..int_len], &trimmed[int_len..])
+        }
+    }
+}
+
+fn scientific(digits: &str, exponent: i64) -> String {
+    let head = &digits[..1];
+    let tail = digits[1..digits.len().min(SIGNIFICANT)].trim_end_matches('0');
+    let mantissa = if tail.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}.{tail}")
+    };
+    format!("{mantissa} × 10{}", superscript(exponent))
+}
+
+fn superscript(exponent: i64) -> String {
+    exponent
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            '0' => '⁰',
+            '1' => '¹',
+            '2' => '²',
+            '3' => '³',
+            '4' => '⁴',
+            '5' => '⁵',
+            '6' => '⁶',
+            '7' => '⁷',
+            '8' => '⁸',
+            _ => '⁹',
+        })
+        .collect()
+}
+
+fn group_thousands(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ratio;
+
+    fn frac(n: u64, d: u64) -> Exact {
+        ratio(&BigUint::from(n), &BigUint::from(d))
+    }
+
+    #[test]
+    fn counts_group_or_go_scientific() {
+        assert_eq!(count(&BigUint::from(4_395_456u32)), "4,395,456");
+        assert_eq!(count(&BigUint::from(7u32)), "7");
+        assert_eq!(count(&BigUint::from(6u32).pow(100)), "6.53318 × 10⁷⁷");
+    }
+
+    #[test]
+    fn decimals_match_the_seed_tables() {
+        assert_eq!(decimal(&frac(4_395_456, 60_466_176)), "0.0726928");
+        assert_eq!(decimal(&frac(1, 60_466_176)), "1.65382 × 10⁻⁸");
+        assert_eq!(decimal(&frac(1, 2)), "0.5");
+        assert_eq!(decimal(&frac(1, 3)), "0.333333");
+        assert_eq!(decimal(&frac(648, 575)), "1.12696");
+        assert_eq!(decimal(&frac(999_999, 1_000_000)), "0.999999");
+        assert_eq!(decimal(&frac(99_999_999, 100_000_000)), "1");
+        assert_eq!(decimal(&frac(1, 1)), "1");
+        assert_eq!(decimal(&frac(1_000_000_000, 1)), "1 × 10⁹");
+    }
+
+    #[test]
+    fn decimals_of_huge_fractions() {
+        let big = BigUint::from(6u32).pow(3000);
+        assert_eq!(
+            decimal(&ratio(&BigUint::from(1u32), &big)),
+            "3.51762 × 10⁻²³³⁵"
+        );
+        assert_eq!(decimal(&ratio(&(&big / 3u32), &big)), "0.333333");
+    }
+}

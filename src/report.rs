@@ -1,0 +1,153 @@
+//! What an analysis hands to the site: exact results plus tables and charts
+//! described as plain data.
+//!
+//! This is the only meeting point of the maths and the site. Analyses fill
+//! these types (no HTML); the site lays them out (no arithmetic).
+
+use serde::Serialize;
+
+/// Everything one scenario produces.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The stable, machine-readable contract (`results` in the JSON).
+    pub results: serde_json::Value,
+    /// What the scenario page shows, in order.
+    pub blocks: Vec<Block>,
+}
+
+/// One piece of a scenario page.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Block {
+    /// A section heading.
+    Heading {
+        /// Heading text.
+        text: String,
+    },
+    /// A paragraph of plain text (escaped when rendered).
+    Text {
+        /// Paragraph text.
+        text: String,
+    },
+    /// Key figures as label and value pairs.
+    Facts {
+        /// `(label, value)` in display order.
+        items: Vec<(String, String)>,
+    },
+    /// A data table.
+    Table(Table),
+    /// A chart.
+    Chart(Chart),
+}
+
+/// A table whose cells carry both a display form and the exact value.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Unique within the scenario; names the CSV file and shortcode target.
+    pub id: String,
+    /// Caption shown above the table.
+    pub caption: String,
+    /// Column headers.
+    pub columns: Vec<String>,
+    /// Rows of cells, one per column.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// One table cell.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Cell {
+    /// What a reader sees: rounded or in scientific form.
+    pub shown: String,
+    /// The exact value, as written to CSV.
+    pub exact: String,
+}
+
+impl Cell {
+    /// A cell whose display and exact forms are the same text.
+    pub fn plain(text: impl Into<String>) -> Self {
+        let text = text.into();
+        Cell {
+            shown: text.clone(),
+            exact: text,
+        }
+    }
+}
+
+/// How a chart draws its series.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChartKind {
+    /// One bar per point, each series in its own colour.
+    Bars,
+    /// Points joined by lines, one line per series.
+    Lines,
+}
+
+/// A chart described by its data; `charts` turns it into SVG.
+#[derive(Debug, Clone, Serialize)]
+pub struct Chart {
+    /// Unique within the scenario.
+    pub id: String,
+    /// Title (also the SVG `<title>`).
+    pub title: String,
+    /// One sentence saying what the chart shows (the SVG `<desc>`).
+    pub description: String,
+    /// Bars or lines.
+    pub kind: ChartKind,
+    /// Horizontal axis label.
+    pub x_label: String,
+    /// Vertical axis label.
+    pub y_label: String,
+    /// Logarithmic vertical axis (values must be positive).
+    pub log_y: bool,
+    /// The data.
+    pub series: Vec<Series>,
+    /// A horizontal reference line, such as the fair share 1/n.
+    pub reference: Option<Reference>,
+    /// The id of the table holding the same data, for readers who want numbers.
+    pub table_id: Option<String>,
+}
+
+/// One named set of points.
+#[derive(Debug, Clone, Serialize)]
+pub struct Series {
+    /// Legend entry.
+    pub name: String,
+    /// `(x, y)` points, floats for plotting only.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A labelled horizontal line.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reference {
+    /// Legend entry, such as "fair share 1/10".
+    pub label: String,
+    /// Height of the line.
+    pub y: f64,
+}
+
+impl Report {
+    /// The table with this id, if the report has one.
+    pub fn table(&self, id: &str) -> Option<&Table> {
+        self.blocks.iter().find_map(|block| match block {
+            Block::Table(table) if table.id == id => Some(table),
+            _ => None,
+        })
+    }
+
+    /// The chart with this id, if the report has one.
+    pub fn chart(&self, id: &str) -> Option<&Chart> {
+        self.blocks.iter().find_map(|block| match block {
+            Block::Chart(chart) if chart.id == id => Some(chart),
+            _ => None,
+        })
+    }
+
+    /// Every table, in page order.
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.blocks.iter().filter_map(|block| match block {
+            Block::Table(table) => Some(table),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,182 @@
+//! Scenario files: YAML in `content/` naming a kind and its parameters.
+//!
+//! Parsing is pure (text in, scenario or located error out); reading the
+//! files is the content loader's job.
+
+pub mod values;
+
+use crate::analyses::{Header, Params, KINDS};
+use std::fmt;
+
+/// A parsed and validated scenario.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// Path relative to `content/`, with `/` separators, such as `targets/d6.yaml`.
+    pub source: String,
+    /// The source path without its extension: the name shortcodes use and
+    /// the page's path in the site.
+    pub name: String,
+    /// Title, description and ordering.
+    pub header: Header,
+    /// The kind's parameters.
+    pub params: Params,
+}
+
+/// A scenario that could not be read, located in its file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct ScenarioError {
+    /// The file, as given to [`parse`].
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+/// Parse and validate one scenario file's text.
+pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let at = |line: usize, column: usize, message: String| ScenarioError {
+        file: source_path.to_string(),
+        line,
+        column,
+        message,
+    };
+    let from_yaml = |err: serde_yaml::Error| {
+        let (line, column) = err
+            .location()
+            .map_or((1, 1), |loc| (loc.line(), loc.column()));
+        let message = err.to_string();
+        // serde_yaml appends " at line L column C"; we report it ourselves.
+        let message = match message.find(" at line ") {
+            Some(i) => message[..i].to_string(),
+            None => message,
+        };
+        at(line, column, message)
+    };
+    if text.trim().is_empty() {
+        return Err(at(
+            1,
+            1,
+            "the file is empty: expected a scenario with `title` and `kind`".into(),
+        ));
+    }
+    let header: Header = serde_yaml::from_str(text).map_err(from_yaml)?;
+    let params = match Params::from_yaml(&header.kind, text) {
+        Some(parsed) => parsed.map_err(from_yaml)?,
+        None => {
+            let (line, column) = key_position(text, "kind");
+            return Err(at(
+                line,
+                column,
+                format!(
+                    "unknown kind {:?}: expected one of {}",
+                    header.kind,
+                    KINDS.join(", ")
+                ),
+            ));
+        }
+    };
+    params.validate().map_err(|err| {
+        let (line, column) = key_position(text, err.key);
+        at(line, column, format!("{}: {}", err.key, err.message))
+    })?;
+    let name = source_path
+        .strip_suffix(".yaml")
+        .or_else(|| source_path.strip_suffix(".yml"))
+        .unwrap_or(source_path)
+        .to_string();
+    Ok(Scenario {
+        source: source_path.to_string(),
+        name,
+        header,
+        params,
+    })
+}
+
+/// Where a top-level key's value starts, for errors that involve the value
+/// as a whole; (1, 1) if the key is absent.
+fn key_position(text: &str, key: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix(key) {
+            if let Some(after) = rest.trim_start().strip_prefix(':') {
+                let value_offset = line.len() - after.trim_start().len();
+                return (i + 1, value_offset + 1);
+            }
+        }
+    }
+    (1, 1)
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.header.title, self.source)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> ScenarioError {
+        parse("s.yaml", text).unwrap_err()
+    }
+
+    #[test]
+    fn a_good_scenario_parses() {
+        let s = parse(
+            "a/targets.yaml",
+            "title: T\nkind: sum-mod\ndice: d6\ntargets: \"2..4\"\n",
+        )
+        .unwrap();
+        assert_eq!(s.name, "a/targets");
+        assert_eq!(s.header.title, "T");
+        assert_eq!(s.params.kind(), "sum-mod");
+    }
+
+    #[test]
+    fn errors_point_at_line_and_column() {
+        let e = error("title: T\nkind: sum-mod\ndice: d6\ntargets: \"9..2\"\n");
+        assert_eq!((e.line, e.column), (4, 10));
+        assert!(e.message.contains("backwards"), "{e}");
+
+        let e = error("title: T\nkind: sum-mod\ndice: d1\ntargets: 3\n");
+        assert_eq!((e.line, e.column), (3, 7));
+        assert!(e.message.contains("at least 2 faces"), "{e}");
+
+        let e = error("title: T\nkind: sum-mod\ndice: d6\ntargets: 3\ncolour: red\n");
+        assert_eq!((e.line, e.column), (5, 1));
+        assert!(e.message.contains("unknown field `colour`"), "{e}");
+
+        let e = error("title: T\nkind: sum-mod\ndice: 0d6\ntargets: 3\n");
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("at least 1"), "{e}");
+
+        let e = error("title: T\nkind: summod\ndice: d6\ntargets: 3\n");
+        assert_eq!((e.line, e.column), (2, 7));
+        assert!(
+            e.message
+                .contains("unknown kind \"summod\": expected one of sum-mod"),
+            "{e}"
+        );
+
+        let e = error("title: T\nkind: sum-mod\ndice: d6\ntargets: 0\n");
+        assert_eq!(e.line, 4);
+
+        let e = error("title: T\nkind: sum-mod\ndice: d6\n");
+        assert!(e.message.contains("missing field `targets`"), "{e}");
+
+        let e = error("title: [1]\nkind: sum-mod\ndice: d6\ntargets: 3\n");
+        assert_eq!((e.line, e.column), (1, 8));
+
+        let e = error("  \n");
+        assert!(e.message.contains("empty"));
+
+        let e = error("title: T\nkind: sum-mod\ndice: d6\ntargets: 5000\n");
+        assert_eq!((e.line, e.column), (4, 10));
+        assert!(e.message.starts_with("targets: "), "{e}");
+        assert_eq!(e.to_string(), format!("s.yaml:4:10: {}", e.message));
+    }
+}
