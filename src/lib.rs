@@ -6,12 +6,15 @@
 //! in order.
 
 pub mod analyses;
+pub mod build;
 pub mod charts;
 pub mod content;
 pub mod engine;
 pub mod error;
 pub mod format;
 pub mod markdown;
+pub mod output;
 pub mod report;
 pub mod scenario;
 pub mod shortcodes;
+pub mod site;
