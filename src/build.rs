@@ -24,7 +24,10 @@ impl Project {
     /// The usual layout under `root`.
     pub fn at(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
-        Project { out: root.join("site"), root }
+        Project {
+            out: root.join("site"),
+            root,
+        }
     }
 }
 

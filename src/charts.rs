@@ -51,6 +51,32 @@ pub fn render_svg(chart: &Chart) -> Result<String, ChartError> {
     Ok(make_accessible(&svg, chart))
 }
 
+/// The vertical range of a linear chart: from zero, unless every value sits
+/// in a narrow band far from zero (bins near 1/n), where starting at zero
+/// would hide the differences the chart is about.
+fn linear_y_range(y_min: f64, y_max: f64) -> std::ops::Range<f64> {
+    let spread = y_max - y_min;
+    if y_min > 0.0 && spread < 0.2 * y_max {
+        let margin = (spread * 0.25).max(y_max * 1e-9);
+        (y_min - margin)..(y_max + margin)
+    } else {
+        0.0f64.min(y_min)..(y_max * 1.08).max(f64::MIN_POSITIVE)
+    }
+}
+
+/// Whole numbers without a trailing `.0`; the rest as plotters would.
+fn x_tick(x: f64, integral: bool) -> String {
+    if integral {
+        if x.fract() == 0.0 {
+            format!("{x:.0}")
+        } else {
+            String::new()
+        }
+    } else {
+        format!("{x}")
+    }
+}
+
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
@@ -75,6 +101,11 @@ fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
     if y_min > y_max {
         (y_min, y_max) = (if chart.log_y { 1e-6 } else { 0.0 }, 1.0);
     }
+    let integral_x = chart
+        .series
+        .iter()
+        .flat_map(|s| &s.points)
+        .all(|(x, _)| x.fract() == 0.0);
     let pad = if chart.kind == ChartKind::Bars {
         0.6
     } else {
@@ -93,16 +124,18 @@ fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
         ctx.configure_mesh()
             .x_desc(&chart.x_label)
             .y_desc(&chart.y_label)
+            .x_label_formatter(&|x| x_tick(*x, integral_x))
             .y_label_formatter(&|y| format!("{y:.0e}"))
             .draw()?;
         draw_series(&mut ctx, chart)?;
         legend(&mut ctx, chart)?;
     } else {
-        let y_range = 0.0f64.min(y_min)..(y_max * 1.08).max(f64::MIN_POSITIVE);
+        let y_range = linear_y_range(y_min, y_max);
         let mut ctx = builder.build_cartesian_2d(x_range, y_range)?;
         ctx.configure_mesh()
             .x_desc(&chart.x_label)
             .y_desc(&chart.y_label)
+            .x_label_formatter(&|x| x_tick(*x, integral_x))
             .draw()?;
         draw_series(&mut ctx, chart)?;
         legend(&mut ctx, chart)?;

@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "fairdice", version, about = "Exact fairness analyses of dice procedures, as a static site")]
+#[command(
+    name = "fairdice",
+    version,
+    about = "Exact fairness analyses of dice procedures, as a static site"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -63,12 +67,19 @@ fn run(command: Command) -> fairdice::error::Result<ExitCode> {
                     eprintln!("{} is up to date", project.out.display());
                     return Ok(ExitCode::SUCCESS);
                 }
-                for (label, paths) in [("stale", &diff.stale), ("missing", &diff.missing), ("extra", &diff.extra)] {
+                for (label, paths) in [
+                    ("stale", &diff.stale),
+                    ("missing", &diff.missing),
+                    ("extra", &diff.extra),
+                ] {
                     for path in paths {
                         eprintln!("{label}: {}", project.out.join(path).display());
                     }
                 }
-                eprintln!("error: {} differs from a fresh build: run `fairdice build`", project.out.display());
+                eprintln!(
+                    "error: {} differs from a fresh build: run `fairdice build`",
+                    project.out.display()
+                );
                 return Ok(ExitCode::FAILURE);
             }
             let summary = build::build(&project)?;
@@ -85,16 +96,27 @@ fn run(command: Command) -> fairdice::error::Result<ExitCode> {
         Command::Eval { files, json } => {
             let scenarios = build::load_scenarios(&files)?;
             let reports = build::compute(&scenarios);
-            let documents: Vec<serde_json::Value> =
-                scenarios.iter().zip(&reports).map(|(s, r)| scenario_json(s, r)).collect();
+            let documents: Vec<serde_json::Value> = scenarios
+                .iter()
+                .zip(&reports)
+                .map(|(s, r)| scenario_json(s, r))
+                .collect();
             if json {
                 let doc = serde_json::json!({ "scenarios": documents });
-                println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&doc).expect("JSON values serialise")
+                );
             } else {
                 for (scenario, report) in scenarios.iter().zip(&reports) {
                     println!("{} [{}]", scenario, scenario.params.kind());
                     for table in report.tables() {
-                        println!("  table {}: {} ({} rows)", table.id, table.caption, table.rows.len());
+                        println!(
+                            "  table {}: {} ({} rows)",
+                            table.id,
+                            table.caption,
+                            table.rows.len()
+                        );
                     }
                 }
             }

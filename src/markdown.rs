@@ -204,7 +204,8 @@ fn fill_in(html: &str, expansions: &[Expansion], errors: &mut Vec<MarkdownError>
     out
 }
 
-/// `other.md#x` -> `other.html#x`, `dir/_index.md` -> `dir/index.html`.
+/// `other.md#x` -> `other.html#x`, `dir/_index.md` -> `dir/index.html`,
+/// `scenario.yaml` -> `scenario.html`.
 fn rewrite_link(url: &str) -> Option<String> {
     if !is_relative(url) {
         return None;
@@ -212,8 +213,15 @@ fn rewrite_link(url: &str) -> Option<String> {
     let (path, fragment) = url
         .split_once('#')
         .map_or((url, None), |(p, f)| (p, Some(f)));
-    let page = path.strip_suffix(".md")?;
-    let mut target = page_output(&format!("{page}.md"));
+    let mut target = if let Some(page) = path.strip_suffix(".md") {
+        page_output(&format!("{page}.md"))
+    } else {
+        // A scenario file links to the page it becomes.
+        let scenario = path
+            .strip_suffix(".yaml")
+            .or_else(|| path.strip_suffix(".yml"))?;
+        format!("{scenario}.html")
+    };
     if let Some(fragment) = fragment {
         target.push('#');
         target.push_str(fragment);

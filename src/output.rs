@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 /// replace the folder.
 pub const MARKER: &str = ".fairdice";
 /// The marker's contents.
-pub const MARKER_TEXT: &str = "This folder is written by `fairdice build`; edits here are overwritten.\n";
+pub const MARKER_TEXT: &str =
+    "This folder is written by `fairdice build`; edits here are overwritten.\n";
 
 /// How the built site differs from what is on disk.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -36,7 +37,12 @@ pub fn check_out_dir(out: &Path, root: &Path) -> Result<()> {
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let out_abs = canonical(out);
     let root_abs = canonical(root);
-    let refuse = |why: &str| Err(Error::Refused(format!("refusing to write the site to {}: {why}", out.display())));
+    let refuse = |why: &str| {
+        Err(Error::Refused(format!(
+            "refusing to write the site to {}: {why}",
+            out.display()
+        )))
+    };
     if out_abs.parent().is_none() {
         return refuse("it is the file system root");
     }
@@ -63,9 +69,14 @@ pub fn check_out_dir(out: &Path, root: &Path) -> Result<()> {
 
 /// Write `files` as the folder `out`, replacing it whole.
 pub fn write_site(out: &Path, files: &SiteFiles) -> Result<()> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let name = out.file_name().map_or("site".into(), |n| n.to_string_lossy().to_string());
+    let name = out
+        .file_name()
+        .map_or("site".into(), |n| n.to_string_lossy().to_string());
     let staging = parent.join(format!("{name}.tmp-{}", std::process::id()));
     let old = parent.join(format!("{name}.old-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staging);
@@ -130,7 +141,11 @@ fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.map_err(|e| Error::io(dir, e.into()))?;
         if entry.file_type().is_file() {
-            let relative: PathBuf = entry.path().strip_prefix(dir).unwrap_or(entry.path()).to_path_buf();
+            let relative: PathBuf = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap_or(entry.path())
+                .to_path_buf();
             let relative = relative.to_string_lossy().replace('\\', "/");
             let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
             files.push((relative, bytes));

@@ -94,17 +94,34 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
 }
 
 /// Render the whole site into memory.
-pub fn render(content: &Content, computed: &[Computed], tera: &Tera, assets: &SiteFiles) -> Result<SiteFiles> {
+pub fn render(
+    content: &Content,
+    computed: &[Computed],
+    tera: &Tera,
+    assets: &SiteFiles,
+) -> Result<SiteFiles> {
     let nav = Nav::new(content, computed);
     let site_title = content
         .pages
         .iter()
         .find(|p| p.source == "_index.md" || p.source == "index.md")
         .map_or("fairdice".to_string(), |p| p.title.clone());
-    let by_name: BTreeMap<&str, &Computed> = computed.iter().map(|c| (c.scenario.name.as_str(), c)).collect();
-    let renderer = Renderer { tera, nav: &nav, site_title: &site_title, scenarios: &by_name };
+    let by_name: BTreeMap<&str, &Computed> = computed
+        .iter()
+        .map(|c| (c.scenario.name.as_str(), c))
+        .collect();
+    let renderer = Renderer {
+        tera,
+        nav: &nav,
+        site_title: &site_title,
+        scenarios: &by_name,
+    };
 
-    let pages: Vec<Result<RenderedPage>> = content.pages.par_iter().map(|page| renderer.page(page)).collect();
+    let pages: Vec<Result<RenderedPage>> = content
+        .pages
+        .par_iter()
+        .map(|page| renderer.page(page))
+        .collect();
     let scenario_pages: Vec<Result<RenderedPage>> =
         computed.par_iter().map(|c| renderer.scenario(c)).collect();
 
@@ -130,7 +147,10 @@ pub fn render(content: &Content, computed: &[Computed], tera: &Tera, assets: &Si
     for (path, bytes) in assets {
         files.insert(path.clone(), bytes.clone());
     }
-    files.insert(crate::output::MARKER.into(), crate::output::MARKER_TEXT.as_bytes().to_vec());
+    files.insert(
+        crate::output::MARKER.into(),
+        crate::output::MARKER_TEXT.as_bytes().to_vec(),
+    );
     Ok(files)
 }
 
@@ -163,7 +183,13 @@ struct TocEntry<'a> {
 }
 
 impl Renderer<'_> {
-    fn context(&self, output: &str, title: &str, description: Option<&str>, headings: &[Heading]) -> Context {
+    fn context(
+        &self,
+        output: &str,
+        title: &str,
+        description: Option<&str>,
+        headings: &[Heading],
+    ) -> Context {
         let root = root_prefix(output);
         let mut context = Context::new();
         context.insert("site_title", self.site_title);
@@ -177,22 +203,31 @@ impl Renderer<'_> {
         let toc: Vec<TocEntry> = headings
             .iter()
             .filter(|h| h.level >= 2 && h.level <= 3)
-            .map(|h| TocEntry { level: h.level, text: &h.text, id: &h.id })
+            .map(|h| TocEntry {
+                level: h.level,
+                text: &h.text,
+                id: &h.id,
+            })
             .collect();
         context.insert("toc", &toc);
         context
     }
 
     fn render_template(&self, name: &str, context: &Context) -> Result<String> {
-        self.tera.render(name, context).map_err(|e| Error::Template {
-            name: name.into(),
-            message: e.to_string(),
-        })
+        self.tera
+            .render(name, context)
+            .map_err(|e| Error::Template {
+                name: name.into(),
+                message: e.to_string(),
+            })
     }
 
     fn page(&self, page: &Page) -> Result<RenderedPage> {
         let output = page_output(&page.source);
-        let expander = Expander { renderer: self, root: root_prefix(&output) };
+        let expander = Expander {
+            renderer: self,
+            root: root_prefix(&output),
+        };
         let body = markdown::render(&page.body, page.body_line, &expander).map_err(|errors| {
             Error::from_list(
                 errors
@@ -207,7 +242,12 @@ impl Renderer<'_> {
             )
             .expect("at least one error")
         })?;
-        let mut context = self.context(&output, &page.title, page.description.as_deref(), &body.headings);
+        let mut context = self.context(
+            &output,
+            &page.title,
+            page.description.as_deref(),
+            &body.headings,
+        );
         context.insert("content", &body.html);
         context.insert("has_h1", &body.headings.iter().any(|h| h.level == 1));
         context.insert("children", &self.nav.children_of(&output));
@@ -233,18 +273,26 @@ impl Renderer<'_> {
             let rendered = match block {
                 Block::Heading { text } => {
                     let id = markdown::slugify(text);
-                    headings.push(Heading { level: 2, text: text.clone(), id: id.clone() });
+                    headings.push(Heading {
+                        level: 2,
+                        text: text.clone(),
+                        id: id.clone(),
+                    });
                     json!({"type": "heading", "text": text, "id": id})
                 }
                 Block::Text { text } => json!({"type": "text", "text": text}),
                 Block::Facts { items } => json!({"type": "facts", "items": items}),
                 Block::Table(table) => {
                     let csv_name = format!("{stem}.{}.csv", table.id);
-                    files.insert(format!("{}.{}.csv", scenario.name, table.id), csv(table).into_bytes());
+                    files.insert(
+                        format!("{}.{}.csv", scenario.name, table.id),
+                        csv(table).into_bytes(),
+                    );
                     json!({"type": "table", "html": self.table_html(table, &csv_name)?})
                 }
                 Block::Chart(chart) => {
-                    let svg = charts::render_svg(chart).map_err(|e| Error::Refused(format!("{}: {e}", scenario.source)))?;
+                    let svg = charts::render_svg(chart)
+                        .map_err(|e| Error::Refused(format!("{}: {e}", scenario.source)))?;
                     json!({"type": "chart", "svg": svg, "table_id": chart.table_id, "title": chart.title})
                 }
             };
@@ -255,7 +303,12 @@ impl Renderer<'_> {
         json_text.push('\n');
         files.insert(format!("{}.json", scenario.name), json_text.into_bytes());
 
-        let mut context = self.context(&output, &scenario.header.title, scenario.header.description.as_deref(), &headings);
+        let mut context = self.context(
+            &output,
+            &scenario.header.title,
+            scenario.header.description.as_deref(),
+            &headings,
+        );
         context.insert("blocks", &blocks);
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &format!("{stem}.json"));
@@ -265,7 +318,13 @@ impl Renderer<'_> {
         files.insert(output.clone(), html.into_bytes());
         let mut anchors: BTreeSet<String> = headings.into_iter().map(|h| h.id).collect();
         anchors.extend(computed.report.tables().map(|t| format!("table-{}", t.id)));
-        Ok(RenderedPage { source: scenario.source.clone(), output, anchors, links: Vec::new(), files })
+        Ok(RenderedPage {
+            source: scenario.source.clone(),
+            output,
+            anchors,
+            links: Vec::new(),
+            files,
+        })
     }
 
     /// A table as HTML, summarised when long; `csv_href` is relative to the page.
@@ -274,7 +333,11 @@ impl Renderer<'_> {
         let (head, tail, full) = if total <= SUMMARY_THRESHOLD {
             (&table.rows[..], &table.rows[..0], false)
         } else {
-            (&table.rows[..SUMMARY_EDGE], &table.rows[total - SUMMARY_EDGE..], total <= MAX_INLINE_ROWS)
+            (
+                &table.rows[..SUMMARY_EDGE],
+                &table.rows[total - SUMMARY_EDGE..],
+                total <= MAX_INLINE_ROWS,
+            )
         };
         let mut context = Context::new();
         context.insert("table", table);
@@ -302,10 +365,20 @@ fn csv(table: &Table) -> String {
             text.to_string()
         }
     };
-    let mut out = table.columns.iter().map(|c| field(c)).collect::<Vec<_>>().join(",");
+    let mut out = table
+        .columns
+        .iter()
+        .map(|c| field(c))
+        .collect::<Vec<_>>()
+        .join(",");
     out.push('\n');
     for row in &table.rows {
-        out.push_str(&row.iter().map(|c| field(&c.exact)).collect::<Vec<_>>().join(","));
+        out.push_str(
+            &row.iter()
+                .map(|c| field(&c.exact))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         out.push('\n');
     }
     out
@@ -314,19 +387,34 @@ fn csv(table: &Table) -> String {
 /// Every relative link in markdown must reach a page of the site, and its
 /// `#anchor` a heading on that page.
 fn check_links(pages: &[RenderedPage], errors: &mut Vec<Error>) {
-    let anchors: BTreeMap<&str, &BTreeSet<String>> = pages.iter().map(|p| (p.output.as_str(), &p.anchors)).collect();
-    let files: BTreeSet<&str> = pages.iter().flat_map(|p| p.files.keys().map(String::as_str)).collect();
+    let anchors: BTreeMap<&str, &BTreeSet<String>> = pages
+        .iter()
+        .map(|p| (p.output.as_str(), &p.anchors))
+        .collect();
+    let files: BTreeSet<&str> = pages
+        .iter()
+        .flat_map(|p| p.files.keys().map(String::as_str))
+        .collect();
     for page in pages {
         for link in &page.links {
-            let (path, fragment) = link.target.split_once('#').map_or((link.target.as_str(), None), |(p, f)| (p, Some(f)));
-            let target = if path.is_empty() { Some(page.output.clone()) } else { resolve(&page.output, path) };
+            let (path, fragment) = link
+                .target
+                .split_once('#')
+                .map_or((link.target.as_str(), None), |(p, f)| (p, Some(f)));
+            let target = if path.is_empty() {
+                Some(page.output.clone())
+            } else {
+                resolve(&page.output, path)
+            };
             let problem = match &target {
                 None => Some("points outside the site".to_string()),
                 Some(t) if !files.contains(t.as_str()) && !anchors.contains_key(t.as_str()) => {
                     Some(format!("no page {t} in the site"))
                 }
                 Some(t) => match (fragment, anchors.get(t.as_str())) {
-                    (Some(f), Some(ids)) if !ids.contains(f) => Some(format!("{t} has no heading #{f}")),
+                    (Some(f), Some(ids)) if !ids.contains(f) => {
+                        Some(format!("{t} has no heading #{f}"))
+                    }
                     _ => None,
                 },
             };
@@ -366,8 +454,14 @@ mod tests {
 
     #[test]
     fn links_resolve_relative_to_the_page() {
-        assert_eq!(resolve("rules/dice.html", "../index.html"), Some("index.html".into()));
-        assert_eq!(resolve("rules/dice.html", "banish.html"), Some("rules/banish.html".into()));
+        assert_eq!(
+            resolve("rules/dice.html", "../index.html"),
+            Some("index.html".into())
+        );
+        assert_eq!(
+            resolve("rules/dice.html", "banish.html"),
+            Some("rules/banish.html".into())
+        );
         assert_eq!(resolve("index.html", "../x.html"), None);
         assert_eq!(root_prefix("a/b/c.html"), "../../");
         assert_eq!(root_prefix("c.html"), "");
@@ -379,7 +473,13 @@ mod tests {
             id: "t".into(),
             caption: "c".into(),
             columns: vec!["total".into(), "p, exact".into()],
-            rows: vec![vec![Cell::plain("2"), Cell { shown: "0.0277778".into(), exact: "1/36".into() }]],
+            rows: vec![vec![
+                Cell::plain("2"),
+                Cell {
+                    shown: "0.0277778".into(),
+                    exact: "1/36".into(),
+                },
+            ]],
         };
         assert_eq!(csv(&table), "total,\"p, exact\"\n2,1/36\n");
     }

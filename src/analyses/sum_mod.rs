@@ -160,7 +160,9 @@ impl Params {
         let cases = self.cases();
         let results = json!({ "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>() });
         let mut blocks = vec![fairness_table(&cases)];
-        if cases.len() >= 3 {
+        // A trend needs a few biased cases to draw (uniform ones sit at 0,
+        // off a log scale).
+        if cases.iter().filter(|c| !c.fairness.uniform).count() >= 3 {
             blocks.push(bias_chart(&cases));
         }
         let with_charts = cases.len() <= MAX_CASES_WITH_CHARTS;

@@ -26,8 +26,9 @@ impl Expand for Expander<'_, '_> {
         match call.name.as_str() {
             "value" => {
                 let path = call.arg("path")?;
-                let value = lookup(&computed.report.results, path)
-                    .ok_or_else(|| format!("value(...): scenario {name:?} has no result at {path:?}"))?;
+                let value = lookup(&computed.report.results, path).ok_or_else(|| {
+                    format!("value(...): scenario {name:?} has no result at {path:?}")
+                })?;
                 let style = call.args.get("format").map_or("decimal", String::as_str);
                 format::contract_value(value, style)
                     .map(Expansion::Inline)
@@ -37,10 +38,16 @@ impl Expand for Expander<'_, '_> {
                 let id = call.arg("id")?;
                 let table = computed.report.table(id).ok_or_else(|| {
                     let ids: Vec<&str> = computed.report.tables().map(|t| t.id.as_str()).collect();
-                    format!("table(...): scenario {name:?} has no table {id:?}; it has: {}", ids.join(", "))
+                    format!(
+                        "table(...): scenario {name:?} has no table {id:?}; it has: {}",
+                        ids.join(", ")
+                    )
                 })?;
                 let csv = format!("{}{}.{}.csv", self.root, computed.scenario.name, table.id);
-                let html = self.renderer.table_html(table, &csv).map_err(|e| e.to_string())?;
+                let html = self
+                    .renderer
+                    .table_html(table, &csv)
+                    .map_err(|e| e.to_string())?;
                 Ok(Expansion::Block(format!(
                     "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
                     crate::markdown::escape_html(&computed.scenario.header.title)
@@ -61,7 +68,9 @@ impl Expand for Expander<'_, '_> {
                     crate::markdown::escape_html(&chart.title)
                 )))
             }
-            other => Err(format!("unknown shortcode {other:?}: expected value, table or chart")),
+            other => Err(format!(
+                "unknown shortcode {other:?}: expected value, table or chart"
+            )),
         }
     }
 }

@@ -66,11 +66,19 @@ impl Nav {
             if page.is_section_index() {
                 indexes.insert(page.folder().to_string(), placed);
             } else {
-                folders.entry(page.folder().to_string()).or_default().push(placed);
+                folders
+                    .entry(page.folder().to_string())
+                    .or_default()
+                    .push(placed);
             }
         }
         for c in computed {
-            let folder = c.scenario.name.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+            let folder = c
+                .scenario
+                .name
+                .rsplit_once('/')
+                .map_or("", |(d, _)| d)
+                .to_string();
             folders.entry(folder).or_default().push(Placed {
                 weight: c.scenario.header.weight.unwrap_or(0),
                 title: c.scenario.header.title.clone(),
@@ -88,7 +96,10 @@ impl Nav {
             }
             folders.entry(folder.clone()).or_default();
         }
-        let mut nav = Nav { entries: Vec::new(), by_output: BTreeMap::new() };
+        let mut nav = Nav {
+            entries: Vec::new(),
+            by_output: BTreeMap::new(),
+        };
         if let Some(home) = indexes.remove("") {
             nav.push(home.title, Some(home.output), None, home.description);
         }
@@ -96,12 +107,23 @@ impl Nav {
         nav
     }
 
-    fn push(&mut self, title: String, output: Option<String>, parent: Option<usize>, description: Option<String>) -> usize {
+    fn push(
+        &mut self,
+        title: String,
+        output: Option<String>,
+        parent: Option<usize>,
+        description: Option<String>,
+    ) -> usize {
         let index = self.entries.len();
         if let Some(output) = &output {
             self.by_output.insert(output.clone(), index);
         }
-        self.entries.push(Entry { title, output, parent, description });
+        self.entries.push(Entry {
+            title,
+            output,
+            parent,
+            description,
+        });
         index
     }
 
@@ -114,17 +136,32 @@ impl Nav {
     ) {
         let mut items = folders.remove(folder).unwrap_or_default();
         // Direct subfolders become items placed by their index page's weight.
-        let prefix = if folder.is_empty() { String::new() } else { format!("{folder}/") };
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
         let subfolders: Vec<String> = folders
             .keys()
-            .filter(|f| f.strip_prefix(&prefix).is_some_and(|rest| !rest.is_empty() && !rest.contains('/')))
+            .filter(|f| {
+                f.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+            })
             .cloned()
             .collect();
         let mut sections: Vec<(i64, String, String)> = subfolders
             .into_iter()
             .map(|sub| {
                 let (weight, title) = indexes.get(&sub).map_or_else(
-                    || (0, sub.rsplit('/').next().unwrap_or(&sub).replace(['-', '_'], " ")),
+                    || {
+                        (
+                            0,
+                            sub.rsplit('/')
+                                .next()
+                                .unwrap_or(&sub)
+                                .replace(['-', '_'], " "),
+                        )
+                    },
                     |p| (p.weight, p.title.clone()),
                 );
                 (weight, title, sub)
@@ -179,14 +216,23 @@ impl Nav {
 
     /// From the home page down to the current page's parent.
     pub fn breadcrumbs(&self, output: &str) -> Vec<NavLink> {
-        let Some(&current) = self.by_output.get(output) else { return Vec::new() };
+        let Some(&current) = self.by_output.get(output) else {
+            return Vec::new();
+        };
         let mut chain = self.ancestors(current);
         chain.reverse();
         chain.pop();
-        let home = self.entries.first().filter(|e| e.output.as_deref() == Some("index.html") && output != "index.html");
+        let home = self
+            .entries
+            .first()
+            .filter(|e| e.output.as_deref() == Some("index.html") && output != "index.html");
         home.map(|e| self.link(output, e))
             .into_iter()
-            .chain(chain.into_iter().map(|i| self.link(output, &self.entries[i])))
+            .chain(
+                chain
+                    .into_iter()
+                    .map(|i| self.link(output, &self.entries[i])),
+            )
             .collect()
     }
 
@@ -205,16 +251,28 @@ impl Nav {
 
     /// The pages and sections directly inside the section whose index is `output`.
     pub fn children_of(&self, output: &str) -> Vec<NavLink> {
-        let Some(&current) = self.by_output.get(output) else { return Vec::new() };
+        let Some(&current) = self.by_output.get(output) else {
+            return Vec::new();
+        };
         let is_home = output == "index.html";
         self.entries
             .iter()
-            .filter(|e| if is_home { e.parent.is_none() && e.output.as_deref() != Some(output) } else { e.parent == Some(current) })
+            .filter(|e| {
+                if is_home {
+                    e.parent.is_none() && e.output.as_deref() != Some(output)
+                } else {
+                    e.parent == Some(current)
+                }
+            })
             .map(|e| self.link(output, e))
             .collect()
     }
 
     fn link(&self, from: &str, entry: &Entry) -> NavLink {
-        NavLink { title: entry.title.clone(), href: Self::href(from, &entry.output), description: entry.description.clone() }
+        NavLink {
+            title: entry.title.clone(),
+            href: Self::href(from, &entry.output),
+            description: entry.description.clone(),
+        }
     }
 }
