@@ -12,6 +12,11 @@ use serde::Deserialize;
 pub const KINDS: &[&str] = &["sum-mod"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
+///
+/// Kinds' parameter structs do not repeat these: the loader checks every
+/// top-level key against the header's fields plus the kind's (see
+/// [`Params::fields`]), so kinds must not use `deny_unknown_fields` at the
+/// top level (nested structs should).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Header {
     /// Page title.
@@ -48,6 +53,16 @@ impl Params {
     pub fn from_yaml(kind: &str, source: &str) -> Option<Result<Params, serde_yaml::Error>> {
         Some(match kind {
             "sum-mod" => serde_yaml::from_str(source).map(Params::SumMod),
+            _ => return None,
+        })
+    }
+
+    /// The top-level keys a kind accepts besides the header's; `None` for
+    /// an unknown kind.
+    pub fn fields(kind: &str) -> Option<&'static [&'static str]> {
+        use crate::scenario::fields::fields_of;
+        Some(match kind {
+            "sum-mod" => fields_of::<sum_mod::Params>(),
             _ => return None,
         })
     }
