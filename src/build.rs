@@ -1,5 +1,6 @@
 //! The build, top to bottom: load, compute, render, write.
 
+use crate::analyses::Budget;
 use crate::content::{self, Content};
 use crate::error::{Error, Result};
 use crate::output::{self, Diff};
@@ -18,6 +19,8 @@ pub struct Project {
     pub root: PathBuf,
     /// The site folder (default `<root>/site`).
     pub out: PathBuf,
+    /// How much each scenario may cost (`--budget`).
+    pub budget: Budget,
 }
 
 impl Project {
@@ -27,6 +30,7 @@ impl Project {
         Project {
             out: root.join("site"),
             root,
+            budget: Budget::default(),
         }
     }
 }
@@ -48,7 +52,7 @@ pub struct Summary {
 pub fn render_site(project: &Project) -> Result<(SiteFiles, Summary)> {
     let started = Instant::now();
     // Load.
-    let content = content::load(&project.root.join("content"))?;
+    let content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
     // Compute.
     let reports = compute(&content.scenarios);
@@ -103,14 +107,14 @@ pub fn compute(scenarios: &[Scenario]) -> Vec<Report> {
 }
 
 /// Parse scenario files given on the command line (outside any site).
-pub fn load_scenarios(files: &[PathBuf]) -> Result<Vec<Scenario>> {
+pub fn load_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     for file in files {
         let name = file.to_string_lossy().replace('\\', "/");
         match std::fs::read(file) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => match crate::scenario::parse(&name, &text) {
+                Ok(text) => match crate::scenario::parse_with_budget(&name, &text, budget) {
                     Ok(s) => scenarios.push(s),
                     Err(e) => errors.push(Error::from_scenario(e, "")),
                 },

@@ -3,6 +3,7 @@
 //! This is the only module of the load phase that reads files; everything it
 //! returns is plain data for the compute and render phases.
 
+use crate::analyses::Budget;
 use crate::error::{Error, Result};
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
@@ -60,9 +61,14 @@ struct FrontMatter {
     description: Option<String>,
 }
 
+/// Read every page, scenario and asset below `dir` under the default budget.
+pub fn load(dir: &Path) -> Result<Content> {
+    load_with_budget(dir, &Budget::default())
+}
+
 /// Read every page, scenario and asset below `dir`. All problems are
 /// reported together, each with its file, line and column.
-pub fn load(dir: &Path) -> Result<Content> {
+pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
     let prefix = format!(
         "{}/",
         dir.file_name()
@@ -109,7 +115,8 @@ pub fn load(dir: &Path) -> Result<Content> {
                 .map(|p| content.pages.push(p)),
             "yaml" | "yml" => text()
                 .and_then(|t| {
-                    scenario::parse(&relative, &t).map_err(|e| Error::from_scenario(e, &prefix))
+                    scenario::parse_with_budget(&relative, &t, budget)
+                        .map_err(|e| Error::from_scenario(e, &prefix))
                 })
                 .map(|s| content.scenarios.push(s)),
             _ => {

@@ -2,6 +2,7 @@
 //! errors on stderr with exit code 1.
 
 use clap::{Parser, Subcommand};
+use fairdice::analyses::Budget;
 use fairdice::build::{self, Project};
 use fairdice::site::scenario_json;
 use std::path::PathBuf;
@@ -31,6 +32,9 @@ enum Command {
         /// Build in memory and compare with the site on disk; exit 1 if it differs.
         #[arg(long)]
         check: bool,
+        /// Multiply the per-scenario time and memory budget by this factor.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
     },
     /// Compute scenario files and print their exact results.
     Eval {
@@ -40,6 +44,9 @@ enum Command {
         /// Print the results as one JSON document (the stable contract).
         #[arg(long)]
         json: bool,
+        /// Multiply the per-scenario time and memory budget by this factor.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
     },
 }
 
@@ -56,8 +63,14 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> fairdice::error::Result<ExitCode> {
     match command {
-        Command::Build { root, out, check } => {
+        Command::Build {
+            root,
+            out,
+            check,
+            budget,
+        } => {
             let mut project = Project::at(root);
+            project.budget = Budget { factor: budget };
             if let Some(out) = out {
                 project.out = out;
             }
@@ -93,8 +106,12 @@ fn run(command: Command) -> fairdice::error::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Eval { files, json } => {
-            let scenarios = build::load_scenarios(&files)?;
+        Command::Eval {
+            files,
+            json,
+            budget,
+        } => {
+            let scenarios = build::load_scenarios(&files, &Budget { factor: budget })?;
             let reports = build::compute(&scenarios);
             let documents: Vec<serde_json::Value> = scenarios
                 .iter()
@@ -122,5 +139,15 @@ fn run(command: Command) -> fairdice::error::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// A positive, finite budget factor.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        _ => Err(format!(
+            "expected a positive number such as 4, found {text:?}"
+        )),
     }
 }

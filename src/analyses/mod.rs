@@ -3,7 +3,10 @@
 //! Adding a kind means adding a module here and one arm to each `match`
 //! below; nothing else in the pipeline changes.
 
+pub mod cost;
 pub mod sum_mod;
+
+pub use cost::{Budget, Cost};
 
 use crate::report::Report;
 use serde::Deserialize;
@@ -79,6 +82,13 @@ impl Params {
     pub fn validate(&self) -> Result<(), ParamError> {
         match self {
             Params::SumMod(p) => p.validate(),
+        }
+    }
+
+    /// What the analysis would take, estimated from the parameters alone.
+    pub fn cost(&self) -> Cost {
+        match self {
+            Params::SumMod(p) => p.cost(),
         }
     }
 

@@ -6,7 +6,7 @@
 pub mod fields;
 pub mod values;
 
-use crate::analyses::{Header, Params, KINDS};
+use crate::analyses::{Budget, Header, Params, KINDS};
 use fields::fields_of;
 use std::fmt;
 
@@ -38,8 +38,18 @@ pub struct ScenarioError {
     pub message: String,
 }
 
-/// Parse and validate one scenario file's text.
+/// Parse and validate one scenario file's text under the default budget.
 pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    parse_with_budget(source_path, text, &Budget::default())
+}
+
+/// Parse and validate one scenario, refusing it if its estimated cost is
+/// over `budget`.
+pub fn parse_with_budget(
+    source_path: &str,
+    text: &str,
+    budget: &Budget,
+) -> Result<Scenario, ScenarioError> {
     let at = |line: usize, column: usize, message: String| ScenarioError {
         file: source_path.to_string(),
         line,
@@ -89,10 +99,13 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
             ));
         }
     };
-    params.validate().map_err(|err| {
-        let (line, column) = key_position(text, err.key);
-        at(line, column, format!("{}: {}", err.key, err.message))
-    })?;
+    params
+        .validate()
+        .and_then(|()| budget.admit(&params.cost()))
+        .map_err(|err| {
+            let (line, column) = key_position(text, err.key);
+            at(line, column, format!("{}: {}", err.key, err.message))
+        })?;
     let name = source_path
         .strip_suffix(".yaml")
         .or_else(|| source_path.strip_suffix(".yml"))
@@ -210,6 +223,7 @@ mod tests {
 
         let e = error("title: T\nkind: sum-mod\ndice: d6\ntargets: 5000\n");
         assert_eq!((e.line, e.column), (4, 10));
+        assert!(e.message.contains("--budget"), "{e}");
         assert!(e.message.starts_with("targets: "), "{e}");
         assert_eq!(e.to_string(), format!("s.yaml:4:10: {}", e.message));
     }
