@@ -3,13 +3,15 @@
 //! Adding a kind means adding a module here and one arm to each `match`
 //! below; nothing else in the pipeline changes.
 
+mod cells;
+pub mod reroll;
 pub mod sum_mod;
 
 use crate::report::Report;
 use serde::Deserialize;
 
 /// The kinds a scenario's `kind:` may name.
-pub const KINDS: &[&str] = &["sum-mod"];
+pub const KINDS: &[&str] = &["sum-mod", "reroll"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
 #[derive(Debug, Clone, Deserialize)]
@@ -31,6 +33,8 @@ pub struct Header {
 pub enum Params {
     /// `sum-mod`: one of n targets from the sum of dice mod n.
     SumMod(sum_mod::Params),
+    /// `reroll`: one of n cards from a single die, rerolling spare faces.
+    Reroll(reroll::Params),
 }
 
 /// A parameter that is well-formed but impossible or too costly together
@@ -48,6 +52,7 @@ impl Params {
     pub fn from_yaml(kind: &str, source: &str) -> Option<Result<Params, serde_yaml::Error>> {
         Some(match kind {
             "sum-mod" => serde_yaml::from_str(source).map(Params::SumMod),
+            "reroll" => serde_yaml::from_str(source).map(Params::Reroll),
             _ => return None,
         })
     }
@@ -56,6 +61,7 @@ impl Params {
     pub fn kind(&self) -> &'static str {
         match self {
             Params::SumMod(_) => "sum-mod",
+            Params::Reroll(_) => "reroll",
         }
     }
 
@@ -64,6 +70,7 @@ impl Params {
     pub fn validate(&self) -> Result<(), ParamError> {
         match self {
             Params::SumMod(p) => p.validate(),
+            Params::Reroll(p) => p.validate(),
         }
     }
 
@@ -71,6 +78,7 @@ impl Params {
     pub fn analyse(&self) -> Report {
         match self {
             Params::SumMod(p) => p.analyse(),
+            Params::Reroll(p) => p.analyse(),
         }
     }
 }
