@@ -5,13 +5,14 @@
 
 mod cells;
 pub mod reroll;
+pub mod shuffle;
 pub mod sum_mod;
 
 use crate::report::Report;
 use serde::Deserialize;
 
 /// The kinds a scenario's `kind:` may name.
-pub const KINDS: &[&str] = &["sum-mod", "reroll"];
+pub const KINDS: &[&str] = &["sum-mod", "reroll", "shuffle"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
 #[derive(Debug, Clone, Deserialize)]
@@ -35,6 +36,8 @@ pub enum Params {
     SumMod(sum_mod::Params),
     /// `reroll`: one of n cards from a single die, rerolling spare faces.
     Reroll(reroll::Params),
+    /// `shuffle`: distance to a random order after riffle shuffles.
+    Shuffle(shuffle::Params),
 }
 
 /// A parameter that is well-formed but impossible or too costly together
@@ -53,6 +56,7 @@ impl Params {
         Some(match kind {
             "sum-mod" => serde_yaml::from_str(source).map(Params::SumMod),
             "reroll" => serde_yaml::from_str(source).map(Params::Reroll),
+            "shuffle" => serde_yaml::from_str(source).map(Params::Shuffle),
             _ => return None,
         })
     }
@@ -62,6 +66,7 @@ impl Params {
         match self {
             Params::SumMod(_) => "sum-mod",
             Params::Reroll(_) => "reroll",
+            Params::Shuffle(_) => "shuffle",
         }
     }
 
@@ -71,6 +76,7 @@ impl Params {
         match self {
             Params::SumMod(p) => p.validate(),
             Params::Reroll(p) => p.validate(),
+            Params::Shuffle(p) => p.validate(),
         }
     }
 
@@ -79,6 +85,7 @@ impl Params {
         match self {
             Params::SumMod(p) => p.analyse(),
             Params::Reroll(p) => p.analyse(),
+            Params::Shuffle(p) => p.analyse(),
         }
     }
 }
