@@ -4,6 +4,7 @@
 //! below; nothing else in the pipeline changes.
 
 mod cells;
+pub mod first_player;
 pub mod reroll;
 pub mod shuffle;
 pub mod sum_mod;
@@ -12,7 +13,7 @@ use crate::report::Report;
 use serde::Deserialize;
 
 /// The kinds a scenario's `kind:` may name.
-pub const KINDS: &[&str] = &["sum-mod", "reroll", "shuffle"];
+pub const KINDS: &[&str] = &["sum-mod", "reroll", "first-player", "shuffle"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
 #[derive(Debug, Clone, Deserialize)]
@@ -38,6 +39,8 @@ pub enum Params {
     Reroll(reroll::Params),
     /// `shuffle`: distance to a random order after riffle shuffles.
     Shuffle(shuffle::Params),
+    /// `first-player`: highest total goes first, ties rolled again.
+    FirstPlayer(first_player::Params),
 }
 
 /// A parameter that is well-formed but impossible or too costly together
@@ -57,6 +60,7 @@ impl Params {
             "sum-mod" => serde_yaml::from_str(source).map(Params::SumMod),
             "reroll" => serde_yaml::from_str(source).map(Params::Reroll),
             "shuffle" => serde_yaml::from_str(source).map(Params::Shuffle),
+            "first-player" => serde_yaml::from_str(source).map(Params::FirstPlayer),
             _ => return None,
         })
     }
@@ -67,6 +71,7 @@ impl Params {
             Params::SumMod(_) => "sum-mod",
             Params::Reroll(_) => "reroll",
             Params::Shuffle(_) => "shuffle",
+            Params::FirstPlayer(_) => "first-player",
         }
     }
 
@@ -77,6 +82,7 @@ impl Params {
             Params::SumMod(p) => p.validate(),
             Params::Reroll(p) => p.validate(),
             Params::Shuffle(p) => p.validate(),
+            Params::FirstPlayer(p) => p.validate(),
         }
     }
 
@@ -86,6 +92,7 @@ impl Params {
             Params::SumMod(p) => p.analyse(),
             Params::Reroll(p) => p.analyse(),
             Params::Shuffle(p) => p.analyse(),
+            Params::FirstPlayer(p) => p.analyse(),
         }
     }
 }
