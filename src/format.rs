@@ -138,6 +138,47 @@ fn group_thousands(digits: &str) -> String {
     out
 }
 
+/// A value of the results contract shown in prose: `"p/q"` as a decimal (or
+/// as the fraction with `style = "fraction"`), decimal strings grouped.
+pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, String> {
+    use serde_json::Value;
+    if !matches!(style, "decimal" | "fraction" | "percent") {
+        return Err(format!(
+            "format={style:?}: expected decimal, fraction or percent"
+        ));
+    }
+    Ok(match value {
+        Value::String(text) => match parse_fraction(text) {
+            Some(fraction) => match style {
+                "fraction" => text.clone(),
+                "percent" => format!(
+                    "{}%",
+                    decimal(&(fraction * Exact::from_integer(100.into())))
+                ),
+                _ => decimal(&fraction),
+            },
+            None => match text.parse::<BigUint>() {
+                Ok(n) => count(&n),
+                Err(_) => text.clone(),
+            },
+        },
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        Value::Null => "none".to_string(),
+        Value::Array(_) | Value::Object(_) => {
+            return Err("the path points at a list or an object; expected a single value".into())
+        }
+    })
+}
+
+/// `"p/q"` back into an exact fraction.
+pub fn parse_fraction(text: &str) -> Option<Exact> {
+    let (p, q) = text.split_once('/')?;
+    let p: BigInt = p.parse().ok()?;
+    let q: BigInt = q.parse().ok()?;
+    (!q.is_zero()).then(|| Exact::new(p, q))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +216,28 @@ mod tests {
             "3.51762 × 10⁻²³³⁵"
         );
         assert_eq!(decimal(&ratio(&(&big / 3u32), &big)), "0.333333");
+    }
+
+    #[test]
+    fn contract_values_in_prose() {
+        use serde_json::json;
+        assert_eq!(
+            contract_value(&json!("19063/75582720"), "decimal").unwrap(),
+            "0.000252214"
+        );
+        assert_eq!(
+            contract_value(&json!("19063/75582720"), "fraction").unwrap(),
+            "19063/75582720"
+        );
+        assert_eq!(contract_value(&json!("1/8"), "percent").unwrap(), "12.5%");
+        assert_eq!(
+            contract_value(&json!("60466176"), "decimal").unwrap(),
+            "60,466,176"
+        );
+        assert_eq!(contract_value(&json!(true), "decimal").unwrap(), "yes");
+        assert!(contract_value(&json!([1]), "decimal").is_err());
+        assert!(contract_value(&json!("1/2"), "roman")
+            .unwrap_err()
+            .contains("expected decimal"));
     }
 }

@@ -2,10 +2,19 @@
 //!
 //! Data flows one way: [`content`] loads pages and [`scenario`]s, [`analyses`]
 //! compute exact results with the [`engine`], [`site`] renders them through
-//! Tera, and [`output`] writes the site atomically.
+//! Tera, and [`output`] writes the site atomically. [`build`] tells that story
+//! in order.
 
 pub mod analyses;
+pub mod build;
+pub mod charts;
+pub mod content;
 pub mod engine;
+pub mod error;
 pub mod format;
+pub mod markdown;
+pub mod output;
 pub mod report;
 pub mod scenario;
+pub mod shortcodes;
+pub mod site;

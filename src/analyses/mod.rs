@@ -16,6 +16,11 @@ use serde::Deserialize;
 pub const KINDS: &[&str] = &["sum-mod", "reroll", "first-player", "shuffle"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
+///
+/// Kinds' parameter structs do not repeat these: the loader checks every
+/// top-level key against the header's fields plus the kind's (see
+/// [`Params::fields`]), so kinds must not use `deny_unknown_fields` at the
+/// top level (nested structs should).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Header {
     /// Page title.
@@ -61,6 +66,16 @@ impl Params {
             "reroll" => serde_yaml::from_str(source).map(Params::Reroll),
             "shuffle" => serde_yaml::from_str(source).map(Params::Shuffle),
             "first-player" => serde_yaml::from_str(source).map(Params::FirstPlayer),
+            _ => return None,
+        })
+    }
+
+    /// The top-level keys a kind accepts besides the header's; `None` for
+    /// an unknown kind.
+    pub fn fields(kind: &str) -> Option<&'static [&'static str]> {
+        use crate::scenario::fields::fields_of;
+        Some(match kind {
+            "sum-mod" => fields_of::<sum_mod::Params>(),
             _ => return None,
         })
     }

@@ -6,7 +6,6 @@ use crate::report::{Block, Cell, Chart, ChartKind, Reference, Report, Series, Ta
 use crate::scenario::values::{DicePool, SizeSet};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -21,20 +20,11 @@ const MAX_CASES_WITH_CHARTS: usize = 12;
 
 /// Parameters of a `sum-mod` scenario.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Params {
     /// `d6` rolls as many dice as targets (the method); `10d6` fixes the count.
     pub dice: DicePool,
     /// How many targets to choose among: a number, a list or a range.
     pub targets: SizeSet,
-    #[serde(default, rename = "title")]
-    _title: IgnoredAny,
-    #[serde(default, rename = "kind")]
-    _kind: IgnoredAny,
-    #[serde(default, rename = "description")]
-    _description: IgnoredAny,
-    #[serde(default, rename = "weight")]
-    _weight: IgnoredAny,
 }
 
 /// One target count worked out exactly.
@@ -160,7 +150,9 @@ impl Params {
         let cases = self.cases();
         let results = json!({ "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>() });
         let mut blocks = vec![fairness_table(&cases)];
-        if cases.len() >= 3 {
+        // A trend needs a few biased cases to draw (uniform ones sit at 0,
+        // off a log scale).
+        if cases.iter().filter(|c| !c.fairness.uniform).count() >= 3 {
             blocks.push(bias_chart(&cases));
         }
         let with_charts = cases.len() <= MAX_CASES_WITH_CHARTS;

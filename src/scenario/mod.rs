@@ -3,9 +3,11 @@
 //! Parsing is pure (text in, scenario or located error out); reading the
 //! files is the content loader's job.
 
+pub mod fields;
 pub mod values;
 
 use crate::analyses::{Header, Params, KINDS};
+use fields::fields_of;
 use std::fmt;
 
 /// A parsed and validated scenario.
@@ -64,6 +66,14 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         ));
     }
     let header: Header = serde_yaml::from_str(text).map_err(from_yaml)?;
+    if let Some(kind_fields) = Params::fields(&header.kind) {
+        let known: Vec<&str> = fields_of::<Header>()
+            .iter()
+            .chain(kind_fields)
+            .copied()
+            .collect();
+        check_keys(text, &known).map_err(|(line, column, message)| at(line, column, message))?;
+    }
     let params = match Params::from_yaml(&header.kind, text) {
         Some(parsed) => parsed.map_err(from_yaml)?,
         None => {
@@ -94,6 +104,30 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         header,
         params,
     })
+}
+
+/// Every top-level key must be one of `known`.
+fn check_keys(text: &str, known: &[&str]) -> Result<(), (usize, usize, String)> {
+    let mapping: serde_yaml::Mapping = serde_yaml::from_str(text).unwrap_or_default();
+    for key in mapping.keys() {
+        let name = key
+            .as_str()
+            .map_or_else(|| format!("{key:?}"), str::to_string);
+        if !known.contains(&name.as_str()) {
+            let (line, _) = key_position(text, &name);
+            let expected = known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err((
+                line,
+                1,
+                format!("unknown field `{name}`, expected one of {expected}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Where a top-level key's value starts, for errors that involve the value

@@ -1,0 +1,188 @@
+//! Shortcodes: `{{ value(scenario="targets", path="cases.0.fairness.tvd") }}`
+//! in markdown, replaced by computed results so that prose never holds a
+//! number typed by hand.
+//!
+//! This module only finds and parses calls; what a call expands to is up to
+//! the site (see [`Expand`]).
+
+use std::collections::BTreeMap;
+
+/// A parsed shortcode call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// `value`, `table`, `chart`...
+    pub name: String,
+    /// Keyword arguments, values unquoted.
+    pub args: BTreeMap<String, String>,
+    /// 1-based line in the page's source file.
+    pub line: usize,
+}
+
+impl Call {
+    /// A required argument, or an error naming the call.
+    pub fn arg(&self, key: &str) -> Result<&str, String> {
+        self.args
+            .get(key)
+            .map(String::as_str)
+            .ok_or_else(|| format!("{}(...) needs the argument {key}=\"...\"", self.name))
+    }
+}
+
+/// What a call turns into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expansion {
+    /// Text within a sentence; escaped when written.
+    Inline(String),
+    /// Ready HTML that stands as its own block.
+    Block(String),
+}
+
+/// The site's side of shortcodes: resolve one call.
+pub trait Expand {
+    /// The call's expansion, or what went wrong (without location: the
+    /// caller adds it).
+    fn expand(&self, call: &Call) -> Result<Expansion, String>;
+}
+
+/// A shortcode found in the text, with its byte range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Byte offset of `{{`.
+    pub start: usize,
+    /// Byte offset just past `}}`.
+    pub end: usize,
+    /// The parsed call, or a message saying why it does not parse.
+    pub call: Result<Call, String>,
+}
+
+/// Every `{{ name(...) }}` outside code, in order. `first_line` is the line
+/// of the text's first character in its file.
+pub fn find(text: &str, first_line: usize) -> Vec<Found> {
+    let mut found = Vec::new();
+    let mut in_fence = false;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+        } else if !in_fence {
+            find_in_line(line, offset, first_line + i, &mut found);
+        }
+        offset += line.len();
+    }
+    found
+}
+
+fn find_in_line(line: &str, offset: usize, line_number: usize, found: &mut Vec<Found>) {
+    let mut search_from = 0;
+    while let Some(open) = line[search_from..].find("{{").map(|i| search_from + i) {
+        // Inside an inline code span (odd number of backticks before): literal.
+        if line[..open].matches('`').count() % 2 == 1 {
+            search_from = open + 2;
+            continue;
+        }
+        let Some(close) = line[open..].find("}}").map(|i| open + i) else {
+            found.push(Found {
+                start: offset + open,
+                end: offset + line.len(),
+                call: Err(
+                    "a shortcode opened with {{ is not closed with }} on the same line".into(),
+                ),
+            });
+            return;
+        };
+        found.push(Found {
+            start: offset + open,
+            end: offset + close + 2,
+            call: parse_call(line[open + 2..close].trim(), line_number),
+        });
+        search_from = close + 2;
+    }
+}
+
+/// Parse `name(key="value", other=3)`.
+fn parse_call(text: &str, line: usize) -> Result<Call, String> {
+    let expected = || {
+        format!("expected a shortcode like value(scenario=\"...\", path=\"...\"), found {{{{ {text} }}}}")
+    };
+    let (name, rest) = text.split_once('(').ok_or_else(expected)?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(expected());
+    }
+    let inner = rest.trim_end().strip_suffix(')').ok_or_else(expected)?;
+    let mut args = BTreeMap::new();
+    let mut rest = inner.trim();
+    while !rest.is_empty() {
+        let (key, after) = rest.split_once('=').ok_or_else(expected)?;
+        let key = key.trim().to_string();
+        let after = after.trim_start();
+        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
+            let close = quoted.find('"').ok_or_else(expected)?;
+            (quoted[..close].to_string(), &quoted[close + 1..])
+        } else {
+            let end = after.find(',').unwrap_or(after.len());
+            (after[..end].trim().to_string(), &after[end..])
+        };
+        if key.is_empty() || args.insert(key.clone(), value).is_some() {
+            return Err(format!(
+                "{expected}: argument {key:?} is empty or repeated",
+                expected = expected()
+            ));
+        }
+        rest = remaining.trim_start();
+        rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
+    }
+    Ok(Call {
+        name: name.to_string(),
+        args,
+        line,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_are_found_with_their_lines() {
+        let text = "Intro\nThe bias is {{ value(scenario=\"t\", path=\"cases.2.fairness.tvd\") }}.\n\n{{ chart(scenario=\"t\", id=bias) }}\n";
+        let found = find(text, 10);
+        assert_eq!(found.len(), 2);
+        let first = found[0].call.as_ref().unwrap();
+        assert_eq!(first.name, "value");
+        assert_eq!(first.line, 11);
+        assert_eq!(first.arg("path"), Ok("cases.2.fairness.tvd"));
+        assert_eq!(
+            &text[found[0].start..found[0].end],
+            "{{ value(scenario=\"t\", path=\"cases.2.fairness.tvd\") }}"
+        );
+        let second = found[1].call.as_ref().unwrap();
+        assert_eq!((second.name.as_str(), second.line), ("chart", 13));
+        assert_eq!(second.arg("id"), Ok("bias"));
+        assert!(second
+            .arg("path")
+            .unwrap_err()
+            .contains("needs the argument path"));
+    }
+
+    #[test]
+    fn code_is_left_alone() {
+        let text = "```\n{{ value(a=1) }}\n```\nUse `{{ value(a=1) }}` to embed.\n";
+        assert!(find(text, 1).is_empty());
+    }
+
+    #[test]
+    fn malformed_calls_are_reported() {
+        for text in [
+            "{{ value }}",
+            "{{ value(scenario=\"x) }}",
+            "{{ value(a=1, a=2) }}",
+            "{{ value(a=1)",
+        ] {
+            let found = find(text, 1);
+            assert_eq!(found.len(), 1, "{text}");
+            assert!(found[0].call.is_err(), "{text}");
+        }
+    }
+}

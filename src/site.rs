@@ -1,0 +1,486 @@
+//! The render phase: pages, scenario pages, data files and the navigation,
+//! laid out by Tera templates into an in-memory site.
+//!
+//! Nothing here computes a result: numbers arrive formatted in the reports,
+//! and templates only place them.
+
+mod expand;
+mod nav;
+
+use crate::charts;
+use crate::content::{page_output, Content, Page};
+use crate::error::{Error, Result};
+use crate::markdown::{self, Heading, Link};
+use crate::report::{Block, Report, Table};
+use crate::scenario::Scenario;
+use nav::Nav;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use tera::{Context, Tera};
+
+pub use expand::Expander;
+
+/// The finished site: output path (`/`-separated) to file contents.
+pub type SiteFiles = BTreeMap<String, Vec<u8>>;
+
+/// A scenario with its computed report, as the site receives it.
+pub struct Computed<'a> {
+    /// The scenario as loaded.
+    pub scenario: &'a Scenario,
+    /// Its exact results and page blocks.
+    pub report: Report,
+}
+
+/// Tables longer than this show their first and last rows, with the full
+/// table one click away.
+const SUMMARY_THRESHOLD: usize = 40;
+/// Rows kept at each end of a summarised table.
+const SUMMARY_EDGE: usize = 10;
+/// Past this many rows the full table is offered as CSV only.
+const MAX_INLINE_ROWS: usize = 2000;
+
+/// Where a scenario's files land.
+pub fn scenario_output(scenario: &Scenario) -> String {
+    format!("{}.html", scenario.name)
+}
+
+/// The JSON document of one scenario, as in `fairdice eval --json`.
+pub fn scenario_json(scenario: &Scenario, report: &Report) -> serde_json::Value {
+    json!({
+        "file": scenario.source,
+        "title": scenario.header.title,
+        "kind": scenario.params.kind(),
+        "results": report.results,
+    })
+}
+
+/// Load every template in `dir` (named by their path relative to it).
+pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
+    let mut tera = Tera::new();
+    tera.autoescape_on(vec![".html"]);
+    let mut assets = SiteFiles::new();
+    let mut sources = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::io(dir, e.into()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+        if relative.starts_with("assets/") {
+            assets.insert(relative, bytes);
+        } else if relative.ends_with(".html") {
+            let text = String::from_utf8(bytes).map_err(|_| Error::Template {
+                name: relative.clone(),
+                message: "not valid UTF-8".into(),
+            })?;
+            sources.push((relative, text));
+        }
+    }
+    tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        .map_err(|e| Error::Template {
+            name: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+    Ok((tera, assets))
+}
+
+/// Render the whole site into memory.
+pub fn render(
+    content: &Content,
+    computed: &[Computed],
+    tera: &Tera,
+    assets: &SiteFiles,
+) -> Result<SiteFiles> {
+    let nav = Nav::new(content, computed);
+    let site_title = content
+        .pages
+        .iter()
+        .find(|p| p.source == "_index.md" || p.source == "index.md")
+        .map_or("fairdice".to_string(), |p| p.title.clone());
+    let by_name: BTreeMap<&str, &Computed> = computed
+        .iter()
+        .map(|c| (c.scenario.name.as_str(), c))
+        .collect();
+    let renderer = Renderer {
+        tera,
+        nav: &nav,
+        site_title: &site_title,
+        scenarios: &by_name,
+    };
+
+    let pages: Vec<Result<RenderedPage>> = content
+        .pages
+        .par_iter()
+        .map(|page| renderer.page(page))
+        .collect();
+    let scenario_pages: Vec<Result<RenderedPage>> =
+        computed.par_iter().map(|c| renderer.scenario(c)).collect();
+
+    let mut files = SiteFiles::new();
+    let mut errors = Vec::new();
+    let mut rendered = Vec::new();
+    for result in pages.into_iter().chain(scenario_pages) {
+        match result {
+            Ok(page) => rendered.push(page),
+            Err(err) => errors.push(err),
+        }
+    }
+    check_links(&rendered, &mut errors);
+    if let Some(err) = Error::from_list(errors) {
+        return Err(err);
+    }
+    for page in rendered {
+        files.extend(page.files);
+    }
+    for (path, bytes) in &content.assets {
+        files.insert(path.clone(), bytes.clone());
+    }
+    for (path, bytes) in assets {
+        files.insert(path.clone(), bytes.clone());
+    }
+    files.insert(
+        crate::output::MARKER.into(),
+        crate::output::MARKER_TEXT.as_bytes().to_vec(),
+    );
+    Ok(files)
+}
+
+/// One rendered page with the files it produces and what links need.
+struct RenderedPage {
+    /// The content file, for error messages.
+    source: String,
+    /// The page's own output path.
+    output: String,
+    /// Anchors on the page.
+    anchors: BTreeSet<String>,
+    /// Relative links written in its markdown.
+    links: Vec<Link>,
+    /// Output files: the page, and for scenarios their JSON and CSVs.
+    files: SiteFiles,
+}
+
+struct Renderer<'a> {
+    tera: &'a Tera,
+    nav: &'a Nav,
+    site_title: &'a str,
+    scenarios: &'a BTreeMap<&'a str, &'a Computed<'a>>,
+}
+
+#[derive(Serialize)]
+struct TocEntry<'a> {
+    level: u8,
+    text: &'a str,
+    id: &'a str,
+}
+
+impl Renderer<'_> {
+    fn context(
+        &self,
+        output: &str,
+        title: &str,
+        description: Option<&str>,
+        headings: &[Heading],
+    ) -> Context {
+        let root = root_prefix(output);
+        let mut context = Context::new();
+        context.insert("site_title", self.site_title);
+        context.insert("title", title);
+        context.insert("description", &description.unwrap_or(""));
+        context.insert("root", &root);
+        context.insert("nav", &self.nav.view(output));
+        context.insert("breadcrumbs", &self.nav.breadcrumbs(output));
+        context.insert("prev", &self.nav.neighbour(output, -1));
+        context.insert("next", &self.nav.neighbour(output, 1));
+        let toc: Vec<TocEntry> = headings
+            .iter()
+            .filter(|h| h.level >= 2 && h.level <= 3)
+            .map(|h| TocEntry {
+                level: h.level,
+                text: &h.text,
+                id: &h.id,
+            })
+            .collect();
+        context.insert("toc", &toc);
+        context
+    }
+
+    fn render_template(&self, name: &str, context: &Context) -> Result<String> {
+        self.tera
+            .render(name, context)
+            .map_err(|e| Error::Template {
+                name: name.into(),
+                message: e.to_string(),
+            })
+    }
+
+    fn page(&self, page: &Page) -> Result<RenderedPage> {
+        let output = page_output(&page.source);
+        let expander = Expander {
+            renderer: self,
+            root: root_prefix(&output),
+        };
+        let body = markdown::render(&page.body, page.body_line, &expander).map_err(|errors| {
+            Error::from_list(
+                errors
+                    .into_iter()
+                    .map(|e| Error::Source {
+                        file: format!("content/{}", page.source),
+                        line: e.line,
+                        column: 1,
+                        message: e.message,
+                    })
+                    .collect(),
+            )
+            .expect("at least one error")
+        })?;
+        let mut context = self.context(
+            &output,
+            &page.title,
+            page.description.as_deref(),
+            &body.headings,
+        );
+        context.insert("content", &body.html);
+        context.insert("has_h1", &body.headings.iter().any(|h| h.level == 1));
+        context.insert("children", &self.nav.children_of(&output));
+        let html = self.render_template("page.html", &context)?;
+        Ok(RenderedPage {
+            source: page.source.clone(),
+            anchors: body.headings.iter().map(|h| h.id.clone()).collect(),
+            links: body.links,
+            files: BTreeMap::from([(output.clone(), html.into_bytes())]),
+            output,
+        })
+    }
+
+    fn scenario(&self, computed: &Computed) -> Result<RenderedPage> {
+        let scenario = computed.scenario;
+        let output = scenario_output(scenario);
+        let root = root_prefix(&output);
+        let stem = scenario.name.rsplit('/').next().unwrap_or(&scenario.name);
+        let mut files = SiteFiles::new();
+        let mut blocks = Vec::new();
+        let mut headings = Vec::new();
+        for block in &computed.report.blocks {
+            let rendered = match block {
+                Block::Heading { text } => {
+                    let id = markdown::slugify(text);
+                    headings.push(Heading {
+                        level: 2,
+                        text: text.clone(),
+                        id: id.clone(),
+                    });
+                    json!({"type": "heading", "text": text, "id": id})
+                }
+                Block::Text { text } => json!({"type": "text", "text": text}),
+                Block::Facts { items } => json!({"type": "facts", "items": items}),
+                Block::Table(table) => {
+                    let csv_name = format!("{stem}.{}.csv", table.id);
+                    files.insert(
+                        format!("{}.{}.csv", scenario.name, table.id),
+                        csv(table).into_bytes(),
+                    );
+                    json!({"type": "table", "html": self.table_html(table, &csv_name)?})
+                }
+                Block::Chart(chart) => {
+                    let svg = charts::render_svg(chart)
+                        .map_err(|e| Error::Refused(format!("{}: {e}", scenario.source)))?;
+                    json!({"type": "chart", "svg": svg, "table_id": chart.table_id, "title": chart.title})
+                }
+            };
+            blocks.push(rendered);
+        }
+        let json_doc = scenario_json(scenario, &computed.report);
+        let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
+        json_text.push('\n');
+        files.insert(format!("{}.json", scenario.name), json_text.into_bytes());
+
+        let mut context = self.context(
+            &output,
+            &scenario.header.title,
+            scenario.header.description.as_deref(),
+            &headings,
+        );
+        context.insert("blocks", &blocks);
+        context.insert("kind", scenario.params.kind());
+        context.insert("json_href", &format!("{stem}.json"));
+        context.insert("source", &scenario.source);
+        let _ = root;
+        let html = self.render_template("scenario.html", &context)?;
+        files.insert(output.clone(), html.into_bytes());
+        let mut anchors: BTreeSet<String> = headings.into_iter().map(|h| h.id).collect();
+        anchors.extend(computed.report.tables().map(|t| format!("table-{}", t.id)));
+        Ok(RenderedPage {
+            source: scenario.source.clone(),
+            output,
+            anchors,
+            links: Vec::new(),
+            files,
+        })
+    }
+
+    /// A table as HTML, summarised when long; `csv_href` is relative to the page.
+    fn table_html(&self, table: &Table, csv_href: &str) -> Result<String> {
+        let total = table.rows.len();
+        let (head, tail, full) = if total <= SUMMARY_THRESHOLD {
+            (&table.rows[..], &table.rows[..0], false)
+        } else {
+            (
+                &table.rows[..SUMMARY_EDGE],
+                &table.rows[total - SUMMARY_EDGE..],
+                total <= MAX_INLINE_ROWS,
+            )
+        };
+        let mut context = Context::new();
+        context.insert("table", table);
+        context.insert("head", head);
+        context.insert("tail", tail);
+        context.insert("omitted", &(total.saturating_sub(head.len() + tail.len())));
+        context.insert("total_rows", &total);
+        context.insert("full_inline", &full);
+        context.insert("csv_href", csv_href);
+        self.render_template("table.html", &context)
+    }
+}
+
+/// `../` once per folder level, so links work from `file://`.
+pub fn root_prefix(output: &str) -> String {
+    "../".repeat(output.matches('/').count())
+}
+
+/// Exact values, one row per line; fields quoted when they need it.
+fn csv(table: &Table) -> String {
+    let field = |text: &str| {
+        if text.contains([',', '"', '\n']) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_string()
+        }
+    };
+    let mut out = table
+        .columns
+        .iter()
+        .map(|c| field(c))
+        .collect::<Vec<_>>()
+        .join(",");
+    out.push('\n');
+    for row in &table.rows {
+        out.push_str(
+            &row.iter()
+                .map(|c| field(&c.exact))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+/// Every relative link in markdown must reach a page of the site, and its
+/// `#anchor` a heading on that page.
+fn check_links(pages: &[RenderedPage], errors: &mut Vec<Error>) {
+    let anchors: BTreeMap<&str, &BTreeSet<String>> = pages
+        .iter()
+        .map(|p| (p.output.as_str(), &p.anchors))
+        .collect();
+    let files: BTreeSet<&str> = pages
+        .iter()
+        .flat_map(|p| p.files.keys().map(String::as_str))
+        .collect();
+    for page in pages {
+        for link in &page.links {
+            let (path, fragment) = link
+                .target
+                .split_once('#')
+                .map_or((link.target.as_str(), None), |(p, f)| (p, Some(f)));
+            let target = if path.is_empty() {
+                Some(page.output.clone())
+            } else {
+                resolve(&page.output, path)
+            };
+            let problem = match &target {
+                None => Some("points outside the site".to_string()),
+                Some(t) if !files.contains(t.as_str()) && !anchors.contains_key(t.as_str()) => {
+                    Some(format!("no page {t} in the site"))
+                }
+                Some(t) => match (fragment, anchors.get(t.as_str())) {
+                    (Some(f), Some(ids)) if !ids.contains(f) => {
+                        Some(format!("{t} has no heading #{f}"))
+                    }
+                    _ => None,
+                },
+            };
+            if let Some(problem) = problem {
+                errors.push(Error::Source {
+                    file: format!("content/{}", page.source),
+                    line: link.line,
+                    column: 1,
+                    message: format!("broken link {:?}: {problem}", link.target),
+                });
+            }
+        }
+    }
+}
+
+/// The output path a relative link from `from` points at, or `None` when it
+/// climbs out of the site.
+pub fn resolve(from: &str, link: &str) -> Option<String> {
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for part in link.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Cell;
+
+    #[test]
+    fn links_resolve_relative_to_the_page() {
+        assert_eq!(
+            resolve("rules/dice.html", "../index.html"),
+            Some("index.html".into())
+        );
+        assert_eq!(
+            resolve("rules/dice.html", "banish.html"),
+            Some("rules/banish.html".into())
+        );
+        assert_eq!(resolve("index.html", "../x.html"), None);
+        assert_eq!(root_prefix("a/b/c.html"), "../../");
+        assert_eq!(root_prefix("c.html"), "");
+    }
+
+    #[test]
+    fn csv_holds_exact_values() {
+        let table = Table {
+            id: "t".into(),
+            caption: "c".into(),
+            columns: vec!["total".into(), "p, exact".into()],
+            rows: vec![vec![
+                Cell::plain("2"),
+                Cell {
+                    shown: "0.0277778".into(),
+                    exact: "1/36".into(),
+                },
+            ]],
+        };
+        assert_eq!(csv(&table), "total,\"p, exact\"\n2,1/36\n");
+    }
+}

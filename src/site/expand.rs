@@ -1,0 +1,85 @@
+//! What each shortcode expands to: a value, a table or a chart of a scenario.
+
+use super::Renderer;
+use crate::charts;
+use crate::format;
+use crate::shortcodes::{Call, Expand, Expansion};
+
+/// Resolves shortcodes for one page (links are relative to it).
+pub struct Expander<'a, 'r> {
+    pub(super) renderer: &'a Renderer<'r>,
+    pub(super) root: String,
+}
+
+impl Expand for Expander<'_, '_> {
+    fn expand(&self, call: &Call) -> Result<Expansion, String> {
+        let name = call.arg("scenario")?;
+        let computed = self.renderer.scenarios.get(name).ok_or_else(|| {
+            let known: Vec<&str> = self.renderer.scenarios.keys().copied().collect();
+            format!(
+                "{}(...): no scenario {name:?}; scenarios are named by their path in content/ without .yaml: {}",
+                call.name,
+                known.join(", ")
+            )
+        })?;
+        let scenario_href = format!("{}{}", self.root, super::scenario_output(computed.scenario));
+        match call.name.as_str() {
+            "value" => {
+                let path = call.arg("path")?;
+                let value = lookup(&computed.report.results, path).ok_or_else(|| {
+                    format!("value(...): scenario {name:?} has no result at {path:?}")
+                })?;
+                let style = call.args.get("format").map_or("decimal", String::as_str);
+                format::contract_value(value, style)
+                    .map(Expansion::Inline)
+                    .map_err(|e| format!("value(...) at {path:?}: {e}"))
+            }
+            "table" => {
+                let id = call.arg("id")?;
+                let table = computed.report.table(id).ok_or_else(|| {
+                    let ids: Vec<&str> = computed.report.tables().map(|t| t.id.as_str()).collect();
+                    format!(
+                        "table(...): scenario {name:?} has no table {id:?}; it has: {}",
+                        ids.join(", ")
+                    )
+                })?;
+                let csv = format!("{}{}.{}.csv", self.root, computed.scenario.name, table.id);
+                let html = self
+                    .renderer
+                    .table_html(table, &csv)
+                    .map_err(|e| e.to_string())?;
+                Ok(Expansion::Block(format!(
+                    "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
+                    crate::markdown::escape_html(&computed.scenario.header.title)
+                )))
+            }
+            "chart" => {
+                let id = call.arg("id")?;
+                let chart = computed
+                    .report
+                    .chart(id)
+                    .ok_or_else(|| format!("chart(...): scenario {name:?} has no chart {id:?}"))?;
+                let svg = charts::render_svg(chart).map_err(|e| e.to_string())?;
+                let data = chart.table_id.as_ref().map_or(String::new(), |t| {
+                    format!(" <a href=\"{scenario_href}#table-{t}\">Data table</a>.")
+                });
+                Ok(Expansion::Block(format!(
+                    "<figure class=\"chart\">{svg}<figcaption>{}.{data}</figcaption></figure>",
+                    crate::markdown::escape_html(&chart.title)
+                )))
+            }
+            other => Err(format!(
+                "unknown shortcode {other:?}: expected value, table or chart"
+            )),
+        }
+    }
+}
+
+/// Follow a dot path such as `cases.2.fairness.tvd` into the results.
+fn lookup<'v>(value: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
+    path.split('.').try_fold(value, |at, key| match at {
+        serde_json::Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+        serde_json::Value::Object(map) => map.get(key),
+        _ => None,
+    })
+}

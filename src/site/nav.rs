@@ -1,0 +1,278 @@
+//! Navigation: the sidebar tree, breadcrumbs and reading order, mirroring the
+//! folders of `content/`.
+
+use super::{root_prefix, scenario_output, Computed};
+use crate::content::{page_output, Content};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One page or section in reading order.
+#[derive(Debug, Clone)]
+struct Entry {
+    title: String,
+    /// Output path; `None` for a folder without `_index.md`.
+    output: Option<String>,
+    parent: Option<usize>,
+    description: Option<String>,
+}
+
+/// The site's structure, computed once and viewed from each page.
+#[derive(Debug, Clone)]
+pub struct Nav {
+    entries: Vec<Entry>,
+    by_output: BTreeMap<String, usize>,
+}
+
+/// A link as a template sees it: `href` relative to the current page.
+#[derive(Debug, Clone, Serialize)]
+pub struct NavLink {
+    title: String,
+    href: Option<String>,
+    description: Option<String>,
+}
+
+/// A sidebar row.
+#[derive(Debug, Clone, Serialize)]
+pub struct NavItem {
+    title: String,
+    href: Option<String>,
+    depth: usize,
+    current: bool,
+    /// On the path from the top to the current page.
+    open: bool,
+}
+
+/// Something placed in a folder, before ordering.
+struct Placed {
+    weight: i64,
+    title: String,
+    output: String,
+    description: Option<String>,
+}
+
+impl Nav {
+    /// The structure of `content`: folders are sections, ordered by weight
+    /// then title, sections after the pages of their parent.
+    pub fn new(content: &Content, computed: &[Computed]) -> Nav {
+        let mut folders: BTreeMap<String, Vec<Placed>> = BTreeMap::new();
+        let mut indexes: BTreeMap<String, Placed> = BTreeMap::new();
+        for page in &content.pages {
+            let placed = Placed {
+                weight: page.weight,
+                title: page.title.clone(),
+                output: page_output(&page.source),
+                description: page.description.clone(),
+            };
+            if page.is_section_index() {
+                indexes.insert(page.folder().to_string(), placed);
+            } else {
+                folders
+                    .entry(page.folder().to_string())
+                    .or_default()
+                    .push(placed);
+            }
+        }
+        for c in computed {
+            let folder = c
+                .scenario
+                .name
+                .rsplit_once('/')
+                .map_or("", |(d, _)| d)
+                .to_string();
+            folders.entry(folder).or_default().push(Placed {
+                weight: c.scenario.header.weight.unwrap_or(0),
+                title: c.scenario.header.title.clone(),
+                output: scenario_output(c.scenario),
+                description: c.scenario.header.description.clone(),
+            });
+        }
+        // Every ancestor of a folder with content is a section too.
+        let all_folders: Vec<String> = folders.keys().chain(indexes.keys()).cloned().collect();
+        for folder in all_folders {
+            let mut path = folder.as_str();
+            while let Some((parent, _)) = path.rsplit_once('/') {
+                folders.entry(parent.to_string()).or_default();
+                path = parent;
+            }
+            folders.entry(folder.clone()).or_default();
+        }
+        let mut nav = Nav {
+            entries: Vec::new(),
+            by_output: BTreeMap::new(),
+        };
+        if let Some(home) = indexes.remove("") {
+            nav.push(home.title, Some(home.output), None, home.description);
+        }
+        nav.add_folder("", None, &mut folders, &mut indexes);
+        nav
+    }
+
+    fn push(
+        &mut self,
+        title: String,
+        output: Option<String>,
+        parent: Option<usize>,
+        description: Option<String>,
+    ) -> usize {
+        let index = self.entries.len();
+        if let Some(output) = &output {
+            self.by_output.insert(output.clone(), index);
+        }
+        self.entries.push(Entry {
+            title,
+            output,
+            parent,
+            description,
+        });
+        index
+    }
+
+    fn add_folder(
+        &mut self,
+        folder: &str,
+        parent: Option<usize>,
+        folders: &mut BTreeMap<String, Vec<Placed>>,
+        indexes: &mut BTreeMap<String, Placed>,
+    ) {
+        let mut items = folders.remove(folder).unwrap_or_default();
+        // Direct subfolders become items placed by their index page's weight.
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
+        let subfolders: Vec<String> = folders
+            .keys()
+            .filter(|f| {
+                f.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+            })
+            .cloned()
+            .collect();
+        let mut sections: Vec<(i64, String, String)> = subfolders
+            .into_iter()
+            .map(|sub| {
+                let (weight, title) = indexes.get(&sub).map_or_else(
+                    || {
+                        (
+                            0,
+                            sub.rsplit('/')
+                                .next()
+                                .unwrap_or(&sub)
+                                .replace(['-', '_'], " "),
+                        )
+                    },
+                    |p| (p.weight, p.title.clone()),
+                );
+                (weight, title, sub)
+            })
+            .collect();
+        items.sort_by(|a, b| (a.weight, &a.title, &a.output).cmp(&(b.weight, &b.title, &b.output)));
+        sections.sort();
+        for item in items {
+            self.push(item.title, Some(item.output), parent, item.description);
+        }
+        for (_, title, sub) in sections {
+            let index = indexes.remove(&sub);
+            let description = index.as_ref().and_then(|p| p.description.clone());
+            let entry = self.push(title, index.map(|p| p.output), parent, description);
+            self.add_folder(&sub, Some(entry), folders, indexes);
+        }
+    }
+
+    fn href(from: &str, to: &Option<String>) -> Option<String> {
+        to.as_ref().map(|to| format!("{}{}", root_prefix(from), to))
+    }
+
+    fn ancestors(&self, index: usize) -> Vec<usize> {
+        let mut chain = vec![index];
+        let mut at = index;
+        while let Some(parent) = self.entries[at].parent {
+            chain.push(parent);
+            at = parent;
+        }
+        chain
+    }
+
+    /// The sidebar seen from `output`: the top level, plus the contents of
+    /// each section on the way to the current page (so its size grows with
+    /// the depth and the siblings, not with the whole site).
+    pub fn view(&self, output: &str) -> Vec<NavItem> {
+        let current = self.by_output.get(output).copied();
+        let open = current.map(|c| self.ancestors(c)).unwrap_or_default();
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.parent.is_none_or(|p| open.contains(&p)))
+            .map(|(i, e)| NavItem {
+                title: e.title.clone(),
+                href: Self::href(output, &e.output),
+                depth: self.ancestors(i).len() - 1,
+                current: Some(i) == current,
+                open: open.contains(&i),
+            })
+            .collect()
+    }
+
+    /// From the home page down to the current page's parent.
+    pub fn breadcrumbs(&self, output: &str) -> Vec<NavLink> {
+        let Some(&current) = self.by_output.get(output) else {
+            return Vec::new();
+        };
+        let mut chain = self.ancestors(current);
+        chain.reverse();
+        chain.pop();
+        let home = self
+            .entries
+            .first()
+            .filter(|e| e.output.as_deref() == Some("index.html") && output != "index.html");
+        home.map(|e| self.link(output, e))
+            .into_iter()
+            .chain(
+                chain
+                    .into_iter()
+                    .map(|i| self.link(output, &self.entries[i])),
+            )
+            .collect()
+    }
+
+    /// The page `step` places before or after in reading order.
+    pub fn neighbour(&self, output: &str, step: isize) -> Option<NavLink> {
+        let current = *self.by_output.get(output)?;
+        let mut at = current as isize;
+        loop {
+            at += step;
+            let entry = self.entries.get(usize::try_from(at).ok()?)?;
+            if entry.output.is_some() {
+                return Some(self.link(output, entry));
+            }
+        }
+    }
+
+    /// The pages and sections directly inside the section whose index is `output`.
+    pub fn children_of(&self, output: &str) -> Vec<NavLink> {
+        let Some(&current) = self.by_output.get(output) else {
+            return Vec::new();
+        };
+        let is_home = output == "index.html";
+        self.entries
+            .iter()
+            .filter(|e| {
+                if is_home {
+                    e.parent.is_none() && e.output.as_deref() != Some(output)
+                } else {
+                    e.parent == Some(current)
+                }
+            })
+            .map(|e| self.link(output, e))
+            .collect()
+    }
+
+    fn link(&self, from: &str, entry: &Entry) -> NavLink {
+        NavLink {
+            title: entry.title.clone(),
+            href: Self::href(from, &entry.output),
+            description: entry.description.clone(),
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The command line: exit codes, stderr, and the JSON contract of `eval`.
+
+mod common;
+
+use std::process::Command;
+
+fn fairdice(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_fairdice"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn eval_prints_the_json_contract() {
+    let dir = common::fixture(&[(
+        "s.yaml",
+        "title: Seed\nkind: sum-mod\ndice: d6\ntargets: [2, 3, 10]\n",
+    )]);
+    let out = fairdice(&["eval", "s.yaml", "--json"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let scenario = &doc["scenarios"][0];
+    assert_eq!(scenario["file"], "s.yaml");
+    assert_eq!(scenario["title"], "Seed");
+    assert_eq!(scenario["kind"], "sum-mod");
+    let cases = scenario["results"]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    assert_eq!(cases[0]["fairness"]["uniform"], true);
+    assert_eq!(
+        cases[1]["bins"][2],
+        serde_json::json!({"bin": 2, "ways": "72", "probability": "1/3"})
+    );
+    let ten = &cases[2];
+    assert_eq!(ten["dice"], serde_json::json!({"count": 10, "sides": 6}));
+    assert_eq!(ten["total_outcomes"], "60466176");
+    assert_eq!(
+        ten["sums"][25],
+        serde_json::json!({"total": 35, "ways": "4395456", "probability": reduced(4395456, 60466176)})
+    );
+    assert_eq!(ten["fairness"]["uniform"], false);
+    assert_eq!(ten["fairness"]["max_min_ratio"], reduced(6061868, 6031368));
+}
+
+/// p/q reduced, computed independently of the library.
+fn reduced(p: u64, q: u64) -> String {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let g = gcd(p, q);
+    format!("{}/{}", p / g, q / g)
+}
+
+#[test]
+fn errors_go_to_stderr_with_exit_code_1() {
+    let dir = common::fixture(&[(
+        "bad.yaml",
+        "title: Bad\nkind: sum-mod\ndice: 2x6\ntargets: 3\n",
+    )]);
+    let out = fairdice(&["eval", "bad.yaml", "--json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "error: bad.yaml:3:7: dice: expected dice like \"d6\" or \"2d6\", found \"2x6\""
+    );
+}
+
+#[test]
+fn build_check_exits_1_on_a_stale_site() {
+    let dir = common::fixture(&[("content/_index.md", "# Home\n")]);
+    let out = fairdice(&["build", "--check"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing: ./site/index.html"));
+    assert!(fairdice(&["build"], dir.path()).status.success());
+    let out = fairdice(&["build", "--check"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn help_describes_the_commands() {
+    let out = fairdice(&["--help"], std::path::Path::new("."));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    for command in ["build", "eval"] {
+        assert!(text.contains(command), "{text}");
+    }
+}
