@@ -10,7 +10,6 @@ use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
 use crate::scenario::values::{DicePool, SizeSet};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -316,7 +315,6 @@ impl Case {
 
 /// Parameters of a `first-player` scenario.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Params {
     /// Numbers of players.
     pub players: SizeSet,
@@ -324,14 +322,6 @@ pub struct Params {
     pub dice: Vec<DicePool>,
     /// The tie rules compared.
     pub ties: Vec<TieRule>,
-    #[serde(default, rename = "title")]
-    _title: IgnoredAny,
-    #[serde(default, rename = "kind")]
-    _kind: IgnoredAny,
-    #[serde(default, rename = "description")]
-    _description: IgnoredAny,
-    #[serde(default, rename = "weight")]
-    _weight: IgnoredAny,
 }
 
 impl Params {

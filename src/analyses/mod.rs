@@ -76,6 +76,9 @@ impl Params {
         use crate::scenario::fields::fields_of;
         Some(match kind {
             "sum-mod" => fields_of::<sum_mod::Params>(),
+            "reroll" => fields_of::<reroll::Params>(),
+            "shuffle" => fields_of::<shuffle::Params>(),
+            "first-player" => fields_of::<first_player::Params>(),
             _ => return None,
         })
     }

@@ -8,7 +8,7 @@ use crate::engine::{abs_diff, exact_string, to_f64, Exact};
 use crate::report::{Block, Cell, Chart, ChartKind, Reference, Report, Series, Table};
 use crate::scenario::values::{DicePool, SizeSet};
 use num_traits::{One, Zero};
-use serde::de::{self, Deserializer, IgnoredAny};
+use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::fmt;
@@ -324,7 +324,6 @@ impl Banishing {
 
 /// Parameters of a `reroll` scenario.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Params {
     /// How many cards are laid out: a number, a list or a range.
     pub cards: SizeSet,
@@ -333,14 +332,6 @@ pub struct Params {
     /// Cards banished one after another, if asked.
     #[serde(default)]
     pub banish: Option<u64>,
-    #[serde(default, rename = "title")]
-    _title: IgnoredAny,
-    #[serde(default, rename = "kind")]
-    _kind: IgnoredAny,
-    #[serde(default, rename = "description")]
-    _description: IgnoredAny,
-    #[serde(default, rename = "weight")]
-    _weight: IgnoredAny,
 }
 
 impl Params {

@@ -11,7 +11,6 @@ use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
 use crate::scenario::values::SizeSet;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed};
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -26,20 +25,11 @@ pub const THRESHOLDS: [(u64, u64); 3] = [(1, 2), (1, 4), (1, 10)];
 
 /// Parameters of a `shuffle` scenario.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Params {
     /// Pile sizes n.
     pub cards: SizeSet,
     /// Numbers of riffles r.
     pub riffles: SizeSet,
-    #[serde(default, rename = "title")]
-    _title: IgnoredAny,
-    #[serde(default, rename = "kind")]
-    _kind: IgnoredAny,
-    #[serde(default, rename = "description")]
-    _description: IgnoredAny,
-    #[serde(default, rename = "weight")]
-    _weight: IgnoredAny,
 }
 
 /// The Eulerian numbers A(n, s), s = 1..=n: permutations of n cards with
