@@ -80,10 +80,19 @@ pub fn write_site(out: &Path, files: &SiteFiles) -> Result<()> {
 /// killed at any moment leaves `out` holding either the old site or the new
 /// one. Elsewhere it is two renames, and a kill between them leaves the old
 /// site in `NAME.old-PID`, which the next build puts back.
-pub fn write_site_with(out: &Path, files: &SiteFiles, write_file: &dyn Fn(&Path, &[u8]) -> std::io::Result<()>) -> Result<()> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+pub fn write_site_with(
+    out: &Path,
+    files: &SiteFiles,
+    write_file: &dyn Fn(&Path, &[u8]) -> std::io::Result<()>,
+) -> Result<()> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let name = out.file_name().map_or("site".into(), |n| n.to_string_lossy().to_string());
+    let name = out
+        .file_name()
+        .map_or("site".into(), |n| n.to_string_lossy().to_string());
     let _lock = lock::acquire(&parent.join(format!(".{name}.lock")))?;
     recover_interrupted(parent, &name, out)?;
     let staging = parent.join(format!("{name}.tmp-{}", std::process::id()));
@@ -127,7 +136,11 @@ fn recover_interrupted(parent: &Path, name: &str, out: &Path) -> Result<()> {
     Ok(())
 }
 
-fn write_tree(dir: &Path, files: &SiteFiles, write_file: &dyn Fn(&Path, &[u8]) -> std::io::Result<()>) -> Result<()> {
+fn write_tree(
+    dir: &Path,
+    files: &SiteFiles,
+    write_file: &dyn Fn(&Path, &[u8]) -> std::io::Result<()>,
+) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for (relative, bytes) in files {
         let path = dir.join(relative);
@@ -153,7 +166,13 @@ mod swap {
         let (ca, cb) = (c(a)?, c(b)?);
         // SAFETY: both paths are valid NUL-terminated strings that outlive the call.
         let rc = unsafe {
-            libc::renameat2(libc::AT_FDCWD, ca.as_ptr(), libc::AT_FDCWD, cb.as_ptr(), libc::RENAME_EXCHANGE)
+            libc::renameat2(
+                libc::AT_FDCWD,
+                ca.as_ptr(),
+                libc::AT_FDCWD,
+                cb.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
         };
         if rc == 0 {
             return Ok(());
@@ -173,7 +192,9 @@ mod swap {
 
     /// `b` parked as `NAME.old-PID`, `a` moved to `b`, the old one moved to `a`.
     fn two_renames(a: &Path, b: &Path) -> std::io::Result<()> {
-        let name = b.file_name().map_or("site".into(), |n| n.to_string_lossy().to_string());
+        let name = b
+            .file_name()
+            .map_or("site".into(), |n| n.to_string_lossy().to_string());
         let parked = b.with_file_name(format!("{name}.old-{}", std::process::id()));
         std::fs::rename(b, &parked)?;
         if let Err(err) = std::fs::rename(a, b) {
@@ -203,7 +224,10 @@ mod lock {
         let fd = file.as_raw_fd();
         // SAFETY: flock on a file descriptor we own.
         if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            eprintln!("another fairdice build is writing this site; waiting for it to finish ({})", path.display());
+            eprintln!(
+                "another fairdice build is writing this site; waiting for it to finish ({})",
+                path.display()
+            );
             // SAFETY: as above; blocks until the other build releases the lock.
             if unsafe { libc::flock(fd, libc::LOCK_EX) } != 0 {
                 return Err(Error::io(path, std::io::Error::last_os_error()));
