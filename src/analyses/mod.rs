@@ -3,13 +3,14 @@
 //! Adding a kind means adding a module here and one arm to each `match`
 //! below; nothing else in the pipeline changes.
 
+pub mod race;
 pub mod sum_mod;
 
 use crate::report::Report;
 use serde::Deserialize;
 
 /// The kinds a scenario's `kind:` may name.
-pub const KINDS: &[&str] = &["sum-mod"];
+pub const KINDS: &[&str] = &["sum-mod", "race"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
 #[derive(Debug, Clone, Deserialize)]
@@ -31,6 +32,8 @@ pub struct Header {
 pub enum Params {
     /// `sum-mod`: one of n targets from the sum of dice mod n.
     SumMod(sum_mod::Params),
+    /// `race`: two players race to cross off their chosen totals.
+    Race(race::Params),
 }
 
 /// A parameter that is well-formed but impossible or too costly together
@@ -48,6 +51,7 @@ impl Params {
     pub fn from_yaml(kind: &str, source: &str) -> Option<Result<Params, serde_yaml::Error>> {
         Some(match kind {
             "sum-mod" => serde_yaml::from_str(source).map(Params::SumMod),
+            "race" => serde_yaml::from_str(source).map(Params::Race),
             _ => return None,
         })
     }
@@ -56,6 +60,7 @@ impl Params {
     pub fn kind(&self) -> &'static str {
         match self {
             Params::SumMod(_) => "sum-mod",
+            Params::Race(_) => "race",
         }
     }
 
@@ -64,6 +69,7 @@ impl Params {
     pub fn validate(&self) -> Result<(), ParamError> {
         match self {
             Params::SumMod(p) => p.validate(),
+            Params::Race(p) => p.validate(),
         }
     }
 
@@ -71,6 +77,7 @@ impl Params {
     pub fn analyse(&self) -> Report {
         match self {
             Params::SumMod(p) => p.analyse(),
+            Params::Race(p) => p.analyse(),
         }
     }
 }
