@@ -173,13 +173,16 @@ pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<T> {
                     .filter(|&s| rolled[s] < space.caps[s])
                     .map(|s| ways[s])
                     .sum();
+                // One division per state: here / W, then times each w_s.
+                let mut share = T::nothing();
+                share.add_product(&here, &T::fraction(1, useful));
                 outcome
                     .expected_rolls
-                    .add_product(&here, &T::fraction(totals.outcomes, useful));
+                    .add_product(&share, &T::fraction(totals.outcomes, 1));
                 for s in 0..rolled.len() {
                     if rolled[s] < space.caps[s] {
                         reach[state + space.strides[s]]
-                            .add_product(&here, &T::fraction(ways[s], useful));
+                            .add_product(&share, &T::fraction(ways[s], 1));
                     }
                 }
             }
