@@ -175,11 +175,12 @@ impl Params {
     }
 }
 
-/// A rough running time of the search on two cores: rows of `lists` games
-/// whose state spaces grow about like 2^picks. Calibrated on 2d6 and 3d6.
+/// A rough running time of the search on two cores: a couple of rows of
+/// `lists` games whose state spaces grow about like 2^picks. Calibrated
+/// within a factor of about two on 2d6 (M = 5 to 8) and 3d6 (M = 5).
 pub fn estimated_seconds(lists: f64, picks: u64) -> f64 {
-    const ROWS: f64 = 8.0;
-    const SECONDS_PER_STATE: f64 = 2e-8;
+    const ROWS: f64 = 2.0;
+    const SECONDS_PER_STATE: f64 = 1e-6;
     ROWS * lists * 2f64.powf(picks as f64) * SECONDS_PER_STATE
 }
 
