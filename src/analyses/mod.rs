@@ -6,6 +6,7 @@
 mod cells;
 pub mod cost;
 pub mod first_player;
+pub mod race;
 pub mod reroll;
 pub mod shuffle;
 pub mod sum_mod;
@@ -16,7 +17,7 @@ use crate::report::Report;
 use serde::Deserialize;
 
 /// The kinds a scenario's `kind:` may name.
-pub const KINDS: &[&str] = &["sum-mod", "reroll", "first-player", "shuffle"];
+pub const KINDS: &[&str] = &["sum-mod", "reroll", "first-player", "shuffle", "race"];
 
 /// Keys every scenario file may carry whatever its kind; read by the loader.
 ///
@@ -49,6 +50,8 @@ pub enum Params {
     Shuffle(shuffle::Params),
     /// `first-player`: highest total goes first, ties rolled again.
     FirstPlayer(first_player::Params),
+    /// `race`: two players race to cross off their chosen totals.
+    Race(race::Params),
 }
 
 /// A parameter that is well-formed but impossible or too costly together
@@ -69,6 +72,7 @@ impl Params {
             "reroll" => serde_yaml::from_str(source).map(Params::Reroll),
             "shuffle" => serde_yaml::from_str(source).map(Params::Shuffle),
             "first-player" => serde_yaml::from_str(source).map(Params::FirstPlayer),
+            "race" => serde_yaml::from_str(source).map(Params::Race),
             _ => return None,
         })
     }
@@ -82,6 +86,7 @@ impl Params {
             "reroll" => fields_of::<reroll::Params>(),
             "shuffle" => fields_of::<shuffle::Params>(),
             "first-player" => fields_of::<first_player::Params>(),
+            "race" => fields_of::<race::Params>(),
             _ => return None,
         })
     }
@@ -93,6 +98,7 @@ impl Params {
             Params::Reroll(_) => "reroll",
             Params::Shuffle(_) => "shuffle",
             Params::FirstPlayer(_) => "first-player",
+            Params::Race(_) => "race",
         }
     }
 
@@ -104,6 +110,7 @@ impl Params {
             Params::Reroll(p) => p.validate(),
             Params::Shuffle(p) => p.validate(),
             Params::FirstPlayer(p) => p.validate(),
+            Params::Race(p) => p.validate(),
         }
     }
 
@@ -114,6 +121,7 @@ impl Params {
             Params::Reroll(p) => p.cost(),
             Params::FirstPlayer(p) => p.cost(),
             Params::Shuffle(p) => p.cost(),
+            Params::Race(p) => p.cost(),
         }
     }
 
@@ -124,6 +132,7 @@ impl Params {
             Params::Reroll(p) => p.analyse(),
             Params::Shuffle(p) => p.analyse(),
             Params::FirstPlayer(p) => p.analyse(),
+            Params::Race(p) => p.analyse(),
         }
     }
 }
