@@ -88,16 +88,46 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
             let path = e.path().map(Path::to_path_buf).unwrap_or_default();
             Error::io(path, e.into())
         })?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let path = entry.path();
         let relative = relative_source(dir, path);
         if relative.split('/').any(|part| part.starts_with('.')) {
             continue;
         }
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let located = |message: String| Error::Source {
+            file: format!("{prefix}{relative}"),
+            line: 1,
+            column: 1,
+            message,
+        };
+        if entry.path_is_symlink() {
+            if let Err(message) = check_symlink(dir, path) {
+                errors.push(located(message));
+                continue;
+            }
+        }
+        let Ok(metadata) = std::fs::metadata(path) else {
+            errors.push(located("a link that points nowhere".into()));
+            continue;
+        };
+        if !metadata.is_file() {
+            continue;
+        }
         let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let limit = max_file_bytes(extension);
+        if metadata.len() > limit {
+            errors.push(located(format!(
+                "the file has {} bytes; {} files may have at most {} MB",
+                metadata.len(),
+                if extension.is_empty() {
+                    "such"
+                } else {
+                    extension
+                },
+                limit / 1_000_000
+            )));
+            continue;
+        }
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let text = || {
             String::from_utf8(bytes.clone()).map_err(|e| Error::Source {
                 file: format!("{prefix}{relative}"),
@@ -132,6 +162,29 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
     match Error::from_list(errors) {
         Some(err) => Err(err),
         None => Ok(content),
+    }
+}
+
+/// Largest file read per kind, so no input makes fairdice allocate without
+/// bound: scenarios are short by nature, pages are text.
+pub fn max_file_bytes(extension: &str) -> u64 {
+    match extension {
+        "yaml" | "yml" => 1_000_000,
+        "md" => 5_000_000,
+        _ => 50_000_000,
+    }
+}
+
+/// A link inside `content/` may point anywhere inside it, never outside.
+fn check_symlink(dir: &Path, path: &Path) -> std::result::Result<(), String> {
+    let root = dir.canonicalize().map_err(|e| e.to_string())?;
+    match path.canonicalize() {
+        Ok(target) if target.starts_with(&root) => Ok(()),
+        Ok(target) => Err(format!(
+            "a link to {} outside the content folder: links must stay inside it",
+            target.display()
+        )),
+        Err(_) => Err("a link that points nowhere".into()),
     }
 }
 

@@ -68,7 +68,10 @@ pub fn parse_with_budget(
         };
         at(line, column, message)
     };
-    if text.trim().is_empty() {
+    let blank = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if blank {
         return Err(at(
             1,
             1,
@@ -82,7 +85,9 @@ pub fn parse_with_budget(
             .chain(kind_fields)
             .copied()
             .collect();
-        check_keys(text, &known).map_err(|(line, column, message)| at(line, column, message))?;
+        let mapping: serde_yaml::Mapping = serde_yaml::from_str(text).map_err(from_yaml)?;
+        check_keys(text, &mapping, &known)
+            .map_err(|(line, column, message)| at(line, column, message))?;
     }
     let params = match Params::from_yaml(&header.kind, text) {
         Some(parsed) => parsed.map_err(from_yaml)?,
@@ -120,8 +125,11 @@ pub fn parse_with_budget(
 }
 
 /// Every top-level key must be one of `known`.
-fn check_keys(text: &str, known: &[&str]) -> Result<(), (usize, usize, String)> {
-    let mapping: serde_yaml::Mapping = serde_yaml::from_str(text).unwrap_or_default();
+fn check_keys(
+    text: &str,
+    mapping: &serde_yaml::Mapping,
+    known: &[&str],
+) -> Result<(), (usize, usize, String)> {
     for key in mapping.keys() {
         let name = key
             .as_str()
@@ -217,6 +225,17 @@ mod tests {
 
         let e = error("title: [1]\nkind: sum-mod\ndice: d6\ntargets: 3\n");
         assert_eq!((e.line, e.column), (1, 8));
+
+        // A billion laughs: aliases nested to expand past serde_yaml's limit.
+        let mut bomb = String::from(
+            "title: T\nkind: sum-mod\ndice: d6\ntargets: 2\na0: &a0 [x, x, x, x, x, x, x, x, x]\n",
+        );
+        for i in 1..12 {
+            let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+            bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let e = error(&bomb);
+        assert!(e.message.contains("repetition limit"), "{e}");
 
         let e = error("  \n");
         assert!(e.message.contains("empty"));
