@@ -41,6 +41,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write one scenario as a single self-contained HTML file.
+    Report {
+        /// The scenario YAML file.
+        file: PathBuf,
+        /// The HTML file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,6 +64,11 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> fairdice::error::Result<ExitCode> {
     match command {
+        Command::Report { file, output } => {
+            fairdice::site::standalone::write_report(&file, &output)?;
+            eprintln!("wrote {}", output.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Build { root, out, check } => {
             let mut project = Project::at(root);
             if let Some(out) = out {
