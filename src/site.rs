@@ -141,14 +141,12 @@ pub fn render(
     if let Some(err) = Error::from_list(errors) {
         return Err(err);
     }
-    files.insert(
-        "search-index.js".into(),
-        search_index(&rendered).into_bytes(),
+    let (index, print) = rayon::join(
+        || search_index(&rendered),
+        || renderer.print_page(&rendered),
     );
-    files.insert(
-        "print.html".into(),
-        renderer.print_page(&rendered)?.into_bytes(),
-    );
+    files.insert("search-index.js".into(), index.into_bytes());
+    files.insert("print.html".into(), print?.into_bytes());
     for page in rendered {
         files.extend(page.files);
     }
@@ -168,7 +166,7 @@ pub fn render(
 /// The search index over every rendered page.
 fn search_index(pages: &[RenderedPage]) -> String {
     let docs: Vec<search::SearchDoc> = pages
-        .iter()
+        .par_iter()
         .map(|page| {
             let text = search::plain_text(&page.article);
             search::SearchDoc {
@@ -405,11 +403,14 @@ impl Renderer<'_> {
         let by_output: BTreeMap<&str, &RenderedPage> =
             pages.iter().map(|p| (p.output.as_str(), p)).collect();
         let printed: BTreeSet<&str> = by_output.keys().copied().collect();
-        let sections: Vec<serde_json::Value> = self
+        let order: Vec<&RenderedPage> = self
             .nav
             .reading_order()
             .into_iter()
-            .filter_map(|output| by_output.get(output))
+            .filter_map(|output| by_output.get(output).copied())
+            .collect();
+        let sections: Vec<serde_json::Value> = order
+            .par_iter()
             .map(|page| {
                 json!({
                     "anchor": print::page_anchor(&page.output),

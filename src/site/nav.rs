@@ -21,6 +21,8 @@ struct Entry {
 pub struct Nav {
     entries: Vec<Entry>,
     by_output: BTreeMap<String, usize>,
+    /// Entries by parent (`None`: the top level), in reading order.
+    children: BTreeMap<Option<usize>, Vec<usize>>,
 }
 
 /// A link as a template sees it: `href` relative to the current page.
@@ -118,11 +120,15 @@ impl Nav {
         let mut nav = Nav {
             entries: Vec::new(),
             by_output: BTreeMap::new(),
+            children: BTreeMap::new(),
         };
         if let Some(home) = indexes.remove("") {
             nav.push(home.title, Some(home.output), None, home.description);
         }
         nav.add_folder("", None, &mut folders, &mut indexes);
+        for (i, entry) in nav.entries.iter().enumerate() {
+            nav.children.entry(entry.parent).or_default().push(i);
+        }
         nav
     }
 
@@ -234,13 +240,7 @@ impl Nav {
         open: &[usize],
         items: &mut Vec<NavItem>,
     ) {
-        let children: Vec<usize> = self
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.parent == parent)
-            .map(|(i, _)| i)
-            .collect();
+        let children = self.children.get(&parent).map_or(&[][..], Vec::as_slice);
         let focus = children.iter().position(|c| open.contains(c));
         let shown = sidebar_window(children.len(), focus);
         let section = parent.map_or(Some("index.html".to_string()), |p| {

@@ -51,12 +51,18 @@ const ATTRIBUTES: [&str; 5] = [
     " aria-describedby=\"",
 ];
 
-/// The first attribute to rewrite in `html`, with its offset.
+/// The first attribute to rewrite in `html`, with its offset: one pass over
+/// the `="` in the text, so long pages cost no more than their length.
 fn next_attribute(html: &str) -> Option<(usize, &'static str)> {
-    ATTRIBUTES
-        .iter()
-        .filter_map(|a| html.find(a).map(|i| (i, *a)))
-        .min_by_key(|(i, _)| *i)
+    let mut from = 0;
+    while let Some(at) = html[from..].find("=\"").map(|i| from + i) {
+        let end = at + 2;
+        if let Some(attribute) = ATTRIBUTES.iter().find(|a| html[..end].ends_with(*a)) {
+            return Some((end - attribute.len(), attribute));
+        }
+        from = end;
+    }
+    None
 }
 
 fn link(value: &str, output: &str, prefix: &str, printed: &BTreeSet<&str>) -> String {

@@ -5,6 +5,7 @@
 //! It is an inverted index (word -> pages and counts) plus one short line
 //! per page, so it stays smaller than the text it indexes.
 
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -35,10 +36,20 @@ const STOP_WORDS: &[&str] = &[
 /// where `pages[i] = [title, output, summary]` and `terms[word]` lists page
 /// numbers and counts alternately.
 pub fn index_js(docs: &[SearchDoc]) -> String {
+    let counted: Vec<BTreeMap<String, u32>> = docs
+        .par_iter()
+        .map(|doc| {
+            let mut counts = BTreeMap::new();
+            for word in words(&doc.title).chain(words(&doc.text)) {
+                *counts.entry(word).or_default() += 1;
+            }
+            counts
+        })
+        .collect();
     let mut terms: BTreeMap<String, BTreeMap<usize, u32>> = BTreeMap::new();
-    for (page, doc) in docs.iter().enumerate() {
-        for word in words(&doc.title).chain(words(&doc.text)) {
-            *terms.entry(word).or_default().entry(page).or_default() += 1;
+    for (page, counts) in counted.into_iter().enumerate() {
+        for (word, count) in counts {
+            terms.entry(word).or_default().insert(page, count);
         }
     }
     let pages: Vec<[&str; 3]> = docs
