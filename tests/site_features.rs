@@ -40,7 +40,10 @@ fn math_and_callouts_render_without_script() {
     result.unwrap();
     let method = fs::read_to_string(dir.path().join("site/dice/method.html")).unwrap();
     assert!(method.contains("<math display=\"inline\">"), "{method}");
-    assert!(method.contains("<mo>mod</mo>") || method.contains(">mod<"), "\\mod maps to \\bmod");
+    assert!(
+        method.contains("<mo>mod</mo>") || method.contains(">mod<"),
+        "\\mod maps to \\bmod"
+    );
     assert!(method.contains("<math display=\"block\">"));
     assert!(method.contains("<mfrac>"));
     assert!(method.contains("A bet of $5 is money."));
@@ -104,7 +107,10 @@ fn the_print_page_holds_every_page_in_reading_order() {
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{order:?}");
     assert!(print.contains("Zebras ahead."));
     assert!(print.contains("<math"));
-    assert!(print.contains("href=\"#page-guide-reading--tvd\""), "links point inside");
+    assert!(
+        print.contains("href=\"#page-guide-reading--tvd\""),
+        "links point inside"
+    );
     assert!(print.contains("href=\"#page-dice-ten--table-bins-10\""));
     assert!(!print.contains("class=\"sidebar\""), "no chrome");
     // Every in-page link of the print page (and of every page) resolves.
@@ -151,14 +157,24 @@ fn the_search_index_covers_every_page_and_is_smaller_than_the_text() {
     outputs.sort();
     assert_eq!(
         outputs,
-        ["dice/index.html", "dice/method.html", "dice/ten.html", "guide/reading.html", "index.html"]
+        [
+            "dice/index.html",
+            "dice/method.html",
+            "dice/ten.html",
+            "guide/reading.html",
+            "index.html"
+        ]
     );
     let page_of = |word: &str| -> Vec<&str> {
         index["terms"][word]
             .as_array()
             .unwrap_or_else(|| panic!("{word} is indexed"))
             .chunks(2)
-            .map(|hit| pages[hit[0].as_u64().unwrap() as usize][1].as_str().unwrap())
+            .map(|hit| {
+                pages[hit[0].as_u64().unwrap() as usize][1]
+                    .as_str()
+                    .unwrap()
+            })
             .collect()
     };
     assert_eq!(page_of("zebras"), ["dice/method.html"]);
@@ -195,7 +211,10 @@ fn a_report_is_one_self_contained_file() {
     assert!(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(html.contains("<caption>"));
     assert!(html.contains(">6,031,368</td>"), "bin 0 of 10d6 mod 10");
-    assert!(html.contains("&quot;ways&quot;: &quot;6031368&quot;"), "the exact data");
+    assert!(
+        html.contains("&quot;ways&quot;: &quot;6031368&quot;"),
+        "the exact data"
+    );
     assert!(html.contains("download=\"ten.bins-10.csv\""));
     assert!(html.contains("data:text/csv;charset=utf-8,bin,ways,probability%0A0,6031368,"));
 }

@@ -13,6 +13,7 @@
   var STOP = " a an and are as at be by for from has in is it its of on or that the this to was with ";
   var terms = Object.keys(index.terms);
   var pageCount = index.pages.length;
+  var averageLength = index.pages.reduce(function (sum, p) { return sum + p[3]; }, 0) / (pageCount || 1);
   form.hidden = false;
 
   /* The same split as the index builder: letters and digits, lowercase. */
@@ -22,9 +23,10 @@
     });
   }
 
-  /* Adds each page's score for one query word: exact matches count fully,
-     words that start with it (the word being typed) count half. Rare words
-     weigh more than common ones. */
+  /* Adds each page's score for one query word (BM25): exact matches count
+     fully, words that start with it (the word being typed) count half; rare
+     words weigh more than common ones, and repeats in a long page less than
+     in a short one. */
   function scoreWord(word, scores) {
     var found = false;
     terms.forEach(function (term) {
@@ -34,7 +36,10 @@
       var rarity = Math.log(1 + pageCount / (postings.length / 2));
       for (var i = 0; i < postings.length; i += 2) {
         var page = postings[i];
-        scores[page] = (scores[page] || 0) + weight * rarity * (1 + Math.log(postings[i + 1]));
+        var count = postings[i + 1];
+        var length = index.pages[page][3] / (averageLength || 1);
+        var saturated = (count * 2.2) / (count + 1.2 * (0.25 + 0.75 * length));
+        scores[page] = (scores[page] || 0) + weight * rarity * saturated;
         found = true;
       }
     });

@@ -33,7 +33,7 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// The index as `search-index.js`: `window.FAIRDICE_SEARCH = {pages, terms}`
-/// where `pages[i] = [title, output, summary]` and `terms[word]` lists page
+/// where `pages[i] = [title, output, summary, word count]` and `terms[word]` lists page
 /// numbers and counts alternately.
 pub fn index_js(docs: &[SearchDoc]) -> String {
     let counted: Vec<BTreeMap<String, u32>> = docs
@@ -47,14 +47,15 @@ pub fn index_js(docs: &[SearchDoc]) -> String {
         })
         .collect();
     let mut terms: BTreeMap<String, BTreeMap<usize, u32>> = BTreeMap::new();
-    for (page, counts) in counted.into_iter().enumerate() {
-        for (word, count) in counts {
-            terms.entry(word).or_default().insert(page, count);
+    for (page, counts) in counted.iter().enumerate() {
+        for (word, &count) in counts {
+            terms.entry(word.clone()).or_default().insert(page, count);
         }
     }
-    let pages: Vec<[&str; 3]> = docs
+    let pages: Vec<serde_json::Value> = docs
         .iter()
-        .map(|d| [d.title.as_str(), d.output.as_str(), d.summary.as_str()])
+        .zip(&counted)
+        .map(|(d, counts)| json!([d.title, d.output, d.summary, counts.values().sum::<u32>()]))
         .collect();
     let postings: BTreeMap<String, Vec<u32>> = terms
         .into_iter()
@@ -197,7 +198,7 @@ mod tests {
             .and_then(|j| j.strip_suffix(";\n"))
             .unwrap();
         let value: serde_json::Value = serde_json::from_str(json).unwrap();
-        assert_eq!(value["pages"][1], json!(["Cards", "b/c.html", "t"]));
+        assert_eq!(value["pages"][1], json!(["Cards", "b/c.html", "t", 3]));
         assert_eq!(value["terms"]["roll"], json!([0, 2, 1, 1]));
         assert_eq!(value["terms"]["dice"], json!([0, 2]));
         assert_eq!(value["terms"]["banish"], json!([1, 1]));
