@@ -48,6 +48,14 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
+    /// Write one scenario as a single self-contained HTML file.
+    Report {
+        /// The scenario YAML file.
+        file: PathBuf,
+        /// The HTML file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +71,11 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> fairdice::error::Result<ExitCode> {
     match command {
+        Command::Report { file, output } => {
+            fairdice::site::standalone::write_report(&file, &output)?;
+            eprintln!("wrote {}", output.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Build {
             root,
             out,

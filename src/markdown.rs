@@ -1,9 +1,14 @@
 //! Markdown to HTML with pulldown-cmark: shortcodes expanded, headings given
-//! stable anchors, links to `.md` files rewritten to the pages they become.
+//! stable anchors, links to `.md` files rewritten to the pages they become,
+//! `$...$` and `$$...$$` turned into MathML, `> [!NOTE]` quotes into callouts.
+
+mod math;
 
 use crate::content::page_output;
 use crate::shortcodes::{self, Expand, Expansion};
-use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    html, BlockQuoteKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+};
 use std::collections::BTreeSet;
 
 /// A rendered page body and what the site needs to know about it.
@@ -66,7 +71,9 @@ pub fn render(
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_HEADING_ATTRIBUTES;
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH
+        | Options::ENABLE_GFM;
     let mut events: Vec<Event> = Vec::new();
     let mut rendered = Rendered::default();
     let mut used_ids = BTreeSet::new();
@@ -93,6 +100,13 @@ pub fn render(
                     id,
                 })
             }
+            Event::InlineMath(latex) | Event::DisplayMath(latex) if latex.trim().is_empty() => {
+                Event::Text(latex)
+            }
+            Event::InlineMath(latex) => formula(&latex, false, line_of(range.start), &mut errors),
+            Event::DisplayMath(latex) => formula(&latex, true, line_of(range.start), &mut errors),
+            Event::Start(Tag::BlockQuote(Some(kind))) => Event::Html(callout_open(kind).into()),
+            Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</aside>\n".into()),
             other => other,
         };
         match (event, &mut heading) {
@@ -126,6 +140,36 @@ pub fn render(
         errors.sort_by_key(|e| e.line);
         Err(errors)
     }
+}
+
+/// A formula as MathML, or an error at its line (and nothing on the page).
+fn formula<'a>(
+    latex: &str,
+    display: bool,
+    line: usize,
+    errors: &mut Vec<MarkdownError>,
+) -> Event<'a> {
+    match math::to_mathml(latex, display) {
+        Ok(mathml) => Event::InlineHtml(mathml.into()),
+        Err(message) => {
+            errors.push(MarkdownError { line, message });
+            Event::Text("".into())
+        }
+    }
+}
+
+/// The opening of a callout box: GitHub's `> [!NOTE]` quotes and their kin.
+fn callout_open(kind: BlockQuoteKind) -> String {
+    let (class, label) = match kind {
+        BlockQuoteKind::Note => ("note", "Note"),
+        BlockQuoteKind::Tip => ("tip", "Tip"),
+        BlockQuoteKind::Important => ("important", "Important"),
+        BlockQuoteKind::Warning => ("warning", "Warning"),
+        BlockQuoteKind::Caution => ("caution", "Caution"),
+    };
+    format!(
+        "<aside class=\"callout {class}\" role=\"note\" aria-label=\"{label}\">\n<p class=\"callout-title\">{label}</p>\n"
+    )
 }
 
 /// Replace each shortcode by a numbered mark, keeping what it expands to.
@@ -340,6 +384,52 @@ mod tests {
         );
         assert_eq!(errors[1].line, 13);
         assert!(errors[1].message.contains("needs the argument x"));
+    }
+
+    #[test]
+    fn math_becomes_mathml_and_money_stays_text() {
+        let body =
+            "Fair when $P(v) = \\frac{1}{n}$.\n\n$$\nt \\mod n\n$$\n\nCosts \\$5 or \\$10.\n";
+        let out = render(body, 1, &Fake).unwrap();
+        assert!(out.html.contains("<math"), "{}", out.html);
+        assert!(out.html.contains("<mfrac>"), "{}", out.html);
+        assert!(out.html.contains("display=\"block\""), "{}", out.html);
+        assert!(out.html.contains("Costs $5 or $10."), "{}", out.html);
+        assert!(!out.html.contains("mtext mathcolor"), "{}", out.html);
+    }
+
+    #[test]
+    fn a_formula_that_does_not_parse_fails_with_its_line() {
+        let errors = render("Intro.\n\nBad: $x \\nosuch y$ here.\n", 4, &Fake).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].line, 6);
+        assert!(
+            errors[0].message.contains("does not parse"),
+            "{}",
+            errors[0].message
+        );
+    }
+
+    #[test]
+    fn alert_quotes_become_callouts() {
+        let body = "> [!WARNING]\n> Do not reroll.\n\n> plain quote\n";
+        let out = render(body, 1, &Fake).unwrap();
+        assert!(
+            out.html
+                .contains("<aside class=\"callout warning\" role=\"note\" aria-label=\"Warning\">"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html.contains("<p>Do not reroll.</p>\n</aside>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html.contains("<blockquote>\n<p>plain quote</p>"),
+            "{}",
+            out.html
+        );
     }
 
     #[test]

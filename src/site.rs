@@ -6,6 +6,9 @@
 
 mod expand;
 mod nav;
+mod print;
+mod search;
+pub mod standalone;
 
 use crate::charts;
 use crate::content::{page_output, Content, Page};
@@ -138,6 +141,12 @@ pub fn render(
     if let Some(err) = Error::from_list(errors) {
         return Err(err);
     }
+    let (index, print) = rayon::join(
+        || search_index(&rendered),
+        || renderer.print_page(&rendered),
+    );
+    files.insert("search-index.js".into(), index.into_bytes());
+    files.insert("print.html".into(), print?.into_bytes());
     for page in rendered {
         files.extend(page.files);
     }
@@ -154,18 +163,55 @@ pub fn render(
     Ok(files)
 }
 
+/// The search index over every rendered page.
+fn search_index(pages: &[RenderedPage]) -> String {
+    let docs: Vec<search::SearchDoc> = pages
+        .par_iter()
+        .map(|page| {
+            let text = search::plain_text(&page.article);
+            search::SearchDoc {
+                title: page.title.clone(),
+                output: page.output.clone(),
+                summary: search::summary(page.description.as_deref(), &text),
+                text,
+            }
+        })
+        .collect();
+    search::index_js(&docs)
+}
+
+/// The `<article>` of a rendered page: what the print page and the search
+/// index take from it.
+fn article_of(html: &str) -> &str {
+    let start = html.find("<article>").map_or(0, |i| i + "<article>".len());
+    let end = html.rfind("</article>").unwrap_or(html.len()).max(start);
+    html[start..end].trim()
+}
+
 /// One rendered page with the files it produces and what links need.
 struct RenderedPage {
     /// The content file, for error messages.
     source: String,
     /// The page's own output path.
     output: String,
+    /// Its title and description, for search results.
+    title: String,
+    description: Option<String>,
+    /// The body inside `<article>`.
+    article: String,
     /// Anchors on the page.
     anchors: BTreeSet<String>,
     /// Relative links written in its markdown.
     links: Vec<Link>,
     /// Output files: the page, and for scenarios their JSON and CSVs.
     files: SiteFiles,
+}
+
+/// Where a table's CSV is: a file beside the page, or (in a single-file
+/// report) the data itself in a `data:` address with a file name to save as.
+struct CsvLink {
+    href: String,
+    download: Option<String>,
 }
 
 struct Renderer<'a> {
@@ -254,6 +300,9 @@ impl Renderer<'_> {
         let html = self.render_template("page.html", &context)?;
         Ok(RenderedPage {
             source: page.source.clone(),
+            title: page.title.clone(),
+            description: page.description.clone(),
+            article: article_of(&html).to_string(),
             anchors: body.headings.iter().map(|h| h.id.clone()).collect(),
             links: body.links,
             files: BTreeMap::from([(output.clone(), html.into_bytes())]),
@@ -264,9 +313,61 @@ impl Renderer<'_> {
     fn scenario(&self, computed: &Computed) -> Result<RenderedPage> {
         let scenario = computed.scenario;
         let output = scenario_output(scenario);
-        let root = root_prefix(&output);
         let stem = scenario.name.rsplit('/').next().unwrap_or(&scenario.name);
-        let mut files = SiteFiles::new();
+        let mut files: SiteFiles = computed
+            .report
+            .tables()
+            .map(|t| {
+                (
+                    format!("{}.{}.csv", scenario.name, t.id),
+                    csv(t).into_bytes(),
+                )
+            })
+            .collect();
+        let csv_link = |table: &Table| CsvLink {
+            href: format!("{stem}.{}.csv", table.id),
+            download: None,
+        };
+        let (blocks, headings) = self.scenario_blocks(computed, &csv_link)?;
+        let json_doc = scenario_json(scenario, &computed.report);
+        let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
+        json_text.push('\n');
+        files.insert(format!("{}.json", scenario.name), json_text.into_bytes());
+
+        let mut context = self.context(
+            &output,
+            &scenario.header.title,
+            scenario.header.description.as_deref(),
+            &headings,
+        );
+        context.insert("blocks", &blocks);
+        context.insert("kind", scenario.params.kind());
+        context.insert("json_href", &format!("{stem}.json"));
+        context.insert("source", &scenario.source);
+        let html = self.render_template("scenario.html", &context)?;
+        let article = article_of(&html).to_string();
+        files.insert(output.clone(), html.into_bytes());
+        let mut anchors: BTreeSet<String> = headings.into_iter().map(|h| h.id).collect();
+        anchors.extend(computed.report.tables().map(|t| format!("table-{}", t.id)));
+        Ok(RenderedPage {
+            source: scenario.source.clone(),
+            title: scenario.header.title.clone(),
+            description: scenario.header.description.clone(),
+            article,
+            output,
+            anchors,
+            links: Vec::new(),
+            files,
+        })
+    }
+
+    /// A scenario report's blocks as the templates take them, and its
+    /// headings for the "on this page" list.
+    fn scenario_blocks(
+        &self,
+        computed: &Computed,
+        csv_link: &dyn Fn(&Table) -> CsvLink,
+    ) -> Result<(Vec<serde_json::Value>, Vec<Heading>)> {
         let mut blocks = Vec::new();
         let mut headings = Vec::new();
         for block in &computed.report.blocks {
@@ -283,52 +384,49 @@ impl Renderer<'_> {
                 Block::Text { text } => json!({"type": "text", "text": text}),
                 Block::Facts { items } => json!({"type": "facts", "items": items}),
                 Block::Table(table) => {
-                    let csv_name = format!("{stem}.{}.csv", table.id);
-                    files.insert(
-                        format!("{}.{}.csv", scenario.name, table.id),
-                        csv(table).into_bytes(),
-                    );
-                    json!({"type": "table", "html": self.table_html(table, &csv_name)?})
+                    json!({"type": "table", "html": self.table_html(table, &csv_link(table))?})
                 }
                 Block::Chart(chart) => {
-                    let svg = charts::render_svg(chart)
-                        .map_err(|e| Error::Refused(format!("{}: {e}", scenario.source)))?;
+                    let svg = charts::render_svg(chart).map_err(|e| {
+                        Error::Refused(format!("{}: {e}", computed.scenario.source))
+                    })?;
                     json!({"type": "chart", "svg": svg, "table_id": chart.table_id, "title": chart.title})
                 }
             };
             blocks.push(rendered);
         }
-        let json_doc = scenario_json(scenario, &computed.report);
-        let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
-        json_text.push('\n');
-        files.insert(format!("{}.json", scenario.name), json_text.into_bytes());
-
-        let mut context = self.context(
-            &output,
-            &scenario.header.title,
-            scenario.header.description.as_deref(),
-            &headings,
-        );
-        context.insert("blocks", &blocks);
-        context.insert("kind", scenario.params.kind());
-        context.insert("json_href", &format!("{stem}.json"));
-        context.insert("source", &scenario.source);
-        let _ = root;
-        let html = self.render_template("scenario.html", &context)?;
-        files.insert(output.clone(), html.into_bytes());
-        let mut anchors: BTreeSet<String> = headings.into_iter().map(|h| h.id).collect();
-        anchors.extend(computed.report.tables().map(|t| format!("table-{}", t.id)));
-        Ok(RenderedPage {
-            source: scenario.source.clone(),
-            output,
-            anchors,
-            links: Vec::new(),
-            files,
-        })
+        Ok((blocks, headings))
     }
 
-    /// A table as HTML, summarised when long; `csv_href` is relative to the page.
-    fn table_html(&self, table: &Table, csv_href: &str) -> Result<String> {
+    /// Every page in reading order on one page, for printing.
+    fn print_page(&self, pages: &[RenderedPage]) -> Result<String> {
+        let by_output: BTreeMap<&str, &RenderedPage> =
+            pages.iter().map(|p| (p.output.as_str(), p)).collect();
+        let printed: BTreeSet<&str> = by_output.keys().copied().collect();
+        let order: Vec<&RenderedPage> = self
+            .nav
+            .reading_order()
+            .into_iter()
+            .filter_map(|output| by_output.get(output).copied())
+            .collect();
+        let sections: Vec<serde_json::Value> = order
+            .par_iter()
+            .map(|page| {
+                json!({
+                    "anchor": print::page_anchor(&page.output),
+                    "title": page.title,
+                    "output": page.output,
+                    "html": print::rewrite(&page.article, &page.output, &printed),
+                })
+            })
+            .collect();
+        let mut context = self.context("print.html", "The whole site", None, &[]);
+        context.insert("sections", &sections);
+        self.render_template("print.html", &context)
+    }
+
+    /// A table as HTML, summarised when long, with a link to its CSV.
+    fn table_html(&self, table: &Table, csv: &CsvLink) -> Result<String> {
         let total = table.rows.len();
         let (head, tail, full) = if total <= SUMMARY_THRESHOLD {
             (&table.rows[..], &table.rows[..0], false)
@@ -346,7 +444,8 @@ impl Renderer<'_> {
         context.insert("omitted", &(total.saturating_sub(head.len() + tail.len())));
         context.insert("total_rows", &total);
         context.insert("full_inline", &full);
-        context.insert("csv_href", csv_href);
+        context.insert("csv_href", &csv.href);
+        context.insert("csv_download", &csv.download);
         self.render_template("table.html", &context)
     }
 }

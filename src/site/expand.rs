@@ -43,7 +43,10 @@ impl Expand for Expander<'_, '_> {
                         ids.join(", ")
                     )
                 })?;
-                let csv = format!("{}{}.{}.csv", self.root, computed.scenario.name, table.id);
+                let csv = super::CsvLink {
+                    href: format!("{}{}.{}.csv", self.root, computed.scenario.name, table.id),
+                    download: None,
+                };
                 let html = self
                     .renderer
                     .table_html(table, &csv)

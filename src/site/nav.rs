@@ -21,6 +21,8 @@ struct Entry {
 pub struct Nav {
     entries: Vec<Entry>,
     by_output: BTreeMap<String, usize>,
+    /// Entries by parent (`None`: the top level), in reading order.
+    children: BTreeMap<Option<usize>, Vec<usize>>,
 }
 
 /// A link as a template sees it: `href` relative to the current page.
@@ -40,6 +42,25 @@ pub struct NavItem {
     current: bool,
     /// On the path from the top to the current page.
     open: bool,
+    /// Stands for siblings left out of a long list.
+    more: bool,
+}
+
+/// Sibling lists longer than this are cut to a window in the sidebar.
+const SIDEBAR_LIMIT: usize = 25;
+/// Siblings shown on each side of the current page in a cut list.
+const SIDEBAR_REACH: usize = 10;
+
+/// Which of `len` siblings the sidebar shows, given the one on the way to
+/// the current page.
+fn sidebar_window(len: usize, focus: Option<usize>) -> std::ops::Range<usize> {
+    if len <= SIDEBAR_LIMIT {
+        return 0..len;
+    }
+    let focus = focus.unwrap_or(0);
+    let start = focus.saturating_sub(SIDEBAR_REACH);
+    let end = (focus + SIDEBAR_REACH + 1).min(len);
+    start..end
 }
 
 /// Something placed in a folder, before ordering.
@@ -99,11 +120,15 @@ impl Nav {
         let mut nav = Nav {
             entries: Vec::new(),
             by_output: BTreeMap::new(),
+            children: BTreeMap::new(),
         };
         if let Some(home) = indexes.remove("") {
             nav.push(home.title, Some(home.output), None, home.description);
         }
         nav.add_folder("", None, &mut folders, &mut indexes);
+        for (i, entry) in nav.entries.iter().enumerate() {
+            nav.children.entry(entry.parent).or_default().push(i);
+        }
         nav
     }
 
@@ -195,22 +220,68 @@ impl Nav {
     }
 
     /// The sidebar seen from `output`: the top level, plus the contents of
-    /// each section on the way to the current page (so its size grows with
-    /// the depth and the siblings, not with the whole site).
+    /// each section on the way to the current page. A long list shows a
+    /// window around the current page and a link to the rest, so a page's
+    /// sidebar stays the same size however many pages the site has.
     pub fn view(&self, output: &str) -> Vec<NavItem> {
         let current = self.by_output.get(output).copied();
         let open = current.map(|c| self.ancestors(c)).unwrap_or_default();
-        self.entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.parent.is_none_or(|p| open.contains(&p)))
-            .map(|(i, e)| NavItem {
-                title: e.title.clone(),
-                href: Self::href(output, &e.output),
-                depth: self.ancestors(i).len() - 1,
+        let mut items = Vec::new();
+        self.push_level(None, 0, output, current, &open, &mut items);
+        items
+    }
+
+    fn push_level(
+        &self,
+        parent: Option<usize>,
+        depth: usize,
+        output: &str,
+        current: Option<usize>,
+        open: &[usize],
+        items: &mut Vec<NavItem>,
+    ) {
+        let children = self.children.get(&parent).map_or(&[][..], Vec::as_slice);
+        let focus = children.iter().position(|c| open.contains(c));
+        let shown = sidebar_window(children.len(), focus);
+        let section = parent.map_or(Some("index.html".to_string()), |p| {
+            self.entries[p].output.clone()
+        });
+        let more = |count: usize| NavItem {
+            title: format!("… {count} more"),
+            href: Self::href(output, &section),
+            depth,
+            current: false,
+            open: false,
+            more: true,
+        };
+        if shown.start > 0 {
+            items.push(more(shown.start));
+        }
+        for &i in &children[shown.clone()] {
+            let entry = &self.entries[i];
+            items.push(NavItem {
+                title: entry.title.clone(),
+                href: Self::href(output, &entry.output),
+                depth,
                 current: Some(i) == current,
                 open: open.contains(&i),
-            })
+                more: false,
+            });
+            if open.contains(&i) {
+                self.push_level(Some(i), depth + 1, output, current, open, items);
+            }
+        }
+        if shown.end < children.len() {
+            items.push(more(children.len() - shown.end));
+        }
+    }
+
+    /// Every page's output path in reading order (the order of the sidebar
+    /// and of the previous and next links).
+    pub fn reading_order(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .filter_map(|e| e.output.as_deref())
             .collect()
     }
 
@@ -274,5 +345,19 @@ impl Nav {
             href: Self::href(from, &entry.output),
             description: entry.description.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_sibling_lists_show_a_window() {
+        assert_eq!(sidebar_window(5, Some(2)), 0..5);
+        assert_eq!(sidebar_window(1000, Some(500)), 490..511);
+        assert_eq!(sidebar_window(1000, Some(3)), 0..14);
+        assert_eq!(sidebar_window(1000, Some(999)), 989..1000);
+        assert_eq!(sidebar_window(1000, None), 0..11);
     }
 }

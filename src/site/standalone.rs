@@ -1,0 +1,106 @@
+//! `fairdice report`: one scenario as one self-contained HTML file, to mail,
+//! attach to a ruling or archive. Styles are inlined, charts are inline SVG,
+//! and the CSV and JSON data travel inside `data:` links, so the file opens
+//! anywhere with nothing beside it.
+
+use super::nav::Nav;
+use super::{csv, scenario_json, Computed, CsvLink, Renderer};
+use crate::build;
+use crate::content::Content;
+use crate::error::{Error, Result};
+use crate::report::Table;
+use std::collections::BTreeMap;
+use std::path::Path;
+use tera::Tera;
+
+/// The templates and styles a report is made with, built into the program
+/// so a report can be written outside any project.
+const TEMPLATES: [(&str, &str); 3] = [
+    ("report.html", include_str!("report.html")),
+    ("blocks.html", include_str!("../../templates/blocks.html")),
+    ("table.html", include_str!("../../templates/table.html")),
+];
+const STYLE: &str = include_str!("../../templates/assets/style.css");
+
+/// Compute the scenario in `file` and write its report to `out`.
+pub fn write_report(file: &Path, out: &Path) -> Result<()> {
+    let scenarios = build::load_scenarios(&[file.to_path_buf()], &crate::analyses::Budget::default())?;
+    let report = build::compute(&scenarios)
+        .pop()
+        .ok_or_else(|| Error::Refused(format!("{}: no scenario", file.display())))?;
+    let computed = Computed {
+        scenario: &scenarios[0],
+        report,
+    };
+    let html = report_html(&computed)?;
+    std::fs::write(out, html).map_err(|e| Error::io(out, e))
+}
+
+/// The report of one computed scenario as a complete HTML document.
+pub fn report_html(computed: &Computed) -> Result<String> {
+    let mut tera = Tera::new();
+    tera.autoescape_on(vec![".html"]);
+    tera.add_raw_templates(TEMPLATES)
+        .map_err(|e| Error::Template {
+            name: "report.html".into(),
+            message: e.to_string(),
+        })?;
+    let nav = Nav::new(&Content::default(), std::slice::from_ref(computed));
+    let renderer = Renderer {
+        tera: &tera,
+        nav: &nav,
+        site_title: &computed.scenario.header.title,
+        scenarios: &BTreeMap::new(),
+    };
+    let scenario = computed.scenario;
+    let stem = scenario.name.rsplit('/').next().unwrap_or(&scenario.name);
+    let csv_link = |table: &Table| CsvLink {
+        href: data_address("text/csv", &csv(table)),
+        download: Some(format!("{stem}.{}.csv", table.id)),
+    };
+    let (blocks, headings) = renderer.scenario_blocks(computed, &csv_link)?;
+    let json_doc = scenario_json(scenario, &computed.report);
+    let json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
+
+    let mut context = renderer.context(
+        "report.html",
+        &scenario.header.title,
+        scenario.header.description.as_deref(),
+        &headings,
+    );
+    context.insert("blocks", &blocks);
+    context.insert("kind", scenario.params.kind());
+    context.insert("source", &scenario.source);
+    context.insert("style", STYLE);
+    context.insert("json", &json_text);
+    context.insert("json_href", &data_address("application/json", &json_text));
+    context.insert("json_download", &format!("{stem}.json"));
+    context.insert("version", env!("CARGO_PKG_VERSION"));
+    renderer.render_template("report.html", &context)
+}
+
+/// `data:` address holding `text`, percent-encoded.
+fn data_address(media_type: &str, text: &str) -> String {
+    let mut out = format!("data:{media_type};charset=utf-8,");
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~,/:=+".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_addresses_escape_what_urls_cannot_hold() {
+        assert_eq!(
+            data_address("text/csv", "a,b\n1/36,\"x y\"#%\n"),
+            "data:text/csv;charset=utf-8,a,b%0A1/36,%22x%20y%22%23%25%0A"
+        );
+    }
+}
