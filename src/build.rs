@@ -1,6 +1,7 @@
 //! The build, top to bottom: load, compute (or reuse), check the gates,
 //! render, write.
 
+use crate::analyses::Budget;
 use crate::cache::{self, Cache, Origin};
 use crate::content::{self, Content};
 use crate::error::{Error, Result};
@@ -25,6 +26,8 @@ pub struct Project {
     pub cache: Cache,
     /// Show a progress bar for slow work (on a terminal only).
     pub progress: bool,
+    /// How much each scenario may cost (`--budget`).
+    pub budget: Budget,
 }
 
 impl Project {
@@ -36,6 +39,7 @@ impl Project {
             out: root.join("site"),
             cache: Cache::at(root.join(cache::FOLDER)),
             progress: true,
+            budget: Budget::default(),
             root,
         }
     }
@@ -96,7 +100,7 @@ pub fn render_site(project: &Project) -> Result<Built> {
     let started = Instant::now();
     // Load.
     let content_dir = project.root.join("content");
-    let content = content::load(&content_dir)?;
+    let content = content::load_with_budget(&content_dir, &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
     // Compute, or reuse.
     let outcomes = compute_cached(&content.scenarios, &project.cache, project.progress);
@@ -244,14 +248,14 @@ pub fn gate_errors(scenario: &Scenario, report: &Report, prefix: &str, text: &st
 }
 
 /// Parse scenario files given on the command line (outside any site).
-pub fn load_scenarios(files: &[PathBuf]) -> Result<Vec<Scenario>> {
+pub fn load_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     for file in files {
         let name = file.to_string_lossy().replace('\\', "/");
         match std::fs::read(file) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => match crate::scenario::parse(&name, &text) {
+                Ok(text) => match crate::scenario::parse_with_budget(&name, &text, budget) {
                     Ok(s) => scenarios.push(s),
                     Err(e) => errors.push(Error::from_scenario(e, "")),
                 },

@@ -3,6 +3,7 @@
 //! This is the only module of the load phase that reads files; everything it
 //! returns is plain data for the compute and render phases.
 
+use crate::analyses::Budget;
 use crate::error::{Error, Result};
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
@@ -60,9 +61,14 @@ struct FrontMatter {
     description: Option<String>,
 }
 
+/// Read every page, scenario and asset below `dir` under the default budget.
+pub fn load(dir: &Path) -> Result<Content> {
+    load_with_budget(dir, &Budget::default())
+}
+
 /// Read every page, scenario and asset below `dir`. All problems are
 /// reported together, each with its file, line and column.
-pub fn load(dir: &Path) -> Result<Content> {
+pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
     let prefix = format!(
         "{}/",
         dir.file_name()
@@ -82,16 +88,46 @@ pub fn load(dir: &Path) -> Result<Content> {
             let path = e.path().map(Path::to_path_buf).unwrap_or_default();
             Error::io(path, e.into())
         })?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let path = entry.path();
         let relative = relative_source(dir, path);
         if relative.split('/').any(|part| part.starts_with('.')) {
             continue;
         }
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let located = |message: String| Error::Source {
+            file: format!("{prefix}{relative}"),
+            line: 1,
+            column: 1,
+            message,
+        };
+        if entry.path_is_symlink() {
+            if let Err(message) = check_symlink(dir, path) {
+                errors.push(located(message));
+                continue;
+            }
+        }
+        let Ok(metadata) = std::fs::metadata(path) else {
+            errors.push(located("a link that points nowhere".into()));
+            continue;
+        };
+        if !metadata.is_file() {
+            continue;
+        }
         let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let limit = max_file_bytes(extension);
+        if metadata.len() > limit {
+            errors.push(located(format!(
+                "the file has {} bytes; {} files may have at most {} MB",
+                metadata.len(),
+                if extension.is_empty() {
+                    "such"
+                } else {
+                    extension
+                },
+                limit / 1_000_000
+            )));
+            continue;
+        }
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let text = || {
             String::from_utf8(bytes.clone()).map_err(|e| Error::Source {
                 file: format!("{prefix}{relative}"),
@@ -109,7 +145,8 @@ pub fn load(dir: &Path) -> Result<Content> {
                 .map(|p| content.pages.push(p)),
             "yaml" | "yml" => text()
                 .and_then(|t| {
-                    scenario::parse(&relative, &t).map_err(|e| Error::from_scenario(e, &prefix))
+                    scenario::parse_with_budget(&relative, &t, budget)
+                        .map_err(|e| Error::from_scenario(e, &prefix))
                 })
                 .map(|s| content.scenarios.push(s)),
             _ => {
@@ -125,6 +162,29 @@ pub fn load(dir: &Path) -> Result<Content> {
     match Error::from_list(errors) {
         Some(err) => Err(err),
         None => Ok(content),
+    }
+}
+
+/// Largest file read per kind, so no input makes fairdice allocate without
+/// bound: scenarios are short by nature, pages are text.
+pub fn max_file_bytes(extension: &str) -> u64 {
+    match extension {
+        "yaml" | "yml" => 1_000_000,
+        "md" => 5_000_000,
+        _ => 50_000_000,
+    }
+}
+
+/// A link inside `content/` may point anywhere inside it, never outside.
+fn check_symlink(dir: &Path, path: &Path) -> std::result::Result<(), String> {
+    let root = dir.canonicalize().map_err(|e| e.to_string())?;
+    match path.canonicalize() {
+        Ok(target) if target.starts_with(&root) => Ok(()),
+        Ok(target) => Err(format!(
+            "a link to {} outside the content folder: links must stay inside it",
+            target.display()
+        )),
+        Err(_) => Err("a link that points nowhere".into()),
     }
 }
 

@@ -33,13 +33,8 @@ pub fn decimal(value: &Exact) -> String {
     let sign = if value.is_negative() { "-" } else { "" };
     let numer = value.numer().abs();
     let denom = value.denom().clone();
-    // Exponent estimate from digit counts, then corrected by one if needed.
-    let mut exponent = numer.to_string().len() as i64 - denom.to_string().len() as i64;
+    let mut exponent = decimal_exponent(&numer, &denom);
     let mut digits = scaled_digits(&numer, &denom, exponent);
-    if digits.len() < SIGNIFICANT {
-        exponent -= 1;
-        digits = scaled_digits(&numer, &denom, exponent);
-    }
     if digits.len() > SIGNIFICANT {
         // Rounding carried into a new digit, as in 9.999999 -> 10.0000.
         digits.truncate(SIGNIFICANT);
@@ -62,6 +57,29 @@ pub fn float(value: f64) -> String {
         .trim_end_matches('0')
         .trim_end_matches('.')
         .to_string()
+}
+
+/// The e with 10^e <= numer/denom < 10^(e+1), for positive values: a guess
+/// from bit lengths, corrected exactly.
+fn decimal_exponent(numer: &BigInt, denom: &BigInt) -> i64 {
+    let guess = (numer.bits() as f64 - denom.bits() as f64) * std::f64::consts::LOG10_2;
+    let mut e = guess.floor() as i64;
+    let ten = BigInt::from(10u32);
+    // 10^e <= n/d  <=>  10^e * d <= n (e >= 0) or d <= n * 10^-e (e < 0).
+    let at_least = |e: i64| {
+        if e >= 0 {
+            num_traits::pow(ten.clone(), e as usize) * denom <= *numer
+        } else {
+            *denom <= numer * num_traits::pow(ten.clone(), (-e) as usize)
+        }
+    };
+    while !at_least(e) {
+        e -= 1;
+    }
+    while at_least(e + 1) {
+        e += 1;
+    }
+    e
 }
 
 /// The first `SIGNIFICANT` digits of numer/denom, rounded half up, given that

@@ -5,6 +5,7 @@
 //! results goes to stderr; one summary line closes each build.
 
 use clap::{Args, Parser, Subcommand};
+use fairdice::analyses::Budget;
 use fairdice::build::{self, Project, Summary};
 use fairdice::cache::Cache;
 use fairdice::error::Error;
@@ -42,6 +43,9 @@ struct SiteArgs {
     /// Compute every scenario afresh, without reading or writing the cache.
     #[arg(long)]
     no_cache: bool,
+    /// Multiply the per-scenario time and memory budget by this factor.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+    budget: f64,
 }
 
 #[derive(Subcommand)]
@@ -67,6 +71,9 @@ enum Command {
         /// Print the results as one JSON document (the stable contract).
         #[arg(long)]
         json: bool,
+        /// Multiply the per-scenario time and memory budget by this factor.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
     },
     /// Build, serve the site on 127.0.0.1, and rebuild and reload on every change.
     Serve {
@@ -105,7 +112,11 @@ fn main() -> ExitCode {
             },
         ),
         Command::Check { site } => project(&site, ui).map_or_else(|o| o, |p| check(&p, ui)),
-        Command::Eval { files, json } => eval(&files, json, ui),
+        Command::Eval {
+            files,
+            json,
+            budget,
+        } => eval(&files, json, &Budget { factor: budget }, ui),
         Command::Serve { site, port } => {
             project(&site, ui).map_or_else(|o| o, |p| serve(p, port, ui))
         }
@@ -128,6 +139,9 @@ fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Outcome> {
     if args.no_cache {
         project.cache = Cache::disabled();
     }
+    project.budget = Budget {
+        factor: args.budget,
+    };
     project.progress = !ui.quiet;
     let usage = |err: Error| {
         ui.error(&err);
@@ -211,8 +225,8 @@ fn report_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
     )));
 }
 
-fn eval(files: &[PathBuf], json: bool, ui: Ui) -> Outcome {
-    let scenarios = match build::load_scenarios(files) {
+fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Outcome {
+    let scenarios = match build::load_scenarios(files, budget) {
         Ok(s) => s,
         Err(err) => return failed(&err, ui),
     };
@@ -281,5 +295,15 @@ fn init(dir: &Path, ui: Ui) -> Outcome {
             Outcome::Usage
         }
         Err(err) => failed(&err, ui),
+    }
+}
+
+/// A positive, finite budget factor.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        _ => Err(format!(
+            "expected a positive number such as 4, found {text:?}"
+        )),
     }
 }

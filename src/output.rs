@@ -69,6 +69,22 @@ pub fn check_out_dir(out: &Path, root: &Path) -> Result<()> {
 
 /// Write `files` as the folder `out`, replacing it whole.
 pub fn write_site(out: &Path, files: &SiteFiles) -> Result<()> {
+    write_site_with(out, files, &|path, bytes| std::fs::write(path, bytes))
+}
+
+/// [`write_site`] with the function that writes each file, so tests can make
+/// the Nth write fail.
+///
+/// The site is written to a staging folder beside `out`, then swapped in.
+/// On Linux the swap is one atomic `renameat2(RENAME_EXCHANGE)`, so a build
+/// killed at any moment leaves `out` holding either the old site or the new
+/// one. Elsewhere it is two renames, and a kill between them leaves the old
+/// site in `NAME.old-PID`, which the next build puts back.
+pub fn write_site_with(
+    out: &Path,
+    files: &SiteFiles,
+    write_file: &dyn Fn(&Path, &[u8]) -> std::io::Result<()>,
+) -> Result<()> {
     let parent = out
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -77,41 +93,154 @@ pub fn write_site(out: &Path, files: &SiteFiles) -> Result<()> {
     let name = out
         .file_name()
         .map_or("site".into(), |n| n.to_string_lossy().to_string());
+    let _lock = lock::acquire(&parent.join(format!(".{name}.lock")))?;
+    recover_interrupted(parent, &name, out)?;
     let staging = parent.join(format!("{name}.tmp-{}", std::process::id()));
-    let old = parent.join(format!("{name}.old-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staging);
-    let written = write_tree(&staging, files);
-    if let Err(err) = written {
+    if let Err(err) = write_tree(&staging, files, write_file) {
         let _ = std::fs::remove_dir_all(&staging);
         return Err(err);
     }
-    let had_old = out.exists();
-    if had_old {
-        std::fs::rename(out, &old).map_err(|e| Error::io(out, e))?;
-    }
-    if let Err(e) = std::fs::rename(&staging, out) {
-        if had_old {
-            let _ = std::fs::rename(&old, out);
-        }
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(Error::io(out, e));
-    }
-    if had_old {
-        std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+    if out.exists() {
+        swap::exchange(&staging, out).map_err(|e| Error::io(out, e))?;
+        // `staging` now holds the old site.
+        std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+    } else {
+        std::fs::rename(&staging, out).map_err(|e| Error::io(out, e))?;
     }
     Ok(())
 }
 
-fn write_tree(dir: &Path, files: &SiteFiles) -> Result<()> {
+/// Tidy what a killed build left beside `out`: staging folders are dropped,
+/// and an old site parked by a non-atomic swap is restored if `out` is gone.
+fn recover_interrupted(parent: &Path, name: &str, out: &Path) -> Result<()> {
+    let entries = std::fs::read_dir(parent).map_err(|e| Error::io(parent, e))?;
+    let mut leftovers: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with(".tmp-") || rest.starts_with(".old-"))
+            })
+        })
+        .collect();
+    leftovers.sort();
+    for path in leftovers {
+        let is_old = path.to_string_lossy().contains(".old-");
+        if is_old && !out.exists() {
+            std::fs::rename(&path, out).map_err(|e| Error::io(&path, e))?;
+        } else {
+            std::fs::remove_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_tree(
+    dir: &Path,
+    files: &SiteFiles,
+    write_file: &dyn Fn(&Path, &[u8]) -> std::io::Result<()>,
+) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for (relative, bytes) in files {
         let path = dir.join(relative);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
-        std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+        write_file(&path, bytes).map_err(|e| Error::io(&path, e))?;
     }
     Ok(())
+}
+
+mod swap {
+    //! Replacing one folder by another.
+    use std::path::Path;
+
+    /// Swap the contents of the names `a` and `b`, atomically where the
+    /// system can.
+    #[cfg(target_os = "linux")]
+    pub fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
+        let (ca, cb) = (c(a)?, c(b)?);
+        // SAFETY: both paths are valid NUL-terminated strings that outlive the call.
+        let rc = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                ca.as_ptr(),
+                libc::AT_FDCWD,
+                cb.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = std::io::Error::last_os_error();
+        match err.raw_os_error() {
+            // Not supported by this kernel or file system: fall back.
+            Some(libc::EINVAL) | Some(libc::ENOSYS) => two_renames(a, b),
+            _ => Err(err),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+        two_renames(a, b)
+    }
+
+    /// `b` parked as `NAME.old-PID`, `a` moved to `b`, the old one moved to `a`.
+    fn two_renames(a: &Path, b: &Path) -> std::io::Result<()> {
+        let name = b
+            .file_name()
+            .map_or("site".into(), |n| n.to_string_lossy().to_string());
+        let parked = b.with_file_name(format!("{name}.old-{}", std::process::id()));
+        std::fs::rename(b, &parked)?;
+        if let Err(err) = std::fs::rename(a, b) {
+            std::fs::rename(&parked, b)?;
+            return Err(err);
+        }
+        std::fs::rename(&parked, a)
+    }
+}
+
+mod lock {
+    //! One build at a time writes a given site.
+    use crate::error::{Error, Result};
+    use std::fs::File;
+    use std::path::Path;
+
+    /// Held while writing; released when dropped or when the process dies.
+    pub struct Lock {
+        _file: File,
+    }
+
+    /// Take the lock at `path`, waiting (with a message) while another build holds it.
+    #[cfg(target_os = "linux")]
+    pub fn acquire(path: &Path) -> Result<Lock> {
+        use std::os::unix::io::AsRawFd;
+        let file = File::create(path).map_err(|e| Error::io(path, e))?;
+        let fd = file.as_raw_fd();
+        // SAFETY: flock on a file descriptor we own.
+        if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            eprintln!(
+                "another fairdice build is writing this site; waiting for it to finish ({})",
+                path.display()
+            );
+            // SAFETY: as above; blocks until the other build releases the lock.
+            if unsafe { libc::flock(fd, libc::LOCK_EX) } != 0 {
+                return Err(Error::io(path, std::io::Error::last_os_error()));
+            }
+        }
+        Ok(Lock { _file: file })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn acquire(path: &Path) -> Result<Lock> {
+        let file = File::create(path).map_err(|e| Error::io(path, e))?;
+        Ok(Lock { _file: file })
+    }
 }
 
 /// Compare the built files with the folder on disk.

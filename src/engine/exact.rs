@@ -1,8 +1,9 @@
 //! Exact probabilities as reduced fractions of big integers.
 
 use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// An exact, always reduced, rational number.
 pub type Exact = BigRational;
@@ -16,6 +17,62 @@ pub fn ratio(numerator: &BigUint, denominator: &BigUint) -> Exact {
         BigInt::from(numerator.clone()),
         BigInt::from(denominator.clone()),
     )
+}
+
+/// `numerator / denominator` reduced without a general gcd, given every
+/// prime factor of the denominator (the `k^N` of N dice with k faces has
+/// those of k). Dividing out a few small primes is far cheaper than the
+/// binary gcd of two numbers thousands of bits long.
+pub fn ratio_smooth(numerator: &BigUint, denominator: &BigUint, primes: &[u64]) -> Exact {
+    let mut n = numerator.clone();
+    let mut d = denominator.clone();
+    if n.is_zero() {
+        return Exact::from_integer(BigInt::zero());
+    }
+    for &p in primes {
+        if p == 2 {
+            let shift = n
+                .trailing_zeros()
+                .unwrap_or(0)
+                .min(d.trailing_zeros().unwrap_or(0));
+            n >>= shift;
+            d >>= shift;
+            continue;
+        }
+        loop {
+            let (nq, nr) = n.div_rem(&BigUint::from(p));
+            if !nr.is_zero() {
+                break;
+            }
+            let (dq, dr) = d.div_rem(&BigUint::from(p));
+            if !dr.is_zero() {
+                break;
+            }
+            n = nq;
+            d = dq;
+        }
+    }
+    debug_assert!(n.gcd(&d).is_one(), "primes must cover the denominator");
+    Exact::new_raw(BigInt::from(n), BigInt::from(d))
+}
+
+/// The distinct prime factors of `n`, ascending.
+pub fn prime_factors(mut n: u64) -> Vec<u64> {
+    let mut primes = Vec::new();
+    let mut p = 2;
+    while p * p <= n {
+        if n.is_multiple_of(p) {
+            primes.push(p);
+            while n.is_multiple_of(p) {
+                n /= p;
+            }
+        }
+        p += 1;
+    }
+    if n > 1 {
+        primes.push(n);
+    }
+    primes
 }
 
 /// `|a - b|`, exactly.
@@ -64,6 +121,27 @@ mod tests {
         assert_eq!(exact_string(&one), "1/1");
         let zero = ratio(&BigUint::from(0u32), &BigUint::from(7u32));
         assert_eq!(exact_string(&zero), "0/1");
+    }
+
+    #[test]
+    fn smooth_reduction_matches_the_gcd() {
+        let six_pow = BigUint::from(6u32).pow(10);
+        for ways in [0u64, 1, 2, 3, 12, 4_395_456, 6_031_368, 60_466_176] {
+            let ways = BigUint::from(ways);
+            assert_eq!(
+                ratio_smooth(&ways, &six_pow, &[2, 3]),
+                ratio(&ways, &six_pow)
+            );
+        }
+        let twenty_pow = BigUint::from(20u32).pow(30);
+        let ways = BigUint::from(5u32).pow(7) * BigUint::from(2u32).pow(9) * 7u32;
+        assert_eq!(
+            ratio_smooth(&ways, &twenty_pow, &prime_factors(20)),
+            ratio(&ways, &twenty_pow)
+        );
+        assert_eq!(prime_factors(20), vec![2, 5]);
+        assert_eq!(prime_factors(1_000_003), vec![1_000_003]);
+        assert_eq!(prime_factors(12), vec![2, 3]);
     }
 
     #[test]

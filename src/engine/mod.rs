@@ -7,4 +7,4 @@ mod dist;
 mod exact;
 
 pub use dist::{Dist, DistError};
-pub use exact::{abs_diff, exact_string, ratio, to_f64, Exact};
+pub use exact::{abs_diff, exact_string, prime_factors, ratio, ratio_smooth, to_f64, Exact};

@@ -6,7 +6,7 @@
 pub mod fields;
 pub mod values;
 
-use crate::analyses::{Header, Params, KINDS};
+use crate::analyses::{Budget, Header, Params, KINDS};
 use fields::fields_of;
 use std::fmt;
 
@@ -38,8 +38,18 @@ pub struct ScenarioError {
     pub message: String,
 }
 
-/// Parse and validate one scenario file's text.
+/// Parse and validate one scenario file's text under the default budget.
 pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    parse_with_budget(source_path, text, &Budget::default())
+}
+
+/// Parse and validate one scenario, refusing it if its estimated cost is
+/// over `budget`.
+pub fn parse_with_budget(
+    source_path: &str,
+    text: &str,
+    budget: &Budget,
+) -> Result<Scenario, ScenarioError> {
     let at = |line: usize, column: usize, message: String| ScenarioError {
         file: source_path.to_string(),
         line,
@@ -58,7 +68,10 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         };
         at(line, column, message)
     };
-    if text.trim().is_empty() {
+    let blank = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if blank {
         return Err(at(
             1,
             1,
@@ -72,7 +85,9 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
             .chain(kind_fields)
             .copied()
             .collect();
-        check_keys(text, &known).map_err(|(line, column, message)| at(line, column, message))?;
+        let mapping: serde_yaml::Mapping = serde_yaml::from_str(text).map_err(from_yaml)?;
+        check_keys(text, &mapping, &known)
+            .map_err(|(line, column, message)| at(line, column, message))?;
     }
     let params = match Params::from_yaml(&header.kind, text) {
         Some(parsed) => parsed.map_err(from_yaml)?,
@@ -89,10 +104,13 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
             ));
         }
     };
-    params.validate().map_err(|err| {
-        let (line, column) = key_position(text, err.key);
-        at(line, column, format!("{}: {}", err.key, err.message))
-    })?;
+    params
+        .validate()
+        .and_then(|()| budget.admit(&params.cost()))
+        .map_err(|err| {
+            let (line, column) = key_position(text, err.key);
+            at(line, column, format!("{}: {}", err.key, err.message))
+        })?;
     let name = source_path
         .strip_suffix(".yaml")
         .or_else(|| source_path.strip_suffix(".yml"))
@@ -107,8 +125,11 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Every top-level key must be one of `known`.
-fn check_keys(text: &str, known: &[&str]) -> Result<(), (usize, usize, String)> {
-    let mapping: serde_yaml::Mapping = serde_yaml::from_str(text).unwrap_or_default();
+fn check_keys(
+    text: &str,
+    mapping: &serde_yaml::Mapping,
+    known: &[&str],
+) -> Result<(), (usize, usize, String)> {
     for key in mapping.keys() {
         let name = key
             .as_str()
@@ -205,11 +226,23 @@ mod tests {
         let e = error("title: [1]\nkind: sum-mod\ndice: d6\ntargets: 3\n");
         assert_eq!((e.line, e.column), (1, 8));
 
+        // A billion laughs: aliases nested to expand past serde_yaml's limit.
+        let mut bomb = String::from(
+            "title: T\nkind: sum-mod\ndice: d6\ntargets: 2\na0: &a0 [x, x, x, x, x, x, x, x, x]\n",
+        );
+        for i in 1..12 {
+            let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+            bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let e = error(&bomb);
+        assert!(e.message.contains("repetition limit"), "{e}");
+
         let e = error("  \n");
         assert!(e.message.contains("empty"));
 
         let e = error("title: T\nkind: sum-mod\ndice: d6\ntargets: 5000\n");
         assert_eq!((e.line, e.column), (4, 10));
+        assert!(e.message.contains("--budget"), "{e}");
         assert!(e.message.starts_with("targets: "), "{e}");
         assert_eq!(e.to_string(), format!("s.yaml:4:10: {}", e.message));
     }

@@ -1,0 +1,48 @@
+//! The race optimizer's cost on the three reference games.
+//!
+//! `cargo bench --bench race` times the complete 2d6 M=5 analysis with
+//! criterion, then runs the two large searches (2d6 M=8 and 3d6 M=5) once
+//! each and prints their wall time: criterion's minimum of ten samples would
+//! take many minutes for those. Set `RACE_BENCH_LARGE=0` to skip them.
+
+use criterion::{black_box, Criterion};
+use fairdice::analyses::race::Params;
+use std::time::Instant;
+
+fn params(dice: &str, picks: u64) -> Params {
+    let yaml = format!("dice: {dice}\npicks: {picks}\noptimize: true\n");
+    let params: Params = serde_yaml::from_str(&yaml).expect("valid scenario");
+    params.validate().expect("within budget");
+    params
+}
+
+fn complete_two_d6_five_picks(c: &mut Criterion) {
+    let params = params("2d6", 5);
+    c.bench_function("race 2d6 M=5 complete analysis", |b| {
+        b.iter(|| black_box(params.analyse()))
+    });
+}
+
+fn time_once(dice: &str, picks: u64) {
+    let params = params(dice, picks);
+    let start = Instant::now();
+    let report = params.analyse();
+    let optimizer = &report.results["optimizer"];
+    println!(
+        "race {dice} M={picks}: {:.2} s, {} lists, {} rows, maximin {}",
+        start.elapsed().as_secs_f64(),
+        optimizer["lists"],
+        optimizer["rows_evaluated"],
+        optimizer["maximin"]
+    );
+}
+
+fn main() {
+    let mut criterion = Criterion::default().sample_size(10).configure_from_args();
+    complete_two_d6_five_picks(&mut criterion);
+    criterion.final_summary();
+    if std::env::var("RACE_BENCH_LARGE").as_deref() != Ok("0") {
+        time_once("2d6", 8);
+        time_once("3d6", 5);
+    }
+}

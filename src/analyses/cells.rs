@@ -1,0 +1,37 @@
+//! Table cells for exact values, shared by the analyses that fill tables.
+
+use crate::engine::{exact_string, Exact};
+use crate::format;
+use crate::report::Cell;
+
+/// A fraction: rounded for the reader, `p/q` for the CSV.
+pub fn fraction(value: &Exact) -> Cell {
+    Cell {
+        shown: format::decimal(value),
+        exact: exact_string(value),
+    }
+}
+
+/// A fraction that may be undefined, shown as a dash.
+pub fn optional_fraction(value: Option<&Exact>) -> Cell {
+    value.map_or(Cell::plain("—"), fraction)
+}
+
+/// A yes/no flag.
+pub fn yes_no(flag: bool) -> Cell {
+    Cell::plain(if flag { "yes" } else { "no" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_carry_display_and_exact_forms() {
+        let third = Exact::new(1.into(), 3.into());
+        assert_eq!(fraction(&third).exact, "1/3");
+        assert_eq!(fraction(&third).shown, format::decimal(&third));
+        assert_eq!(optional_fraction(None).shown, "—");
+        assert_eq!(yes_no(true).shown, "yes");
+    }
+}

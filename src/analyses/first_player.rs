@@ -1,0 +1,753 @@
+//! `first-player`: every player rolls the same dice, the highest total goes
+//! first, and a tie for the top is rolled again.
+//!
+//! The players still in contention are exchangeable, so the state of the game
+//! is just how many of them there are: a Markov chain on 2..=p contenders,
+//! whose one-round transitions come from the distribution of one player's total.
+
+use crate::engine::{exact_string, to_f64, Dist, Exact};
+use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
+use crate::scenario::values::{DicePool, SizeSet};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, Zero};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+use super::cells::{fraction, optional_fraction};
+use super::{Cost, ParamError};
+
+/// Chains solved per second per unit of p^3 x bits per player, measured on
+/// the test profile (40 players with 10d20 took about 8 s).
+const UNITS_PER_SECOND: f64 = 3.3e5;
+
+/// How many rounds `rounds_more_than` covers.
+pub const ROUNDS_SHOWN: u64 = 5;
+
+/// Who rolls again after a tie for the top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TieRule {
+    /// Every player rolls again.
+    RerollAll,
+    /// Only the players tied for the top roll again.
+    RerollTied,
+}
+
+impl TieRule {
+    /// The name used in scenario files and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieRule::RerollAll => "reroll-all",
+            TieRule::RerollTied => "reroll-tied",
+        }
+    }
+
+    /// Contenders of the next round after `tied` of `contenders` tie for the
+    /// top, among `players` in the game.
+    fn next_contenders(self, players: u64, tied: u64) -> u64 {
+        match self {
+            TieRule::RerollAll => players,
+            TieRule::RerollTied => tied,
+        }
+    }
+
+    /// Ways, out of C(m, j) placements of the tie, that one given contender
+    /// stays in contention: all of them, or those where it is among the tied.
+    fn ways_kept(self, contenders: u64, tied: u64) -> BigUint {
+        match self {
+            TieRule::RerollAll => binomial(contenders, tied),
+            TieRule::RerollTied => binomial(contenders - 1, tied - 1),
+        }
+    }
+}
+
+fn binomial(n: u64, k: u64) -> BigUint {
+    (0..k).fold(BigUint::one(), |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// One round's outcome counts for one player's dice.
+///
+/// `top_ways(m, j)` counts the rolls of m players (out of T^m) in which
+/// exactly j of them share the highest total: C(m, j) sum over t of
+/// c_t^j F_t^(m-j), with c_t the ways to roll t and F_t the ways to roll less.
+#[derive(Debug, Clone)]
+pub struct RoundCounts {
+    /// Ways one player rolls each total, lowest first.
+    ways: Vec<BigUint>,
+    /// Ways one player rolls below each total.
+    below: Vec<BigUint>,
+    /// Outcomes for one player.
+    outcomes: BigUint,
+}
+
+impl RoundCounts {
+    /// From the distribution of one player's total.
+    pub fn new(dist: &Dist) -> RoundCounts {
+        let ways: Vec<BigUint> = dist.iter().map(|(_, w)| w.clone()).collect();
+        let below = ways
+            .iter()
+            .scan(BigUint::ZERO, |sum, w| {
+                let before = sum.clone();
+                *sum += w;
+                Some(before)
+            })
+            .collect();
+        RoundCounts {
+            ways,
+            below,
+            outcomes: dist.total_outcomes(),
+        }
+    }
+
+    /// sum over t of c_t^j F_t^(m-j): the top shared by j given contenders of m.
+    fn given_top(&self, contenders: u64, tied: u64) -> BigUint {
+        self.ways
+            .iter()
+            .zip(&self.below)
+            .map(|(c, f)| c.pow(tied as u32) * f.pow((contenders - tied) as u32))
+            .sum()
+    }
+
+    /// P(exactly `tied` of `contenders` share the top) with the weight
+    /// `placements` for which of them tie.
+    fn probability(&self, contenders: u64, tied: u64, placements: BigUint) -> Exact {
+        let ways = placements * self.given_top(contenders, tied);
+        Exact::new(
+            BigInt::from(ways),
+            BigInt::from(self.outcomes.pow(contenders as u32)),
+        )
+    }
+}
+
+/// The chain for one number of players, one dice choice and one tie rule.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    players: u64,
+    /// For each contender count: (next contender count, P, P that a given contender stays).
+    moves: BTreeMap<u64, Vec<(u64, Exact, Exact)>>,
+    /// P(the round ends with one player on top), per contender count.
+    settled: BTreeMap<u64, Exact>,
+}
+
+impl Chain {
+    /// Build the transitions of every reachable contender count.
+    pub fn new(players: u64, rule: TieRule, round: &RoundCounts) -> Chain {
+        let states: Vec<u64> = match rule {
+            TieRule::RerollAll => vec![players],
+            TieRule::RerollTied => (2..=players).collect(),
+        };
+        let mut moves = BTreeMap::new();
+        let mut settled = BTreeMap::new();
+        for &m in &states {
+            settled.insert(m, round.probability(m, 1, BigUint::from(m)));
+            let out = (2..=m)
+                .map(|j| {
+                    (
+                        rule.next_contenders(players, j),
+                        round.probability(m, j, binomial(m, j)),
+                        round.probability(m, j, rule.ways_kept(m, j)),
+                    )
+                })
+                .collect();
+            moves.insert(m, out);
+        }
+        Chain {
+            players,
+            moves,
+            settled,
+        }
+    }
+
+    /// P(the first round ends in a tie for the top).
+    pub fn p_tie_first_round(&self) -> Exact {
+        Exact::one() - &self.settled[&self.players]
+    }
+
+    /// Solve x(m) = own(m) + sum of weight(m -> n) x(n) over the states in
+    /// ascending order: every move goes to fewer contenders or stays put.
+    fn solve(
+        &self,
+        own: impl Fn(u64) -> Exact,
+        weight: impl Fn(&(u64, Exact, Exact)) -> &Exact,
+    ) -> Exact {
+        let mut solved: BTreeMap<u64, Exact> = BTreeMap::new();
+        for (&m, out) in &self.moves {
+            let mut constant = own(m);
+            let mut stay = Exact::zero();
+            for step in out {
+                if step.0 == m {
+                    stay += weight(step);
+                } else {
+                    constant += weight(step) * &solved[&step.0];
+                }
+            }
+            solved.insert(m, constant / (Exact::one() - stay));
+        }
+        solved[&self.players].clone()
+    }
+
+    /// Mean number of rounds until one player is alone on top.
+    pub fn expected_rounds(&self) -> Exact {
+        self.solve(|_| Exact::one(), |step| &step.1)
+    }
+
+    /// P(a given player goes first): it must be alone on top in some round,
+    /// having stayed in contention until then.
+    pub fn p_first(&self) -> Exact {
+        let alone = |m: u64| &self.settled[&m] / Exact::from_integer(m.into());
+        self.solve(alone, |step| &step.2)
+    }
+
+    /// P(more than r rounds) for r = 1..=`rounds`.
+    pub fn rounds_more_than(&self, rounds: u64) -> Vec<Exact> {
+        let mut mass: BTreeMap<u64, Exact> = BTreeMap::from([(self.players, Exact::one())]);
+        (1..=rounds)
+            .map(|_| {
+                let mut next: BTreeMap<u64, Exact> = BTreeMap::new();
+                for (m, p) in &mass {
+                    for (to, step, _) in &self.moves[m] {
+                        *next.entry(*to).or_insert_with(Exact::zero) += p * step;
+                    }
+                }
+                mass = next;
+                mass.values().sum()
+            })
+            .collect()
+    }
+}
+
+/// A figure shown against the number of players, one line per choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    /// Expected rounds, per dice and tie rule.
+    Rounds,
+    /// P(tie in the first round), per dice: the first round ignores the rule.
+    Tie,
+}
+
+impl View {
+    fn id(self) -> &'static str {
+        match self {
+            View::Rounds => "rounds",
+            View::Tie => "tie",
+        }
+    }
+
+    fn value(self, case: &Case) -> &Exact {
+        match self {
+            View::Rounds => &case.expected_rounds,
+            View::Tie => &case.p_tie_first_round,
+        }
+    }
+
+    /// Title, description and vertical label of the chart; caption of the table.
+    fn texts(self) -> [&'static str; 4] {
+        match self {
+            View::Rounds => [
+                "Rounds until someone goes first",
+                "Mean number of rounds until one player is alone on top, per dice and tie rule.",
+                "expected rounds",
+                "Expected rounds until one player is alone on top",
+            ],
+            View::Tie => [
+                "Tie for the top in the first round",
+                "Chance that two or more players share the highest total in the first round.",
+                "probability of a tie",
+                "Chance that the first round ends in a tie for the top",
+            ],
+        }
+    }
+}
+
+/// One (players, dice, tie rule), worked out.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Players p.
+    pub players: u64,
+    /// What each player rolls.
+    pub dice: DicePool,
+    /// Who rolls again.
+    pub rule: TieRule,
+    /// P(tie for the top in the first round).
+    pub p_tie_first_round: Exact,
+    /// Mean rounds.
+    pub expected_rounds: Exact,
+    /// P(player i goes first), i = 1..p.
+    pub p_first: Vec<Exact>,
+    /// P(more than r rounds), r = 1..=ROUNDS_SHOWN.
+    pub rounds_more_than: Vec<Exact>,
+}
+
+impl Case {
+    fn dice_label(&self) -> String {
+        format!("{}d{}", self.dice.count_or(1), self.dice.sides)
+    }
+
+    fn to_json(&self) -> Value {
+        let strings = |v: &[Exact]| v.iter().map(exact_string).collect::<Vec<_>>();
+        json!({
+            "players": self.players,
+            "dice": { "count": self.dice.count_or(1), "sides": self.dice.sides },
+            "ties": self.rule.name(),
+            "p_tie_first_round": exact_string(&self.p_tie_first_round),
+            "expected_rounds": exact_string(&self.expected_rounds),
+            "p_first": strings(&self.p_first),
+            "rounds_more_than": strings(&self.rounds_more_than),
+        })
+    }
+
+    fn row(&self) -> Vec<Cell> {
+        let mut row = vec![
+            Cell::plain(self.players.to_string()),
+            Cell::plain(self.dice_label()),
+            Cell::plain(self.rule.name()),
+            fraction(&self.p_tie_first_round),
+            fraction(&self.expected_rounds),
+        ];
+        row.extend(self.rounds_more_than.iter().map(fraction));
+        row
+    }
+}
+
+/// Parameters of a `first-player` scenario.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Params {
+    /// Numbers of players.
+    pub players: SizeSet,
+    /// The dice choices compared; `d6` means one die.
+    pub dice: Vec<DicePool>,
+    /// The tie rules compared.
+    pub ties: Vec<TieRule>,
+}
+
+impl Params {
+    /// Lists must not be empty, a game needs two players, and the sums over
+    /// totals must fit the budget.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let refuse = |key, message: String| Err(ParamError { key, message });
+        if self.players.min() < 2 {
+            return refuse("players", "a game needs at least 2 players".into());
+        }
+        if self.dice.is_empty() {
+            return refuse(
+                "dice",
+                "expected at least one choice of dice, such as [2d6]".into(),
+            );
+        }
+        if self.ties.is_empty() {
+            return refuse(
+                "ties",
+                "expected at least one tie rule, such as [reroll-all]".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Time from the measured chain cost; the results are a few fractions
+    /// per case.
+    pub fn cost(&self) -> Cost {
+        let cases = (self.players.values().len() * self.dice.len() * self.ties.len()) as f64;
+        Cost {
+            seconds: self.estimated_seconds(),
+            bytes: cases * 4e3,
+            key: "players",
+        }
+    }
+
+    /// The fractions of a chain grow with the players and the bits of one
+    /// player's outcomes; measured, the time follows p^3 times those bits.
+    fn estimated_seconds(&self) -> f64 {
+        let mut units = 0.0;
+        for dice in &self.dice {
+            let bits_per_player = dice.count_or(1) as f64 * (dice.sides as f64).log2();
+            for &p in self.players.values() {
+                units += (p as f64).powi(3) * bits_per_player * self.ties.len() as f64;
+            }
+        }
+        units / UNITS_PER_SECOND
+    }
+
+    /// Every (players, dice, tie rule), players first.
+    pub fn cases(&self) -> Vec<Case> {
+        let rounds: Vec<RoundCounts> = self
+            .dice
+            .iter()
+            .map(|d| {
+                let dist = Dist::dice(d.count_or(1), d.sides).expect("validated dice");
+                RoundCounts::new(&dist)
+            })
+            .collect();
+        let mut cases = Vec::new();
+        for &players in self.players.values() {
+            for (dice, round) in self.dice.iter().zip(&rounds) {
+                for &rule in &self.ties {
+                    let chain = Chain::new(players, rule, round);
+                    cases.push(Case {
+                        players,
+                        dice: *dice,
+                        rule,
+                        p_tie_first_round: chain.p_tie_first_round(),
+                        expected_rounds: chain.expected_rounds(),
+                        // Every player rolls the same dice, so each one's
+                        // chance is the chain's answer for a given contender.
+                        p_first: vec![chain.p_first(); players as usize],
+                        rounds_more_than: chain.rounds_more_than(ROUNDS_SHOWN),
+                    });
+                }
+            }
+        }
+        cases
+    }
+
+    /// For each (players, tie rule), the case with the fewest expected
+    /// rounds; the first listed dice win ties.
+    fn fastest<'a>(&self, cases: &'a [Case]) -> Vec<&'a Case> {
+        let mut best: Vec<&Case> = Vec::new();
+        for case in cases {
+            match best
+                .iter_mut()
+                .find(|b| b.players == case.players && b.rule == case.rule)
+            {
+                Some(b) if case.expected_rounds < b.expected_rounds => *b = case,
+                Some(_) => {}
+                None => best.push(case),
+            }
+        }
+        best
+    }
+
+    /// The results contract and the page.
+    pub fn analyse(&self) -> Report {
+        let cases = self.cases();
+        let fastest = self.fastest(&cases);
+        let results = json!({
+            "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
+            "fastest": fastest.iter().map(|c| json!({
+                "players": c.players,
+                "ties": c.rule.name(),
+                "dice": { "count": c.dice.count_or(1), "sides": c.dice.sides },
+                "expected_rounds": exact_string(&c.expected_rounds),
+            })).collect::<Vec<_>>(),
+        });
+        let blocks = vec![
+            Block::Chart(self.by_players_chart(&cases, View::Rounds)),
+            Block::Table(self.by_players_table(&cases, View::Rounds)),
+            Block::Chart(self.by_players_chart(&cases, View::Tie)),
+            Block::Table(self.by_players_table(&cases, View::Tie)),
+            Block::Table(fastest_table(&fastest)),
+            Block::Table(cases_table(&cases)),
+        ];
+        Report { results, blocks }
+    }
+
+    /// One line per dice choice, and per tie rule where it matters.
+    fn series<'a>(&self, cases: &'a [Case], view: View) -> Vec<(String, Vec<&'a Case>)> {
+        let rules = match view {
+            View::Rounds => &self.ties[..],
+            View::Tie => &self.ties[..1],
+        };
+        let mut series = Vec::new();
+        for dice in &self.dice {
+            for &rule in rules {
+                let members: Vec<&Case> = cases
+                    .iter()
+                    .filter(|c| c.dice == *dice && c.rule == rule)
+                    .collect();
+                let name = match view {
+                    View::Rounds => format!("{}, {}", members[0].dice_label(), rule.name()),
+                    View::Tie => members[0].dice_label(),
+                };
+                series.push((name, members));
+            }
+        }
+        series
+    }
+
+    fn by_players_table(&self, cases: &[Case], view: View) -> Table {
+        let series = self.series(cases, view);
+        let mut columns = vec!["players".to_string()];
+        columns.extend(series.iter().map(|(name, _)| name.clone()));
+        let rows = self
+            .players
+            .values()
+            .iter()
+            .map(|&p| {
+                let mut row = vec![Cell::plain(p.to_string())];
+                row.extend(series.iter().map(|(_, members)| {
+                    let case = members.iter().find(|c| c.players == p);
+                    optional_fraction(case.map(|c| view.value(c)))
+                }));
+                row
+            })
+            .collect();
+        Table {
+            id: view.id().into(),
+            caption: view.texts()[3].into(),
+            columns,
+            rows,
+        }
+    }
+
+    fn by_players_chart(&self, cases: &[Case], view: View) -> Chart {
+        let [title, description, y_label, _] = view.texts();
+        Chart {
+            id: view.id().into(),
+            title: title.into(),
+            description: description.into(),
+            kind: ChartKind::Lines,
+            x_label: "players".into(),
+            y_label: y_label.into(),
+            log_y: false,
+            series: self
+                .series(cases, view)
+                .into_iter()
+                .map(|(name, members)| Series {
+                    name,
+                    points: members
+                        .iter()
+                        .map(|c| (c.players as f64, to_f64(view.value(c))))
+                        .collect(),
+                })
+                .collect(),
+            reference: None,
+            table_id: Some(view.id().into()),
+        }
+    }
+}
+
+fn fastest_table(fastest: &[&Case]) -> Table {
+    Table {
+        id: "fastest".into(),
+        caption: "The dice that settle it in the fewest rounds".into(),
+        columns: ["players", "ties", "dice", "expected rounds"]
+            .map(String::from)
+            .to_vec(),
+        rows: fastest
+            .iter()
+            .map(|c| {
+                vec![
+                    Cell::plain(c.players.to_string()),
+                    Cell::plain(c.rule.name()),
+                    Cell::plain(c.dice_label()),
+                    fraction(&c.expected_rounds),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn cases_table(cases: &[Case]) -> Table {
+    let mut columns: Vec<String> = [
+        "players",
+        "dice",
+        "ties",
+        "tie in round 1",
+        "expected rounds",
+    ]
+    .map(String::from)
+    .to_vec();
+    columns.extend((1..=ROUNDS_SHOWN).map(|r| format!("more than {r} round(s)")));
+    Table {
+        id: "cases".into(),
+        caption: "Every number of players, dice and tie rule".into(),
+        columns,
+        rows: cases.iter().map(Case::row).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ratio;
+
+    fn params(yaml: &str) -> Params {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    fn frac(p: u64, q: u64) -> Exact {
+        Exact::new(p.into(), q.into())
+    }
+
+    fn chain(players: u64, count: u64, sides: u64, rule: TieRule) -> Chain {
+        Chain::new(
+            players,
+            rule,
+            &RoundCounts::new(&Dist::dice(count, sides).unwrap()),
+        )
+    }
+
+    /// The process over sets of contenders, by enumerating every roll of the
+    /// contenders with their identities: P(each player first) and E(rounds).
+    fn brute_force(players: usize, sides: u64, rule: TieRule) -> (Vec<Exact>, Exact) {
+        let everyone = (1usize << players) - 1;
+        // solved[set] = (P(player i first), E(rounds)) from that set of contenders.
+        let mut solved: BTreeMap<usize, (Vec<Exact>, Exact)> = BTreeMap::new();
+        let mut sets: Vec<usize> = (1..=everyone).filter(|s| s.count_ones() >= 2).collect();
+        sets.sort_by_key(|s| s.count_ones());
+        if rule == TieRule::RerollAll {
+            sets = vec![everyone];
+        }
+        for set in sets {
+            let members: Vec<usize> = (0..players).filter(|i| set >> i & 1 == 1).collect();
+            let outcomes = sides.pow(members.len() as u32);
+            let share = frac(1, outcomes);
+            let (mut win, mut rounds) = (vec![Exact::zero(); players], Exact::one());
+            let mut stay = Exact::zero();
+            for code in 0..outcomes {
+                let rolls: Vec<u64> = (0..members.len() as u32)
+                    .map(|i| code / sides.pow(i) % sides)
+                    .collect();
+                let top = *rolls.iter().max().unwrap();
+                let tied: usize = members
+                    .iter()
+                    .zip(&rolls)
+                    .filter(|(_, &r)| r == top)
+                    .fold(0, |acc, (&i, _)| acc | 1 << i);
+                let next = match rule {
+                    _ if tied.count_ones() == 1 => {
+                        win[tied.trailing_zeros() as usize] += &share;
+                        continue;
+                    }
+                    TieRule::RerollAll => everyone,
+                    TieRule::RerollTied => tied,
+                };
+                if next == set {
+                    stay += &share;
+                } else {
+                    let (w, e) = &solved[&next];
+                    for (total, w) in win.iter_mut().zip(w) {
+                        *total += &share * w;
+                    }
+                    rounds += &share * e;
+                }
+            }
+            let scale = Exact::one() / (Exact::one() - stay);
+            let win = win.into_iter().map(|w| w * &scale).collect();
+            solved.insert(set, (win, rounds * &scale));
+        }
+        solved.remove(&everyone).unwrap()
+    }
+
+    #[test]
+    fn two_players_with_2d6_match_the_known_figures() {
+        for rule in [TieRule::RerollAll, TieRule::RerollTied] {
+            let c = chain(2, 2, 6, rule);
+            assert_eq!(c.p_tie_first_round(), frac(73, 648));
+            assert_eq!(c.expected_rounds(), frac(648, 575));
+            assert_eq!(c.p_first(), frac(1, 2));
+        }
+    }
+
+    #[test]
+    fn chains_match_enumerated_rolls_with_player_identities() {
+        for (players, sides) in [(3, 4), (4, 3), (2, 5), (3, 2)] {
+            for rule in [TieRule::RerollAll, TieRule::RerollTied] {
+                let (win, rounds) = brute_force(players, sides, rule);
+                let c = chain(players as u64, 1, sides, rule);
+                assert_eq!(c.expected_rounds(), rounds, "{players} d{sides} {rule:?}");
+                for w in &win {
+                    assert_eq!(&c.p_first(), w, "{players} d{sides} {rule:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reroll_all_matches_the_geometric_closed_form() {
+        for (players, count, sides) in [(2, 1, 6), (3, 2, 6), (5, 1, 20), (6, 1, 12)] {
+            let c = chain(players, count, sides, TieRule::RerollAll);
+            let tie = c.p_tie_first_round();
+            assert_eq!(c.expected_rounds(), Exact::one() / (Exact::one() - &tie));
+            let expected: Vec<Exact> = (1..=5).map(|r| num_traits::pow(tie.clone(), r)).collect();
+            assert_eq!(c.rounds_more_than(5), expected);
+        }
+    }
+
+    #[test]
+    fn chances_sum_to_one_and_one_round_counts_are_complete() {
+        for rule in [TieRule::RerollAll, TieRule::RerollTied] {
+            for players in 2..=6u64 {
+                let c = chain(players, 2, 6, rule);
+                assert_eq!(
+                    c.p_first() * Exact::from_integer(players.into()),
+                    Exact::one()
+                );
+                let more = c.rounds_more_than(5);
+                assert_eq!(more[0], c.p_tie_first_round());
+                assert!(more.windows(2).all(|w| w[1] < w[0]));
+            }
+        }
+        // All placements of the top account for every roll of m players.
+        let round = RoundCounts::new(&Dist::dice(2, 6).unwrap());
+        for m in 2..=5u64 {
+            let sum: BigUint = (1..=m)
+                .map(|j| binomial(m, j) * round.given_top(m, j))
+                .sum();
+            assert_eq!(sum, BigUint::from(36u32).pow(m as u32));
+        }
+        // Three players, 1d2: the top is shared unless exactly one rolls 2.
+        let tie = chain(3, 1, 2, TieRule::RerollTied).p_tie_first_round();
+        assert_eq!(tie, ratio(&BigUint::from(5u32), &BigUint::from(8u32)));
+    }
+
+    #[test]
+    fn reroll_tied_settles_faster_than_reroll_all() {
+        for players in 3..=6 {
+            let all = chain(players, 1, 6, TieRule::RerollAll).expected_rounds();
+            let tied = chain(players, 1, 6, TieRule::RerollTied).expected_rounds();
+            assert!(tied < all, "{players} players");
+        }
+    }
+
+    #[test]
+    fn json_contract_and_fastest() {
+        let report =
+            params("players: [2, 3]\ndice: [2d6, d20]\nties: [reroll-all, reroll-tied]").analyse();
+        let r = &report.results;
+        let first = &r["cases"][0];
+        assert_eq!(first["players"], 2);
+        assert_eq!(first["dice"], json!({"count": 2, "sides": 6}));
+        assert_eq!(first["ties"], "reroll-all");
+        assert_eq!(first["p_tie_first_round"], "73/648");
+        assert_eq!(first["expected_rounds"], "648/575");
+        assert_eq!(first["p_first"], json!(["1/2", "1/2"]));
+        assert_eq!(first["rounds_more_than"][1], "5329/419904");
+        assert_eq!(r["cases"][2]["dice"], json!({"count": 1, "sides": 20}));
+        assert_eq!(r["cases"][2]["expected_rounds"], "20/19");
+        assert_eq!(r["fastest"][0]["dice"], json!({"count": 1, "sides": 20}));
+        assert!(report.chart("rounds").is_some() && report.table("tie").is_some());
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_their_place() {
+        use crate::scenario::parse;
+        let at = |text: &str| {
+            let e = parse("rules/f.yaml", text).unwrap_err();
+            (e.line, e.column, e.message)
+        };
+        let head = "title: T\nkind: first-player\n";
+        let (line, column, message) = at(&format!(
+            "{head}players: 2\ndice: [2d6]\nties: [reroll-all, reroll-some]\n"
+        ));
+        assert_eq!((line, column), (5, 20), "{message}");
+        assert!(
+            message.contains("unknown variant `reroll-some`"),
+            "{message}"
+        );
+        let (line, _, message) = at(&format!(
+            "{head}players: 1\ndice: [2d6]\nties: [reroll-all]\n"
+        ));
+        assert_eq!(line, 3);
+        assert!(message.contains("at least 2 players"), "{message}");
+        let (line, column, _) = at(&format!(
+            "{head}players: 2\ndice: [2d6, 2x6]\nties: [reroll-all]\n"
+        ));
+        assert_eq!((line, column), (4, 13));
+        let (line, _, message) = at(&format!(
+            "{head}players: 500\ndice: [100d20]\nties: [reroll-tied]\n"
+        ));
+        assert_eq!(line, 3);
+        assert!(message.contains("--budget"), "{message}");
+    }
+}

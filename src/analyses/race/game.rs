@@ -1,0 +1,416 @@
+//! One head-to-head game, exactly, by dynamic programming over the copies
+//! still to be crossed off.
+//!
+//! A state is how many times each total has been rolled so far, capped at
+//! the larger of the two players' copies (c_s = max(a_s, b_s)): beyond that
+//! a roll of s changes nothing for anyone. Rolls that hit neither list do not
+//! change the state either, so they are conditioned away: from a state the
+//! next useful roll is s with probability w_s / W, where W sums the ways of
+//! the totals still useful, and the state lasts K / W rolls on average
+//! (K = all outcomes). Every roll only moves forward, so one pass in index
+//! order settles every state.
+//!
+//! The same code runs in exact fractions (reported results) and in `f64`
+//! (steering searches). The float version only adds and multiplies
+//! non-negative numbers, so each probability carries a relative error of a
+//! few units in the last place per roll of depth: far below the `1e-9`
+//! the search treats as "too close to call".
+
+use super::lists::Totals;
+use crate::engine::Exact;
+use num_traits::Zero;
+
+/// The numbers a game can be played in: exact fractions or floats.
+pub trait Probability: Clone + Send + Sync {
+    /// Zero.
+    fn nothing() -> Self;
+    /// numerator / denominator.
+    fn fraction(numerator: u64, denominator: u64) -> Self;
+    /// Whether this is zero (states never reached are skipped).
+    fn is_nothing(&self) -> bool;
+    /// `self += a * b`.
+    fn add_product(&mut self, a: &Self, b: &Self);
+    /// `self += a`.
+    fn add(&mut self, a: &Self);
+    /// `a - b`.
+    fn minus(&self, b: &Self) -> Self;
+}
+
+impl Probability for f64 {
+    fn nothing() -> Self {
+        0.0
+    }
+    fn fraction(numerator: u64, denominator: u64) -> Self {
+        numerator as f64 / denominator as f64
+    }
+    fn is_nothing(&self) -> bool {
+        *self == 0.0
+    }
+    fn add_product(&mut self, a: &Self, b: &Self) {
+        *self += a * b;
+    }
+    fn add(&mut self, a: &Self) {
+        *self += a;
+    }
+    fn minus(&self, b: &Self) -> Self {
+        self - b
+    }
+}
+
+impl Probability for Exact {
+    fn nothing() -> Self {
+        Zero::zero()
+    }
+    fn fraction(numerator: u64, denominator: u64) -> Self {
+        Exact::new(numerator.into(), denominator.into())
+    }
+    fn is_nothing(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn add_product(&mut self, a: &Self, b: &Self) {
+        *self += a * b;
+    }
+    fn add(&mut self, a: &Self) {
+        *self += a;
+    }
+    fn minus(&self, b: &Self) -> Self {
+        self - b
+    }
+}
+
+/// How a game between lists A and B ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<T> {
+    /// A empties its list strictly first.
+    pub a_wins: T,
+    /// B empties its list strictly first.
+    pub b_wins: T,
+    /// Both lists empty on the same roll.
+    pub tie: T,
+    /// Rolls until the game ends, misses included.
+    pub expected_rolls: T,
+}
+
+impl<T: Probability> Outcome<T> {
+    /// P(A wins) - P(B wins).
+    pub fn margin(&self) -> T {
+        self.a_wins.minus(&self.b_wins)
+    }
+}
+
+/// The part of the state space a game can reach: the useful totals.
+struct Space {
+    /// Index of each useful total (c_s > 0) in `Totals`.
+    totals: Vec<usize>,
+    /// c_s for each useful total.
+    caps: Vec<u8>,
+    /// Mixed-radix place value of each useful total's digit.
+    strides: Vec<usize>,
+    /// Number of states: the product of (c_s + 1).
+    size: usize,
+}
+
+impl Space {
+    fn of(a: &[u8], b: &[u8]) -> Space {
+        let mut space = Space {
+            totals: Vec::new(),
+            caps: Vec::new(),
+            strides: Vec::new(),
+            size: 1,
+        };
+        for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+            let cap = x.max(y);
+            if cap > 0 {
+                space.totals.push(i);
+                space.caps.push(cap);
+                space.strides.push(space.size);
+                space.size *= cap as usize + 1;
+            }
+        }
+        space
+    }
+}
+
+/// How many states a game between `a` and `b` may visit.
+pub fn state_count(a: &[u8], b: &[u8]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| x.max(y) as f64 + 1.0)
+        .product()
+}
+
+/// Play A against B to the end, in the number type `T`.
+pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<T> {
+    let space = Space::of(a, b);
+    let need_a: Vec<u8> = space.totals.iter().map(|&i| a[i]).collect();
+    let need_b: Vec<u8> = space.totals.iter().map(|&i| b[i]).collect();
+    let ways: Vec<u64> = space.totals.iter().map(|&i| totals.ways[i]).collect();
+    let mut outcome = Outcome {
+        a_wins: T::nothing(),
+        b_wins: T::nothing(),
+        tie: T::nothing(),
+        expected_rolls: T::nothing(),
+    };
+    let mut reach = vec![T::nothing(); space.size];
+    reach[0] = T::fraction(1, 1);
+    let mut rolled = vec![0u8; space.caps.len()];
+    for state in 0..space.size {
+        if state > 0 {
+            advance(&mut rolled, &space.caps);
+        }
+        if reach[state].is_nothing() {
+            continue;
+        }
+        let here = std::mem::replace(&mut reach[state], T::nothing());
+        let a_done = rolled.iter().zip(&need_a).all(|(r, n)| r >= n);
+        let b_done = rolled.iter().zip(&need_b).all(|(r, n)| r >= n);
+        match (a_done, b_done) {
+            (true, true) => outcome.tie.add(&here),
+            (true, false) => outcome.a_wins.add(&here),
+            (false, true) => outcome.b_wins.add(&here),
+            (false, false) => {
+                let useful: u64 = (0..rolled.len())
+                    .filter(|&s| rolled[s] < space.caps[s])
+                    .map(|s| ways[s])
+                    .sum();
+                // One division per state: here / W, then times each w_s.
+                let mut share = T::nothing();
+                share.add_product(&here, &T::fraction(1, useful));
+                outcome
+                    .expected_rolls
+                    .add_product(&share, &T::fraction(totals.outcomes, 1));
+                for s in 0..rolled.len() {
+                    if rolled[s] < space.caps[s] {
+                        reach[state + space.strides[s]]
+                            .add_product(&share, &T::fraction(ways[s], 1));
+                    }
+                }
+            }
+        }
+    }
+    outcome
+}
+
+/// The next state in index order: an odometer over the digits.
+fn advance(rolled: &mut [u8], caps: &[u8]) {
+    for (digit, &cap) in rolled.iter_mut().zip(caps) {
+        if *digit < cap {
+            *digit += 1;
+            return;
+        }
+        *digit = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lists::{all_lists, mirror};
+    use super::*;
+    use crate::engine::exact_string;
+    use std::collections::HashMap;
+
+    fn one() -> Exact {
+        Exact::fraction(1, 1)
+    }
+
+    /// Every sequence of rolls that cross something off, played out
+    /// literally on the two remaining lists until one is empty. A roll that
+    /// crosses nothing off leaves everything as it was, so each step is a
+    /// draw among the totals still on some list, preceded by a geometric run
+    /// of useless rolls lasting K / (their ways) rolls on average.
+    fn brute_force(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
+        let mut outcome = Outcome {
+            a_wins: Exact::zero(),
+            b_wins: Exact::zero(),
+            tie: Exact::zero(),
+            expected_rolls: Exact::zero(),
+        };
+        // A sequence so far is summed up by (A's remaining, B's remaining).
+        let mut frontier: HashMap<(Vec<u8>, Vec<u8>), Exact> = HashMap::new();
+        frontier.insert((a.to_vec(), b.to_vec()), one());
+        while !frontier.is_empty() {
+            let mut next: HashMap<(Vec<u8>, Vec<u8>), Exact> = HashMap::new();
+            for ((left_a, left_b), mass) in frontier {
+                let useful: Vec<usize> = (0..totals.kinds())
+                    .filter(|&i| left_a[i] + left_b[i] > 0)
+                    .collect();
+                let hit: u64 = useful.iter().map(|&i| totals.ways[i]).sum();
+                outcome.expected_rolls += &mass * Exact::fraction(totals.outcomes, hit);
+                for &s in &useful {
+                    let mut na = left_a.clone();
+                    let mut nb = left_b.clone();
+                    na[s] = na[s].saturating_sub(1);
+                    nb[s] = nb[s].saturating_sub(1);
+                    let p = &mass * Exact::fraction(totals.ways[s], hit);
+                    let a_empty = na.iter().all(|&n| n == 0);
+                    let b_empty = nb.iter().all(|&n| n == 0);
+                    match (a_empty, b_empty) {
+                        (true, true) => outcome.tie += p,
+                        (true, false) => outcome.a_wins += p,
+                        (false, true) => outcome.b_wins += p,
+                        (false, false) => *next.entry((na, nb)).or_insert_with(Exact::zero) += p,
+                    }
+                }
+            }
+            frontier = next;
+        }
+        outcome
+    }
+
+    #[test]
+    fn matches_brute_force_on_every_1d4_pair_of_two_picks() {
+        let totals = Totals::of(1, 4);
+        let lists = all_lists(totals.kinds(), 2);
+        for a in &lists {
+            for b in &lists {
+                let dp = play::<Exact>(&totals, a, b);
+                assert_eq!(dp, brute_force(&totals, a, b), "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_single_distinct_pick_by_hand() {
+        // 1d4, A = [1], B = [2]: whichever of 1 or 2 comes first wins; each
+        // useful roll takes 4/2 = 2 rolls on average.
+        let totals = Totals::of(1, 4);
+        let o = play::<Exact>(&totals, &[1, 0, 0, 0], &[0, 1, 0, 0]);
+        assert_eq!(exact_string(&o.a_wins), "1/2");
+        assert_eq!(exact_string(&o.tie), "0/1");
+        assert_eq!(exact_string(&o.expected_rolls), "2/1");
+        // A = [1, 1] against B = [1]: B always finishes first or ties never.
+        let o = play::<Exact>(&totals, &[2, 0, 0, 0], &[1, 0, 0, 0]);
+        assert_eq!(exact_string(&o.b_wins), "1/1");
+        assert_eq!(exact_string(&o.expected_rolls), "4/1");
+    }
+
+    #[test]
+    fn probabilities_sum_to_one_and_self_play_ties() {
+        let totals = Totals::of(2, 6);
+        let lists = all_lists(totals.kinds(), 3);
+        for (i, a) in lists.iter().enumerate().step_by(17) {
+            let b = &lists[(i * 7 + 3) % lists.len()];
+            let o = play::<Exact>(&totals, a, b);
+            assert_eq!(&o.a_wins + &o.b_wins + &o.tie, one());
+            let same = play::<Exact>(&totals, a, a);
+            assert_eq!(same.tie, one());
+        }
+    }
+
+    #[test]
+    fn swapping_and_mirroring_are_symmetries() {
+        let totals = Totals::of(2, 6);
+        let a = totals.counts(&[5, 6, 7, 8, 9]);
+        let b = totals.counts(&[5, 6, 7, 7, 8]);
+        let ab = play::<Exact>(&totals, &a, &b);
+        let ba = play::<Exact>(&totals, &b, &a);
+        assert_eq!(
+            (ab.a_wins.clone(), ab.tie.clone()),
+            (ba.b_wins.clone(), ba.tie.clone())
+        );
+        assert_eq!(ab.expected_rolls, ba.expected_rolls);
+        let mirrored = play::<Exact>(&totals, &mirror(&a), &mirror(&b));
+        assert_eq!(ab, mirrored);
+        // A list against its own mirror image is an exact tie in margin.
+        let c = totals.counts(&[4, 6, 7, 7, 10]);
+        assert!(play::<Exact>(&totals, &c, &mirror(&c)).margin().is_zero());
+    }
+
+    #[test]
+    fn floats_agree_with_fractions() {
+        let totals = Totals::of(3, 6);
+        let a = totals.counts(&[9, 10, 11, 12, 10]);
+        let b = totals.counts(&[8, 10, 11, 11, 13]);
+        let exact = play::<Exact>(&totals, &a, &b);
+        let float = play::<f64>(&totals, &a, &b);
+        let close = |x: &Exact, y: f64| {
+            let x = crate::engine::to_f64(x);
+            (x - y).abs() <= 1e-13 * x.abs().max(1.0)
+        };
+        assert!(close(&exact.a_wins, float.a_wins));
+        assert!(close(&exact.b_wins, float.b_wins));
+        assert!(close(&exact.tie, float.tie));
+        assert!(close(&exact.expected_rolls, float.expected_rolls));
+    }
+}
+
+#[cfg(test)]
+mod monte_carlo {
+    use super::*;
+    use crate::engine::to_f64;
+
+    /// SplitMix64: a small, fixed-seed generator, good enough for dice.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn die(&mut self, sides: u64) -> u64 {
+            self.next() % sides + 1
+        }
+    }
+
+    /// Play `games` games literally: roll the dice, cross off, repeat.
+    fn simulate(count: u64, sides: u64, a: &[u64], b: &[u64], games: u32) -> (f64, f64, f64, f64) {
+        let mut rng = Rng(2024);
+        let (mut a_wins, mut b_wins, mut rolls, mut rolls_sq) = (0u32, 0u32, 0.0, 0.0);
+        for _ in 0..games {
+            let (mut left_a, mut left_b) = (a.to_vec(), b.to_vec());
+            let mut n = 0.0;
+            while !left_a.is_empty() && !left_b.is_empty() {
+                let total: u64 = (0..count).map(|_| rng.die(sides)).sum();
+                n += 1.0;
+                for left in [&mut left_a, &mut left_b] {
+                    if let Some(i) = left.iter().position(|&t| t == total) {
+                        left.swap_remove(i);
+                    }
+                }
+            }
+            match (left_a.is_empty(), left_b.is_empty()) {
+                (true, false) => a_wins += 1,
+                (false, true) => b_wins += 1,
+                _ => {}
+            }
+            rolls += n;
+            rolls_sq += n * n;
+        }
+        let g = games as f64;
+        let mean = rolls / g;
+        (
+            a_wins as f64 / g,
+            b_wins as f64 / g,
+            mean,
+            (rolls_sq / g - mean * mean).sqrt(),
+        )
+    }
+
+    #[test]
+    fn simulation_agrees_within_its_sampling_error() {
+        let games = 40_000;
+        for (count, sides, a, b) in [
+            (2, 6, vec![5, 6, 7, 8, 9], vec![5, 6, 7, 7, 8]),
+            (3, 4, vec![7, 7, 8], vec![6, 8, 9]),
+        ] {
+            let totals = Totals::of(count, sides);
+            let exact = play::<Exact>(&totals, &totals.counts(&a), &totals.counts(&b));
+            let (pa, pb, mean, sd) = simulate(count, sides, &a, &b, games);
+            // Five standard errors: a false alarm about once in 3.5 million runs.
+            let tolerance = |p: f64| 5.0 * (p * (1.0 - p) / games as f64).sqrt();
+            let ea = to_f64(&exact.a_wins);
+            let eb = to_f64(&exact.b_wins);
+            assert!((pa - ea).abs() < tolerance(ea), "{a:?}: {pa} vs {ea}");
+            assert!((pb - eb).abs() < tolerance(eb), "{b:?}: {pb} vs {eb}");
+            let er = to_f64(&exact.expected_rolls);
+            assert!(
+                (mean - er).abs() < 5.0 * sd / (games as f64).sqrt(),
+                "{mean} vs {er}"
+            );
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! `race`: two players each pick M totals of N k-sided dice; every roll
+//! crosses one copy of the total off every list that still has it; the first
+//! empty list wins, and two lists emptied by the same roll tie.
+//!
+//! Everything is exact: head-to-head games by dynamic programming
+//! ([`game`]), solo times ([`solo`]), the seed's greedy search ([`greedy`])
+//! and an exhaustive, pruned search for the strongest lists ([`search`]).
+//! [`poisson`] holds the closed form the search's reasoning rests on and
+//! checks the dynamic programme against it.
+
+mod game;
+mod greedy;
+mod lists;
+mod page;
+pub mod poisson;
+mod search;
+mod solo;
+
+pub use game::{play, state_count, Outcome, Probability};
+pub use lists::{all_lists, list_count, mirror, Counts, Totals};
+pub use search::{optimise, Optimum};
+
+use crate::report::Report;
+use crate::scenario::values::DicePool;
+use serde::Deserialize;
+
+use super::{Cost, ParamError};
+
+/// The most picks a list may have.
+pub const MAX_PICKS: u64 = 40;
+
+/// Largest state space of one exactly computed game.
+pub const MAX_GAME_STATES: f64 = 2e5;
+
+/// Pools with more outcomes than this lose exactness in machine words.
+const MAX_OUTCOMES: f64 = 9.0e15;
+
+/// Parameters of a `race` scenario.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Params {
+    /// The dice rolled each turn, such as `2d6`.
+    pub dice: DicePool,
+    /// How many totals each player picks (M).
+    pub picks: u64,
+    /// Pairs of lists to play against each other.
+    #[serde(default)]
+    pub matchups: Vec<(Vec<u64>, Vec<u64>)>,
+    /// Search every list for the strongest.
+    #[serde(default)]
+    pub optimize: bool,
+}
+
+impl Params {
+    fn count(&self) -> u64 {
+        self.dice.count.unwrap_or(1)
+    }
+
+    /// The totals of the dice.
+    pub fn totals(&self) -> Totals {
+        Totals::of(self.count(), self.dice.sides)
+    }
+
+    /// Refuse impossible lists and too costly work before any starts.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let err = |key, message: String| Err(ParamError { key, message });
+        if self.dice.count.is_none() {
+            return err(
+                "dice",
+                "a race needs a fixed number of dice, such as 2d6".into(),
+            );
+        }
+        let outcomes = (self.dice.sides as f64).powf(self.count() as f64);
+        if outcomes > MAX_OUTCOMES || self.count() * self.dice.sides > 10_000 {
+            return err(
+                "dice",
+                format!(
+                    "{} has about {outcomes:.1e} outcomes per roll; at most 9e15 are supported",
+                    self.dice
+                ),
+            );
+        }
+        if !(1..=MAX_PICKS).contains(&self.picks) {
+            return err(
+                "picks",
+                format!("expected 1 to {MAX_PICKS} picks, found {}", self.picks),
+            );
+        }
+        self.validate_matchups()
+    }
+
+    fn validate_matchups(&self) -> Result<(), ParamError> {
+        let (lo, hi) = (self.count(), self.count() * self.dice.sides);
+        let err = |message: String| {
+            Err(ParamError {
+                key: "matchups",
+                message,
+            })
+        };
+        for (n, (a, b)) in self.matchups.iter().enumerate() {
+            for list in [a, b] {
+                if list.len() as u64 != self.picks {
+                    return err(format!(
+                        "matchup {}: the list {list:?} has {} totals; `picks` is {}",
+                        n + 1,
+                        list.len(),
+                        self.picks
+                    ));
+                }
+                if let Some(t) = list.iter().find(|&&t| t < lo || t > hi) {
+                    return err(format!(
+                        "matchup {}: {} cannot roll {t}; totals run from {lo} to {hi}",
+                        n + 1,
+                        self.dice
+                    ));
+                }
+            }
+            let totals = self.totals();
+            let states = state_count(&totals.counts(a), &totals.counts(b));
+            if states > MAX_GAME_STATES {
+                return err(format!(
+                    "matchup {}: the exact game has {states:.0} states; at most {MAX_GAME_STATES:.0} are allowed",
+                    n + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The search covers every list, so its cost grows with their number;
+    /// each matchup is one game over at most [`MAX_GAME_STATES`] states.
+    pub fn cost(&self) -> Cost {
+        let matchups = self.matchups.len() as f64 * MAX_GAME_STATES * 1e-6;
+        if !self.optimize {
+            return Cost {
+                seconds: matchups,
+                bytes: 1e6,
+                key: "matchups",
+            };
+        }
+        let totals_len = self.count() * (self.dice.sides - 1) + 1;
+        let lists = list_count(totals_len as usize, self.picks);
+        Cost {
+            seconds: matchups + estimated_seconds(lists, self.picks),
+            bytes: 1e6 + lists * 256.0,
+            key: "optimize",
+        }
+    }
+
+    /// The results contract and the page.
+    pub fn analyse(&self) -> Report {
+        page::build(self)
+    }
+}
+
+/// A rough running time of the search on two cores: a couple of rows of
+/// `lists` games whose state spaces grow about like 2^picks. Calibrated
+/// within a factor of about two on 2d6 (M = 5 to 8) and 3d6 (M = 5).
+pub fn estimated_seconds(lists: f64, picks: u64) -> f64 {
+    const ROWS: f64 = 2.0;
+    const SECONDS_PER_STATE: f64 = 1e-6;
+    ROWS * lists * 2f64.powf(picks as f64) * SECONDS_PER_STATE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(yaml: &str) -> Params {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    #[test]
+    fn validation_names_the_key_at_fault() {
+        let bad = |yaml: &str| params(yaml).validate().unwrap_err();
+        assert_eq!(bad("dice: d6\npicks: 2").key, "dice");
+        assert_eq!(bad("dice: 2d6\npicks: 0").key, "picks");
+        let e = bad("dice: 2d6\npicks: 2\nmatchups: [[[2, 13], [3, 4]]]");
+        assert!(e.message.contains("cannot roll 13"), "{}", e.message);
+        let e = bad("dice: 2d6\npicks: 2\nmatchups: [[[2, 3, 4], [3, 4]]]");
+        assert!(e.message.contains("has 3 totals"), "{}", e.message);
+        assert!(
+            params("dice: 2d6\npicks: 5\nmatchups: [[[5, 6, 7, 8, 9], [5, 6, 7, 8, 7]]]")
+                .validate()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn searches_over_budget_are_refused_with_the_way_out() {
+        let budget = crate::analyses::Budget::default();
+        let e = budget
+            .admit(&params("dice: 4d6\npicks: 7\noptimize: true").cost())
+            .unwrap_err();
+        assert_eq!(e.key, "optimize");
+        assert!(e.message.contains("--budget"), "{}", e.message);
+        assert!(budget
+            .admit(&params("dice: 2d6\npicks: 8\noptimize: true").cost())
+            .is_ok());
+        assert!(budget
+            .admit(&params("dice: 3d6\npicks: 5\noptimize: true").cost())
+            .is_ok());
+    }
+}

@@ -1,0 +1,537 @@
+//! The race's results contract and page blocks.
+
+use super::game::{play, Outcome};
+use super::lists::{Counts, Totals};
+use super::search::{optimise, Optimum, Rated};
+use super::{solo, Params};
+use crate::engine::{exact_string, ratio, to_f64, Exact};
+use crate::format;
+use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
+use num_bigint::BigUint;
+use num_traits::Zero;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+/// Solo distributions run until this share of games has ended.
+const SOLO_COVERAGE: f64 = 0.999;
+
+/// Longest solo distribution shown, in rolls.
+const SOLO_MAX_ROLLS: usize = 400;
+
+/// One list alone, exactly.
+struct Solo {
+    list: Counts,
+    expected_rolls: Exact,
+    /// `finished[n]`: sequences of n rolls that have emptied the list.
+    finished: Vec<BigUint>,
+}
+
+impl Solo {
+    /// P(done within n rolls).
+    fn cumulative(&self, totals: &Totals, n: usize) -> Exact {
+        ratio(
+            &self.finished[n],
+            &BigUint::from(totals.outcomes).pow(n as u32),
+        )
+    }
+
+    /// The fewest rolls that finish at least half of all games.
+    fn median(&self, totals: &Totals) -> Option<usize> {
+        (0..self.finished.len())
+            .find(|&n| &self.finished[n] * 2u32 >= BigUint::from(totals.outcomes).pow(n as u32))
+    }
+}
+
+/// Compute and lay out everything a race scenario asks for.
+pub fn build(params: &Params) -> Report {
+    let totals = params.totals();
+    let matchups: Vec<(Counts, Counts, Outcome<Exact>)> = params
+        .matchups
+        .par_iter()
+        .map(|(a, b)| {
+            let (a, b) = (totals.counts(a), totals.counts(b));
+            let outcome = play::<Exact>(&totals, &a, &b);
+            (a, b, outcome)
+        })
+        .collect();
+    let optimum = params.optimize.then(|| optimise(&totals, params.picks));
+    let solos = solos(&totals, &solo_lists(&matchups, optimum.as_ref()));
+    let results = json!({
+        "dice": { "count": totals.min, "sides": params.dice.sides },
+        "picks": params.picks,
+        "sums": sums_json(&totals),
+        "matchups": matchups.iter().map(|(a, b, o)| matchup_json(&totals, a, b, o)).collect::<Vec<_>>(),
+        "solo": solos.iter().map(|s| solo_json(&totals, s)).collect::<Vec<_>>(),
+        "optimizer": optimum.as_ref().map(|o| optimizer_json(&totals, o)),
+    });
+    let mut blocks = vec![
+        Block::Table(sums_table(&totals)),
+        Block::Table(matchups_table(&totals, &matchups)),
+        Block::Table(solo_table(&totals, &solos)),
+        Block::Chart(solo_chart(&totals, &solos)),
+        Block::Table(solo_distribution_table(&totals, &solos)),
+    ];
+    if matchups.is_empty() {
+        blocks.remove(1);
+    }
+    if let Some(o) = &optimum {
+        blocks.extend(optimizer_blocks(&totals, o));
+    }
+    Report { results, blocks }
+}
+
+/// Every list the scenario names or the optimizer reports, first mention first.
+fn solo_lists(
+    matchups: &[(Counts, Counts, Outcome<Exact>)],
+    optimum: Option<&Optimum>,
+) -> Vec<Counts> {
+    let mut lists: Vec<Counts> = matchups
+        .iter()
+        .flat_map(|(a, b, _)| [a.clone(), b.clone()])
+        .collect();
+    if let Some(o) = optimum {
+        lists.push(o.greedy.list.clone());
+        lists.extend(o.unbeaten.iter().chain(&o.maximin).map(|r| r.list.clone()));
+        lists.extend(o.fastest.iter().cloned());
+        if let Some(c) = &o.cycle {
+            lists.extend(c.lists.iter().cloned());
+        }
+    }
+    let mut seen = Vec::new();
+    lists.retain(|l| {
+        let new = !seen.contains(l);
+        if new {
+            seen.push(l.clone());
+        }
+        new
+    });
+    lists
+}
+
+fn solos(totals: &Totals, lists: &[Counts]) -> Vec<Solo> {
+    let horizon = lists
+        .par_iter()
+        .map(|l| solo::finished_by(totals, l, SOLO_COVERAGE, SOLO_MAX_ROLLS).len() - 1)
+        .max()
+        .unwrap_or(0);
+    lists
+        .par_iter()
+        .map(|list| Solo {
+            list: list.clone(),
+            expected_rolls: solo::expected_rolls::<Exact>(totals, list),
+            finished: solo::finished_by(totals, list, f64::INFINITY, horizon),
+        })
+        .collect()
+}
+
+fn list_json(totals: &Totals, list: &[u8]) -> Value {
+    json!(totals.sums(list))
+}
+
+fn list_text(totals: &Totals, list: &[u8]) -> String {
+    let sums: Vec<String> = totals.sums(list).iter().map(u64::to_string).collect();
+    format!("[{}]", sums.join(", "))
+}
+
+fn fraction_cell(x: &Exact) -> Cell {
+    Cell {
+        shown: format::decimal(x),
+        exact: exact_string(x),
+    }
+}
+
+fn sums_json(totals: &Totals) -> Value {
+    let all = BigUint::from(totals.outcomes);
+    json!((0..totals.kinds())
+        .map(|i| json!({
+            "total": totals.total(i),
+            "ways": totals.ways[i].to_string(),
+            "probability": exact_string(&ratio(&totals.ways[i].into(), &all)),
+        }))
+        .collect::<Vec<_>>())
+}
+
+fn matchup_json(totals: &Totals, a: &[u8], b: &[u8], o: &Outcome<Exact>) -> Value {
+    json!({
+        "a": list_json(totals, a),
+        "b": list_json(totals, b),
+        "p_a_wins": exact_string(&o.a_wins),
+        "p_b_wins": exact_string(&o.b_wins),
+        "p_tie": exact_string(&o.tie),
+        "expected_rolls": exact_string(&o.expected_rolls),
+    })
+}
+
+fn solo_json(totals: &Totals, s: &Solo) -> Value {
+    json!({
+        "list": list_json(totals, &s.list),
+        "expected_rolls": exact_string(&s.expected_rolls),
+        "median_rolls": s.median(totals),
+    })
+}
+
+fn rated_json(totals: &Totals, r: &Rated) -> Value {
+    json!({ "list": list_json(totals, &r.list), "min_margin": exact_string(&r.worst_margin) })
+}
+
+fn optimizer_json(totals: &Totals, o: &Optimum) -> Value {
+    let leader = &o.maximin[0].list;
+    let is_unbeaten = |l: &Counts| o.unbeaten.iter().any(|r| &r.list == l);
+    let is_maximin = |l: &Counts| o.maximin.iter().any(|r| &r.list == l);
+    let against_leader =
+        |l: &Counts| matchup_json(totals, l, leader, &play::<Exact>(totals, l, leader));
+    json!({
+        "lists": o.lists,
+        "rows_evaluated": o.rows_evaluated,
+        "greedy": {
+            "list": list_json(totals, &o.greedy.list),
+            "steps": o.greedy.steps.iter().map(|s| json!({
+                "position": s.position,
+                "incumbent": s.incumbent,
+                "challenger": s.challenger,
+                "p_challenger_wins": exact_string(&s.challenger_wins),
+                "p_incumbent_wins": exact_string(&s.incumbent_wins),
+                "accepted": s.accepted,
+            })).collect::<Vec<_>>(),
+            "min_margin": exact_string(&o.greedy_worst_margin),
+            "is_unbeaten": is_unbeaten(&o.greedy.list),
+            "is_maximin": is_maximin(&o.greedy.list),
+            "against_maximin": against_leader(&o.greedy.list),
+        },
+        "unbeaten": o.unbeaten.iter().map(|r| rated_json(totals, r)).collect::<Vec<_>>(),
+        "maximin": o.maximin.iter().map(|r| rated_json(totals, r)).collect::<Vec<_>>(),
+        "fastest_solo": {
+            "lists": o.fastest.iter().map(|l| list_json(totals, l)).collect::<Vec<_>>(),
+            "expected_rolls": exact_string(&o.fastest_rolls),
+            "is_unbeaten": o.fastest.iter().any(is_unbeaten),
+            "is_maximin": o.fastest.iter().any(is_maximin),
+            "against_maximin": against_leader(&o.fastest[0]),
+        },
+        "cycle": o.cycle.as_ref().map(|c| json!({
+            "lists": c.lists.iter().map(|l| list_json(totals, l)).collect::<Vec<_>>(),
+            "margins": c.margins.iter().map(exact_string).collect::<Vec<_>>(),
+        })),
+        "strongest": o.strongest.iter().map(|l| list_json(totals, l)).collect::<Vec<_>>(),
+    })
+}
+
+fn sums_table(totals: &Totals) -> Table {
+    let all = BigUint::from(totals.outcomes);
+    Table {
+        id: "sums".into(),
+        caption: "Totals: ways and probability per roll".into(),
+        columns: vec!["total".into(), "ways".into(), "probability".into()],
+        rows: (0..totals.kinds())
+            .map(|i| {
+                vec![
+                    Cell::plain(totals.total(i).to_string()),
+                    Cell::plain(totals.ways[i].to_string()),
+                    fraction_cell(&ratio(&totals.ways[i].into(), &all)),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn matchups_table(totals: &Totals, matchups: &[(Counts, Counts, Outcome<Exact>)]) -> Table {
+    Table {
+        id: "matchups".into(),
+        caption: "Head-to-head games, exact".into(),
+        columns: [
+            "list A",
+            "list B",
+            "P(A wins)",
+            "P(B wins)",
+            "P(tie)",
+            "expected rolls",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: matchups
+            .iter()
+            .map(|(a, b, o)| {
+                vec![
+                    Cell::plain(list_text(totals, a)),
+                    Cell::plain(list_text(totals, b)),
+                    fraction_cell(&o.a_wins),
+                    fraction_cell(&o.b_wins),
+                    fraction_cell(&o.tie),
+                    fraction_cell(&o.expected_rolls),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn solo_table(totals: &Totals, solos: &[Solo]) -> Table {
+    Table {
+        id: "solo".into(),
+        caption: "One player alone: rolls to cross off the whole list".into(),
+        columns: ["list", "expected rolls", "median rolls"]
+            .map(String::from)
+            .to_vec(),
+        rows: solos
+            .iter()
+            .map(|s| {
+                vec![
+                    Cell::plain(list_text(totals, &s.list)),
+                    fraction_cell(&s.expected_rolls),
+                    Cell::plain(s.median(totals).map_or("—".into(), |m| m.to_string())),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn solo_chart(totals: &Totals, solos: &[Solo]) -> Chart {
+    Chart {
+        id: "solo-distribution".into(),
+        title: "Rolls to finish a list alone".into(),
+        description: "Probability that one player alone has crossed off the whole list within n rolls, one line per list.".into(),
+        kind: ChartKind::Lines,
+        x_label: "rolls n".into(),
+        y_label: "P(finished within n rolls)".into(),
+        log_y: false,
+        series: solos
+            .iter()
+            .map(|s| Series {
+                name: list_text(totals, &s.list),
+                points: (0..s.finished.len())
+                    .map(|n| (n as f64, to_f64(&s.cumulative(totals, n))))
+                    .collect(),
+            })
+            .collect(),
+        reference: None,
+        table_id: Some("solo-distribution".into()),
+    }
+}
+
+fn solo_distribution_table(totals: &Totals, solos: &[Solo]) -> Table {
+    let horizon = solos.iter().map(|s| s.finished.len()).max().unwrap_or(0);
+    let mut columns = vec!["rolls".to_string()];
+    columns.extend(
+        solos
+            .iter()
+            .map(|s| format!("P(done) {}", list_text(totals, &s.list))),
+    );
+    Table {
+        id: "solo-distribution".into(),
+        caption: "Cumulative probability of having finished alone within n rolls".into(),
+        columns,
+        rows: (1..horizon)
+            .map(|n| {
+                std::iter::once(Cell::plain(n.to_string()))
+                    .chain(
+                        solos
+                            .iter()
+                            .map(|s| fraction_cell(&s.cumulative(totals, n))),
+                    )
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+fn optimizer_blocks(totals: &Totals, o: &Optimum) -> Vec<Block> {
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let mut blocks = vec![
+        Block::Heading {
+            text: "The strongest lists".into(),
+        },
+        Block::Facts {
+            items: vec![
+                ("Lists".into(), o.lists.to_string()),
+                (
+                    "Rows of the margin table computed".into(),
+                    o.rows_evaluated.to_string(),
+                ),
+                (
+                    "Greedy search ends at".into(),
+                    list_text(totals, &o.greedy.list),
+                ),
+                (
+                    "Unbeaten lists".into(),
+                    if o.unbeaten.is_empty() {
+                        "none".into()
+                    } else {
+                        o.unbeaten
+                            .iter()
+                            .map(|r| list_text(totals, &r.list))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    },
+                ),
+                (
+                    "Greedy list is unbeaten".into(),
+                    yes_no(o.unbeaten.iter().any(|r| r.list == o.greedy.list)),
+                ),
+                (
+                    "Fastest solo list".into(),
+                    o.fastest
+                        .iter()
+                        .map(|l| list_text(totals, l))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ),
+                (
+                    "Fastest solo list is unbeaten".into(),
+                    yes_no(
+                        o.fastest
+                            .iter()
+                            .any(|l| o.unbeaten.iter().any(|r| &r.list == l)),
+                    ),
+                ),
+            ],
+        },
+        Block::Table(greedy_table(o)),
+        Block::Table(Table {
+            id: "maximin".into(),
+            caption: "Lists with the best worst margin over every opponent".into(),
+            columns: ["list", "worst margin", "unbeaten"]
+                .map(String::from)
+                .to_vec(),
+            rows: o
+                .maximin
+                .iter()
+                .map(|r| {
+                    vec![
+                        Cell::plain(list_text(totals, &r.list)),
+                        fraction_cell(&r.worst_margin),
+                        Cell::plain(yes_no(r.worst_margin.is_zero())),
+                    ]
+                })
+                .collect(),
+        }),
+    ];
+    if let Some(c) = &o.cycle {
+        blocks.push(Block::Table(Table {
+            id: "cycle".into(),
+            caption: "A non-transitive cycle: each list beats the next".into(),
+            columns: ["list", "beats", "margin"].map(String::from).to_vec(),
+            rows: (0..3)
+                .map(|i| {
+                    vec![
+                        Cell::plain(list_text(totals, &c.lists[i])),
+                        Cell::plain(list_text(totals, &c.lists[(i + 1) % 3])),
+                        fraction_cell(&c.margins[i]),
+                    ]
+                })
+                .collect(),
+        }));
+    }
+    blocks.push(Block::Table(margins_table(totals, o)));
+    blocks
+}
+
+fn greedy_table(o: &Optimum) -> Table {
+    Table {
+        id: "greedy-steps".into(),
+        caption: "The greedy substitution search, every comparison exact".into(),
+        columns: [
+            "position",
+            "incumbent",
+            "challenger",
+            "P(challenger wins)",
+            "P(incumbent wins)",
+            "accepted",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: o
+            .greedy
+            .steps
+            .iter()
+            .map(|s| {
+                vec![
+                    Cell::plain(s.position.to_string()),
+                    Cell::plain(s.incumbent.to_string()),
+                    Cell::plain(s.challenger.to_string()),
+                    fraction_cell(&s.challenger_wins),
+                    fraction_cell(&s.incumbent_wins),
+                    Cell::plain(if s.accepted { "yes" } else { "no" }),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The heatmap of margins among the strongest lists, as a table: the cell
+/// in row A, column B is P(A wins) - P(B wins).
+fn margins_table(totals: &Totals, o: &Optimum) -> Table {
+    let mut columns = vec!["list".to_string()];
+    columns.extend(o.strongest.iter().map(|l| list_text(totals, l)));
+    Table {
+        id: "margins".into(),
+        caption: "Margins P(row wins) − P(column wins) among the strongest lists".into(),
+        columns,
+        rows: o
+            .strongest
+            .iter()
+            .zip(&o.strongest_margins)
+            .map(|(l, row)| {
+                std::iter::once(Cell::plain(list_text(totals, l)))
+                    .chain(row.iter().map(fraction_cell))
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(yaml: &str) -> Report {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        params.validate().unwrap();
+        build(&params)
+    }
+
+    fn exact(value: &Value) -> Exact {
+        let text = value.as_str().expect("a fraction");
+        let (p, q) = text.split_once('/').expect("p/q");
+        Exact::new(p.parse().unwrap(), q.parse().unwrap())
+    }
+
+    #[test]
+    fn the_seeds_matchup_in_the_contract() {
+        let r = report("dice: 2d6\npicks: 5\nmatchups:\n  - [[5, 6, 7, 8, 9], [5, 6, 7, 8, 7]]\n");
+        let m = &r.results["matchups"][0];
+        assert_eq!(m["b"], json!([5, 6, 7, 7, 8]), "lists are reported sorted");
+        let sum = exact(&m["p_a_wins"]) + exact(&m["p_b_wins"]) + exact(&m["p_tie"]);
+        assert_eq!(sum, Exact::from_integer(1.into()));
+        // The seed's simulation favoured the five distinct totals.
+        assert!(exact(&m["p_a_wins"]) > exact(&m["p_b_wins"]));
+        assert_eq!(
+            r.results["sums"][5],
+            json!({"total": 7, "ways": "6", "probability": "1/6"})
+        );
+        assert_eq!(r.results["solo"].as_array().unwrap().len(), 2);
+        assert!(r.results["optimizer"].is_null());
+        assert!(r.table("matchups").is_some() && r.chart("solo-distribution").is_some());
+    }
+
+    #[test]
+    fn optimizer_contract_on_a_small_game() {
+        let r = report("dice: 2d6\npicks: 2\noptimize: true\n");
+        let o = &r.results["optimizer"];
+        assert_eq!(o["lists"], 66);
+        let leader = &o["maximin"][0];
+        assert_eq!(
+            exact(&leader["min_margin"]),
+            exact(&o["unbeaten"][0]["min_margin"])
+        );
+        assert_eq!(o["fastest_solo"]["lists"], json!([[6, 7], [7, 8]]));
+        // Every reported list has its solo time.
+        let solo: Vec<&Value> = r.results["solo"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| &s["list"])
+            .collect();
+        assert!(solo.contains(&&o["greedy"]["list"]));
+        assert!(solo.contains(&&leader["list"]));
+        let table = r.table("margins").unwrap();
+        assert_eq!(table.rows.len(), table.columns.len() - 1);
+    }
+}

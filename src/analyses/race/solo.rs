@@ -1,0 +1,115 @@
+//! One player alone: how long crossing off a list takes.
+
+use super::game::{play, Probability};
+use super::lists::Totals;
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+
+/// Expected rolls for one player alone to empty `list`.
+///
+/// A list raced against itself always ends in a tie on the roll that
+/// empties it, so the solo time is that game's length.
+pub fn expected_rolls<T: Probability>(totals: &Totals, list: &[u8]) -> T {
+    play::<T>(totals, list, list).expected_rolls
+}
+
+/// `finished[n]`: how many of the K^n sequences of n rolls have emptied
+/// `list` by roll n, for n = 0, 1, ... until at least `coverage` of all
+/// sequences have (or `max_rolls`). Exact counts: divide by K^n.
+pub fn finished_by(totals: &Totals, list: &[u8], coverage: f64, max_rolls: usize) -> Vec<BigUint> {
+    let useful: Vec<usize> = (0..list.len()).filter(|&i| list[i] > 0).collect();
+    let caps: Vec<usize> = useful.iter().map(|&i| list[i] as usize).collect();
+    let mut strides = Vec::with_capacity(caps.len());
+    let mut size = 1usize;
+    for &cap in &caps {
+        strides.push(size);
+        size *= cap + 1;
+    }
+    let done = size - 1;
+    let digits = |state: usize| {
+        caps.iter()
+            .zip(&strides)
+            .map(move |(&c, &s)| state / s % (c + 1))
+    };
+    let mut ways = vec![BigUint::zero(); size];
+    ways[0] = BigUint::from(1u32);
+    let mut finished = vec![ways[done].clone()];
+    let mut all = BigUint::from(1u32);
+    while finished.len() <= max_rolls {
+        let mut next = vec![BigUint::zero(); size];
+        for state in 0..size {
+            if ways[state].is_zero() {
+                continue;
+            }
+            let mut stay = totals.outcomes;
+            for (s, rolled) in digits(state).enumerate() {
+                if rolled < caps[s] {
+                    let w = totals.ways[useful[s]];
+                    stay -= w;
+                    next[state + strides[s]] += &ways[state] * w;
+                }
+            }
+            next[state] += &ways[state] * stay;
+        }
+        ways = next;
+        all *= totals.outcomes;
+        finished.push(ways[done].clone());
+        let share = ratio_f64(&ways[done], &all);
+        if share >= coverage {
+            break;
+        }
+    }
+    finished
+}
+
+/// A float of a/b for deciding when to stop, never reported.
+fn ratio_f64(a: &BigUint, b: &BigUint) -> f64 {
+    let shift = b.bits().saturating_sub(60);
+    let (a, b) = ((a >> shift).to_f64(), (b >> shift).to_f64());
+    a.unwrap_or(0.0) / b.unwrap_or(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{exact_string, ratio, Exact};
+
+    #[test]
+    fn single_total_is_geometric() {
+        // Waiting for one 7 on 2d6 takes 6 rolls on average; two 7s take 12.
+        let totals = Totals::of(2, 6);
+        let one = totals.counts(&[7]);
+        assert_eq!(exact_string(&expected_rolls::<Exact>(&totals, &one)), "6/1");
+        let two = totals.counts(&[7, 7]);
+        assert_eq!(
+            exact_string(&expected_rolls::<Exact>(&totals, &two)),
+            "12/1"
+        );
+        // P(a 7 within n rolls) = 1 - (5/6)^n.
+        let finished = finished_by(&totals, &one, 0.99, 100);
+        for (n, ways) in finished.iter().enumerate() {
+            let all = BigUint::from(36u32).pow(n as u32);
+            let miss = BigUint::from(30u32).pow(n as u32);
+            assert_eq!(*ways, &all - &miss, "n = {n}");
+        }
+        assert!(finished.len() > 20 && finished.len() < 30);
+    }
+
+    #[test]
+    fn distribution_mean_matches_expected_rolls() {
+        // E[T] = sum over n of P(T > n); the tail beyond coverage is tiny.
+        let totals = Totals::of(1, 4);
+        let list = totals.counts(&[1, 2, 2]);
+        let finished = finished_by(&totals, &list, 1.0 - 1e-15, 2000);
+        let mut mean = 0.0;
+        for (n, ways) in finished.iter().enumerate() {
+            let all = BigUint::from(4u32).pow(n as u32);
+            mean += 1.0 - crate::engine::to_f64(&ratio(ways, &all));
+        }
+        let exact: Exact = expected_rolls(&totals, &list);
+        assert!(
+            (mean - crate::engine::to_f64(&exact)).abs() < 1e-9,
+            "{mean}"
+        );
+    }
+}

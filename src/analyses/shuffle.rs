@@ -1,0 +1,415 @@
+//! `shuffle`: how far a pile is from a random order after r riffle shuffles.
+//!
+//! Under the Gilbert–Shannon–Reeds model, Bayer and Diaconis showed that after
+//! r riffles a permutation with s rising sequences has probability
+//! C(2^r + n - s, n) / 2^(rn), and the Eulerian number A(n, s) counts such
+//! permutations. So the total variation distance to the uniform order is a sum
+//! of n terms instead of n! terms, and it is exact in big integers.
+
+use crate::engine::{exact_string, to_f64, Exact};
+use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
+use crate::scenario::values::SizeSet;
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, Signed};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::cells::fraction;
+use super::{Cost, ParamError};
+
+/// Big-integer word operations per second, on the safe side.
+const WORD_OPS_PER_SECOND: f64 = 6.7e7;
+
+/// Distances a pile must come under to count as shuffled, for the summary.
+pub const THRESHOLDS: [(u64, u64); 3] = [(1, 2), (1, 4), (1, 10)];
+
+/// Parameters of a `shuffle` scenario.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Params {
+    /// Pile sizes n.
+    pub cards: SizeSet,
+    /// Numbers of riffles r.
+    pub riffles: SizeSet,
+}
+
+/// The Eulerian numbers A(n, s), s = 1..=n: permutations of n cards with
+/// s rising sequences (s - 1 descents), by A(m, s) = s A(m-1, s) + (m-s+1) A(m-1, s-1).
+pub fn eulerian_row(n: u64) -> Vec<BigUint> {
+    let mut row = vec![BigUint::one()];
+    for m in 2..=n {
+        row.push(BigUint::ZERO);
+        for s in (1..=m as usize).rev() {
+            let stay = &row[s - 1] * BigUint::from(s);
+            let grow = if s >= 2 {
+                &row[s - 2] * BigUint::from(m - s as u64 + 1)
+            } else {
+                BigUint::ZERO
+            };
+            row[s - 1] = stay + grow;
+        }
+    }
+    row
+}
+
+fn factorial(n: u64) -> BigUint {
+    (1..=n).map(BigUint::from).product()
+}
+
+/// Exact total variation distance between r GSR riffles of n cards and a
+/// uniformly random order.
+pub fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
+    let n_factorial = factorial(n);
+    let outcomes = BigUint::one() << (riffles * n);
+    let top = BigUint::one() << riffles;
+    // C(2^r + n - s, n) for s = 1, then down by one per step of s.
+    let mut upper = &top + n - 1u64;
+    let mut binomial = binomial(&upper, n);
+    let mut excess = BigUint::ZERO;
+    for ways in eulerian {
+        // |C n! - 2^(rn)| over 2^(rn) n! is this permutation's distance to 1/n!.
+        let scaled = BigInt::from(&binomial * &n_factorial) - BigInt::from(outcomes.clone());
+        excess += ways * scaled.abs().magnitude();
+        if upper <= BigUint::from(n) {
+            binomial = BigUint::ZERO;
+        } else {
+            binomial = binomial * (&upper - n) / &upper;
+            upper -= 1u64;
+        }
+    }
+    Exact::new(
+        BigInt::from(excess),
+        BigInt::from(outcomes * n_factorial * 2u64),
+    )
+}
+
+/// C(m, k) by the multiplicative formula; each partial product is a binomial,
+/// so every division is exact.
+fn binomial(m: &BigUint, k: u64) -> BigUint {
+    let mut result = BigUint::one();
+    for i in 0..k {
+        result = result * (m - i) / (i + 1);
+    }
+    result
+}
+
+/// One pile size after one number of riffles.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// Cards n.
+    pub cards: u64,
+    /// Riffles r.
+    pub riffles: u64,
+    /// Total variation distance to a random order.
+    pub tvd: Exact,
+}
+
+impl Params {
+    /// Nothing to check across keys: each value validated itself.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    /// Big-integer word operations at a conservative rate; the results are
+    /// one fraction of about n log10 n digits per (cards, riffles).
+    pub fn cost(&self) -> Cost {
+        let mut bytes = 0.0;
+        for &n in self.cards.values() {
+            let digits = n as f64 * (n.max(2) as f64).log10();
+            bytes += self.riffles.values().len() as f64 * (2.0 * digits + 60.0) * 4.0;
+        }
+        Cost {
+            seconds: self.word_ops() / WORD_OPS_PER_SECOND,
+            bytes,
+            key: "cards",
+        }
+    }
+
+    /// Eulerian rows cost n^2/2 products of n log2 n bits; each (n, r) then
+    /// multiplies n binomials of n (r + log2 n) bits by Eulerian numbers.
+    fn word_ops(&self) -> f64 {
+        let mut ops = 0.0;
+        for &n in self.cards.values() {
+            let n = n as f64;
+            let log_n = n.max(2.0).log2();
+            let eulerian_words = n * log_n / 64.0 + 1.0;
+            ops += n * n / 2.0 * eulerian_words;
+            for &r in self.riffles.values() {
+                let binomial_words = n * (r as f64 + log_n) / 64.0 + 1.0;
+                ops += n * binomial_words * (eulerian_words + n);
+            }
+        }
+        ops
+    }
+
+    /// Every (cards, riffles), cards first.
+    pub fn cases(&self) -> Vec<Case> {
+        let mut cases = Vec::new();
+        for &cards in self.cards.values() {
+            let eulerian = eulerian_row(cards);
+            for &riffles in self.riffles.values() {
+                let tvd = riffle_tvd(cards, riffles, &eulerian);
+                cases.push(Case {
+                    cards,
+                    riffles,
+                    tvd,
+                });
+            }
+        }
+        cases
+    }
+
+    /// For each pile and threshold, the fewest listed riffles that bring the
+    /// distance to at most the threshold.
+    fn riffles_needed(&self, cases: &[Case]) -> Vec<(u64, Exact, Option<u64>)> {
+        let mut rows = Vec::new();
+        for &cards in self.cards.values() {
+            for (p, q) in THRESHOLDS {
+                let threshold = Exact::new(p.into(), q.into());
+                let riffles = cases
+                    .iter()
+                    .filter(|c| c.cards == cards && c.tvd <= threshold)
+                    .map(|c| c.riffles)
+                    .min();
+                rows.push((cards, threshold, riffles));
+            }
+        }
+        rows
+    }
+
+    /// The results contract and the page.
+    pub fn analyse(&self) -> Report {
+        let cases = self.cases();
+        let needed = self.riffles_needed(&cases);
+        let results = json!({
+            "cases": cases.iter().map(|c| json!({
+                "cards": c.cards,
+                "riffles": c.riffles,
+                "tvd": exact_string(&c.tvd),
+            })).collect::<Vec<_>>(),
+            "riffles_needed": needed.iter().map(|(cards, threshold, riffles)| json!({
+                "cards": cards,
+                "tvd_at_most": exact_string(threshold),
+                "riffles": riffles,
+            })).collect::<Vec<Value>>(),
+        });
+        let blocks = vec![
+            Block::Chart(self.tvd_chart(&cases)),
+            Block::Table(self.tvd_table(&cases)),
+            Block::Table(needed_table(&needed)),
+        ];
+        Report { results, blocks }
+    }
+
+    fn tvd_table(&self, cases: &[Case]) -> Table {
+        let mut columns = vec!["riffles".to_string()];
+        columns.extend(self.cards.values().iter().map(|n| format!("{n} cards")));
+        Table {
+            id: "tvd".into(),
+            caption: "Total variation distance to a random order after r riffles".into(),
+            columns,
+            rows: self
+                .riffles
+                .values()
+                .iter()
+                .map(|&r| {
+                    let mut row = vec![Cell::plain(r.to_string())];
+                    row.extend(
+                        cases
+                            .iter()
+                            .filter(|c| c.riffles == r)
+                            .map(|c| fraction(&c.tvd)),
+                    );
+                    row
+                })
+                .collect(),
+        }
+    }
+
+    fn tvd_chart(&self, cases: &[Case]) -> Chart {
+        Chart {
+            id: "tvd".into(),
+            title: "Distance to a random order against riffles".into(),
+            description: "Exact total variation distance between the pile's order after r \
+                          riffles and a uniformly random order, one line per pile size."
+                .into(),
+            kind: ChartKind::Lines,
+            x_label: "riffles r".into(),
+            y_label: "total variation distance".into(),
+            log_y: false,
+            series: self
+                .cards
+                .values()
+                .iter()
+                .map(|&n| Series {
+                    name: format!("{n} cards"),
+                    points: cases
+                        .iter()
+                        .filter(|c| c.cards == n)
+                        .map(|c| (c.riffles as f64, to_f64(&c.tvd)))
+                        .collect(),
+                })
+                .collect(),
+            reference: None,
+            table_id: Some("tvd".into()),
+        }
+    }
+}
+
+fn needed_table(needed: &[(u64, Exact, Option<u64>)]) -> Table {
+    Table {
+        id: "riffles-needed".into(),
+        caption: "Fewest listed riffles bringing the distance under each threshold".into(),
+        columns: ["cards", "distance at most", "riffles"]
+            .map(String::from)
+            .to_vec(),
+        rows: needed
+            .iter()
+            .map(|(cards, threshold, riffles)| {
+                vec![
+                    Cell::plain(cards.to_string()),
+                    fraction(threshold),
+                    Cell::plain(riffles.map_or("more than listed".into(), |r| r.to_string())),
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{abs_diff, ratio};
+    use std::collections::HashMap;
+
+    fn params(yaml: &str) -> Params {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    /// One GSR riffle of `deck`: each of the 2^n cut-and-drop words, equally
+    /// likely, puts the cards marked 0 (the top packet) and 1 (the bottom
+    /// packet) where the word says, each packet keeping its order.
+    fn riffles_of(deck: &[u8]) -> Vec<Vec<u8>> {
+        let n = deck.len();
+        (0..1u32 << n)
+            .map(|word| {
+                let cut = (0..n).filter(|i| word >> i & 1 == 0).count();
+                let (mut top, mut bottom) = (deck[..cut].iter(), deck[cut..].iter());
+                (0..n)
+                    .map(|i| {
+                        let packet = if word >> i & 1 == 0 {
+                            &mut top
+                        } else {
+                            &mut bottom
+                        };
+                        *packet.next().unwrap()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The TVD found by composing riffles over every permutation.
+    fn brute_force_tvd(n: u8, riffles: u64) -> Exact {
+        let mut counts: HashMap<Vec<u8>, BigUint> = HashMap::new();
+        counts.insert((0..n).collect(), BigUint::one());
+        for _ in 0..riffles {
+            let mut next: HashMap<Vec<u8>, BigUint> = HashMap::new();
+            for (deck, ways) in &counts {
+                for shuffled in riffles_of(deck) {
+                    *next.entry(shuffled).or_default() += ways;
+                }
+            }
+            counts = next;
+        }
+        let outcomes = BigUint::one() << (riffles * n as u64);
+        let all_orders = factorial(n as u64);
+        let uniform = ratio(&BigUint::one(), &all_orders);
+        let reached: Exact = counts
+            .values()
+            .map(|ways| abs_diff(&ratio(ways, &outcomes), &uniform))
+            .sum();
+        // Orders never reached are each 1/n! short.
+        let unreached = ratio(&(&all_orders - counts.len()), &all_orders);
+        (reached + unreached) / Exact::from_integer(2.into())
+    }
+
+    #[test]
+    fn the_formula_matches_composed_riffles_for_small_piles() {
+        for n in 1..=5u8 {
+            let eulerian = eulerian_row(n as u64);
+            for r in 1..=3 {
+                assert_eq!(
+                    riffle_tvd(n as u64, r, &eulerian),
+                    brute_force_tvd(n, r),
+                    "{n} cards, {r} riffles"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn eulerian_rows_are_known_and_sum_to_n_factorial() {
+        let row: Vec<u64> = eulerian_row(5)
+            .iter()
+            .map(|a| a.try_into().unwrap())
+            .collect();
+        assert_eq!(row, [1, 26, 66, 26, 1]);
+        for n in 1..=12 {
+            assert_eq!(eulerian_row(n).iter().sum::<BigUint>(), factorial(n));
+        }
+    }
+
+    #[test]
+    fn fifty_two_cards_match_bayer_and_diaconis() {
+        let published = [1.0, 1.0, 1.0, 1.0, 0.924, 0.614, 0.334, 0.167, 0.085, 0.043];
+        let eulerian = eulerian_row(52);
+        for (r, expected) in (1..=10).zip(published) {
+            let tvd = to_f64(&riffle_tvd(52, r, &eulerian));
+            assert!(
+                (tvd - expected).abs() <= 0.0005 + 1e-12,
+                "{r} riffles: {tvd} against {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn distance_falls_with_every_riffle() {
+        let cases = params("cards: [11, 20]\nriffles: \"1..14\"").cases();
+        for pair in cases.windows(2).filter(|w| w[0].cards == w[1].cards) {
+            assert!(pair[1].tvd < pair[0].tvd, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn json_contract_and_summary() {
+        let report = params("cards: [1, 52]\nriffles: \"1..12\"").analyse();
+        let r = &report.results;
+        assert_eq!(
+            r["cases"][0],
+            json!({"cards": 1, "riffles": 1, "tvd": "0/1"})
+        );
+        assert_eq!(r["cases"].as_array().unwrap().len(), 24);
+        // Bayer and Diaconis: 7 riffles bring 52 cards under one half.
+        assert_eq!(
+            r["riffles_needed"][3],
+            json!({"cards": 52, "tvd_at_most": "1/2", "riffles": 7})
+        );
+        // 0.167 after 8 riffles, 0.085 after 9 (the published table).
+        assert_eq!(r["riffles_needed"][4]["riffles"], 8);
+        assert_eq!(r["riffles_needed"][5]["riffles"], 9);
+        assert!(report.chart("tvd").is_some() && report.table("tvd").is_some());
+    }
+
+    #[test]
+    fn huge_piles_are_refused_before_work() {
+        let budget = crate::analyses::Budget::default();
+        let err = budget
+            .admit(&params("cards: 5000\nriffles: 12").cost())
+            .unwrap_err();
+        assert_eq!(err.key, "cards");
+        assert!(err.message.contains("--budget"), "{}", err.message);
+        assert!(budget
+            .admit(&params("cards: [11, 20, 52]\nriffles: \"1..12\"").cost())
+            .is_ok());
+    }
+}

@@ -1,0 +1,223 @@
+//! A corpus of bad inputs: each must fail the build with its file, line,
+//! column and what was expected, and leave the site exactly as it was.
+
+mod common;
+
+use common::{fixture, snapshot, write};
+use fairdice::build::{self, Project};
+use std::path::Path;
+
+/// One bad input: files added to a good site, and the error it must give.
+struct Case {
+    name: &'static str,
+    files: Vec<(&'static str, Vec<u8>)>,
+    /// The error's first line starts with this (file:line:column: ...).
+    location: &'static str,
+    /// ...and contains this.
+    message: &'static str,
+}
+
+fn case(
+    name: &'static str,
+    path: &'static str,
+    text: &str,
+    location: &'static str,
+    message: &'static str,
+) -> Case {
+    Case {
+        name,
+        files: vec![(path, text.as_bytes().to_vec())],
+        location,
+        message,
+    }
+}
+
+fn scenario(body: &str) -> String {
+    format!("title: Bad\n{body}")
+}
+
+fn page_with(body: &str) -> String {
+    format!("---\ntitle: Bad page\n---\n{body}")
+}
+
+fn cases() -> Vec<Case> {
+    let s = "content/bad.yaml";
+    let p = "content/bad.md";
+    let nested = format!(
+        "kind: sum-mod\ndice: d6\ntargets: {}{}\n",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let mut bomb = String::from(
+        "title: T\nkind: sum-mod\ndice: d6\ntargets: 2\na0: &a0 [x, x, x, x, x, x, x, x, x]\n",
+    );
+    for i in 1..12 {
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{}", i - 1); 9].join(", ")
+        ));
+    }
+    let mut huge = scenario("kind: sum-mod\ndice: d6\ntargets: 2\n# ");
+    huge.push_str(&"x".repeat(50_000_000));
+    vec![
+        // Scenario files: syntax.
+        case("malformed yaml", s, &scenario("kind: sum-mod\ndice: [d6\ntargets: 2\n"), "content/bad.yaml:", "did not find expected"),
+        case("tab indentation", s, "title: Bad\nkind: sum-mod\n\tdice: d6\n", "content/bad.yaml:3:", "tab"),
+        case("empty file", s, "", "content/bad.yaml:1:1: ", "the file is empty"),
+        case("only a comment", s, "# nothing here\n", "content/bad.yaml:1:1: ", "the file is empty"),
+        case("a list, not a mapping", s, "- 1\n- 2\n", "content/bad.yaml:1:1: ", "expected struct Header"),
+        case("duplicate key", s, &scenario("kind: sum-mod\ndice: d6\ndice: d8\ntargets: 2\n"), "content/bad.yaml:", "duplicate"),
+        case("deeply nested", s, &scenario(&nested), "content/bad.yaml:4:", "recursion limit"),
+        case("billion laughs", s, &bomb, "content/bad.yaml:", "repetition limit"),
+        Case { name: "fifty megabytes", files: vec![(s, huge.into_bytes())], location: "content/bad.yaml:1:1: ", message: "may have at most 1 MB" },
+        Case { name: "not utf-8", files: vec![(s, b"title: Bad\nkind: sum-mod\ndice: \xff\xfe\n".to_vec())], location: "content/bad.yaml:3:1: ", message: "not valid UTF-8" },
+        // Scenario files: keys and kinds.
+        case("missing title", s, "kind: sum-mod\ndice: d6\ntargets: 2\n", "content/bad.yaml:1:1: ", "missing field `title`"),
+        case("missing kind", s, &scenario("dice: d6\ntargets: 2\n"), "content/bad.yaml:1:1: ", "missing field `kind`"),
+        case("unknown kind", s, &scenario("kind: sum_mod\ndice: d6\ntargets: 2\n"), "content/bad.yaml:2:7: ", "unknown kind \"sum_mod\": expected one of sum-mod, reroll"),
+        case("unknown key", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 2\ncolour: red\n"), "content/bad.yaml:5:1: ", "unknown field `colour`"),
+        case("missing kind key", s, &scenario("kind: sum-mod\ndice: d6\n"), "content/bad.yaml:1:1: ", "missing field `targets`"),
+        case("title of the wrong type", s, "title: [1, 2]\nkind: sum-mod\ndice: d6\ntargets: 2\n", "content/bad.yaml:1:8: ", "title: invalid type: sequence, expected a string"),
+        // sum-mod values.
+        case("dice as a number", s, &scenario("kind: sum-mod\ndice: 6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "expected dice like \"d6\""),
+        case("zero dice", s, &scenario("kind: sum-mod\ndice: 0d6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "rolls no dice"),
+        case("one-faced die", s, &scenario("kind: sum-mod\ndice: d1\ntargets: 2\n"), "content/bad.yaml:3:7: ", "a die needs at least 2 faces"),
+        case("negative targets", s, &scenario("kind: sum-mod\ndice: d6\ntargets: -3\n"), "content/bad.yaml:4:10: ", "found -3"),
+        case("zero targets", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 0\n"), "content/bad.yaml:4:10: ", "at least 1, found 0"),
+        case("fractional targets", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 2.5\n"), "content/bad.yaml:4:10: ", "expected a positive number"),
+        case("empty target list", s, &scenario("kind: sum-mod\ndice: d6\ntargets: []\n"), "content/bad.yaml:4:10: ", "empty list"),
+        case("backwards range", s, &scenario("kind: sum-mod\ndice: d6\ntargets: \"30..2\"\n"), "content/bad.yaml:4:10: ", "runs backwards"),
+        case("absurd range", s, &scenario("kind: sum-mod\ndice: d6\ntargets: \"1..1000000000\"\n"), "content/bad.yaml:4:10: ", "at most 10000"),
+        case("a billion dice", s, &scenario("kind: sum-mod\ndice: 1000000000d6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "no budget would cover it"),
+        case("a million-faced die", s, &scenario("kind: sum-mod\ndice: 2d1000000\ntargets: 2\n"), "content/bad.yaml:3:7: ", "--budget 2"),
+        case("thousands of targets", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 5000\n"), "content/bad.yaml:4:10: ", "--budget"),
+        // reroll.
+        case("zero-card pile", s, &scenario("kind: reroll\ncards: 0\ndice: [d6]\n"), "content/bad.yaml:3:8: ", "at least 1, found 0"),
+        case("banish more than the pile", s, &scenario("kind: reroll\ncards: 4\ndice: [d6]\nbanish: 5\n"), "content/bad.yaml:5:9: ", "cannot banish 5"),
+        case("dice list with a typo", s, &scenario("kind: reroll\ncards: 4\ndice: [d6, d8, d1O]\n"), "content/bad.yaml:4:", "d1O"),
+        case("one-faced die in a list", s, &scenario("kind: reroll\ncards: 4\ndice: [d1]\n"), "content/bad.yaml:4:", "at least 2 faces"),
+        case("a die listed twice", s, &scenario("kind: reroll\ncards: 4\ndice: [d6, d6]\n"), "content/bad.yaml:4:7: ", "twice"),
+        // first-player.
+        case("unknown tie rule", s, &scenario("kind: first-player\nplayers: 2\ndice: [2d6]\nties: [coin-flip]\n"), "content/bad.yaml:5:", "coin-flip"),
+        case("a single player", s, &scenario("kind: first-player\nplayers: 1\ndice: [2d6]\nties: [reroll-all]\n"), "content/bad.yaml:3:10: ", "at least 2 players"),
+        case("too many players", s, &scenario("kind: first-player\nplayers: 500\ndice: [100d20]\nties: [reroll-tied]\n"), "content/bad.yaml:3:10: ", "--budget"),
+        // shuffle.
+        case("zero-card deck", s, &scenario("kind: shuffle\ncards: 0\nriffles: 3\n"), "content/bad.yaml:3:8: ", "at least 1, found 0"),
+        case("backwards riffles", s, &scenario("kind: shuffle\ncards: 52\nriffles: \"7..1\"\n"), "content/bad.yaml:4:10: ", "runs backwards"),
+        case("a huge deck", s, &scenario("kind: shuffle\ncards: 5000\nriffles: 12\n"), "content/bad.yaml:3:8: ", "--budget"),
+        // race.
+        case("fifty picks", s, &scenario("kind: race\ndice: 2d6\npicks: 50\n"), "content/bad.yaml:4:8: ", "expected 1 to 40 picks"),
+        case("lists of the wrong length", s, &scenario("kind: race\ndice: 2d6\npicks: 2\nmatchups: [[[7, 8, 9], [6, 7]]]\n"), "content/bad.yaml:5:11: ", "has 3 totals"),
+        case("a total the dice cannot roll", s, &scenario("kind: race\ndice: 2d6\npicks: 2\nmatchups: [[[7, 13], [6, 7]]]\n"), "content/bad.yaml:5:11: ", "cannot roll 13"),
+        case("race without a dice count", s, &scenario("kind: race\ndice: d6\npicks: 2\n"), "content/bad.yaml:3:7: ", "fixed number of dice"),
+        case("optimize of the wrong type", s, &scenario("kind: race\ndice: 2d6\npicks: 2\noptimize: sometimes\n"), "content/bad.yaml:5:11: ", "invalid type"),
+        case("an unsearchable race", s, &scenario("kind: race\ndice: 4d6\npicks: 7\noptimize: true\n"), "content/bad.yaml:5:11: ", "--budget"),
+        // Pages.
+        case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
+        case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),
+        case("front matter wrong type", p, "---\ntitle: Bad page\nweight: heavy\n---\n", "content/bad.md:3:9: ", "weight: invalid type"),
+        case("shortcode missing argument", p, &page_with("A {{ value(scenario=\"good\") }}.\n"), "content/bad.md:4:1: ", "needs the argument path"),
+        case("shortcode unknown scenario", p, &page_with("A {{ value(scenario=\"goood\", path=\"cases.0\") }}.\n"), "content/bad.md:4:1: ", "no scenario \"goood\""),
+        case("shortcode unknown name", p, &page_with("A {{ plot(scenario=\"good\") }}.\n"), "content/bad.md:4:1: ", "unknown shortcode \"plot\""),
+        case("shortcode path not found", p, &page_with("\nA {{ value(scenario=\"good\", path=\"cases.9.targets\") }}.\n"), "content/bad.md:5:1: ", "has no result at \"cases.9.targets\""),
+        case("shortcode pointing at a list", p, &page_with("A {{ value(scenario=\"good\", path=\"cases\") }}.\n"), "content/bad.md:4:1: ", "expected a single value"),
+        case("shortcode unknown table", p, &page_with("{{ table(scenario=\"good\", id=\"nope\") }}\n"), "content/bad.md:4:1: ", "has no table \"nope\""),
+        case("shortcode not closed", p, &page_with("A {{ value(scenario=\"good\", path=\"x\")\n"), "content/bad.md:4:1: ", "not closed"),
+        case("shortcode bad format", p, &page_with("A {{ value(scenario=\"good\", path=\"cases.0.fairness.tvd\", format=\"roman\") }}\n"), "content/bad.md:4:1: ", "expected decimal, fraction or percent"),
+        case("link to a missing page", p, &page_with("See [x](missing.md).\n"), "content/bad.md:4:1: ", "broken link \"missing.html\""),
+        case("link to a missing anchor", p, &page_with("See [x](good.yaml#nowhere).\n"), "content/bad.md:4:1: ", "has no heading #nowhere"),
+        case("link out of the site", p, &page_with("See [x](../../etc/passwd).\n"), "content/bad.md:4:1: ", "points outside the site"),
+        Case { name: "page not utf-8", files: vec![(p, b"---\ntitle: x\n---\n\xff\n".to_vec())], location: "content/bad.md:4:1: ", message: "not valid UTF-8" },
+        Case {
+            name: "two sources for one page",
+            files: vec![("content/good.md", b"# Clash\n".to_vec())],
+            location: "content/good.yaml:1:1: ",
+            message: "writes the same page good.html as content/good.md",
+        },
+    ]
+}
+
+fn good_site() -> tempfile::TempDir {
+    let dir = fixture(&[
+        (
+            "content/_index.md",
+            "---\ntitle: Home\n---\nSee [the scenario](good.yaml).\n",
+        ),
+        (
+            "content/good.yaml",
+            "title: Good\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n",
+        ),
+    ]);
+    build::build(&Project::at(dir.path())).expect("the good site builds");
+    dir
+}
+
+fn first_line(err: &str) -> &str {
+    err.lines().next().unwrap_or("")
+}
+
+#[test]
+fn every_bad_input_fails_with_its_place_and_leaves_the_site_alone() {
+    let cases = cases();
+    assert!(cases.len() >= 40, "the corpus has {} cases", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let dir = good_site();
+        let before = snapshot(&dir.path().join("site"));
+        for (path, bytes) in &case.files {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, bytes).unwrap();
+        }
+        let result = build::build(&Project::at(dir.path()));
+        match result {
+            Ok(_) => failures.push(format!("{}: built without error", case.name)),
+            Err(err) => {
+                let text = err.to_string();
+                let line = first_line(&text);
+                if !line.starts_with(case.location) || !line.contains(case.message) {
+                    failures.push(format!(
+                        "{}: expected {:?} ... {:?}, got {:?}",
+                        case.name, case.location, case.message, text
+                    ));
+                }
+            }
+        }
+        if snapshot(&dir.path().join("site")) != before {
+            failures.push(format!("{}: the site changed", case.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn symlinks_out_of_the_content_folder_are_refused() {
+    let dir = good_site();
+    let before = snapshot(&dir.path().join("site"));
+    let outside = dir.path().join("secret.md");
+    write(dir.path(), "secret.md", "# Secret\n");
+    std::os::unix::fs::symlink(&outside, dir.path().join("content/leak.md")).unwrap();
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("content/leak.md:1:1: a link to "), "{err}");
+    assert!(err.contains("outside the content folder"), "{err}");
+    assert_eq!(snapshot(&dir.path().join("site")), before);
+
+    // A link that stays inside is followed.
+    std::fs::remove_file(dir.path().join("content/leak.md")).unwrap();
+    write(dir.path(), "content/notes/real.md", "# Real\n");
+    std::os::unix::fs::symlink(
+        Path::new("notes/real.md"),
+        dir.path().join("content/alias.md"),
+    )
+    .unwrap();
+    build::build(&Project::at(dir.path())).unwrap();
+    assert!(dir.path().join("site/alias.html").is_file());
+}
