@@ -1,36 +1,46 @@
-//! The build, top to bottom: load, compute, render, write.
+//! The build, top to bottom: load, compute (or reuse), check the gates,
+//! render, write.
 
 use crate::analyses::Budget;
+use crate::cache::{self, Cache, Origin};
 use crate::content::{self, Content};
 use crate::error::{Error, Result};
+use crate::gates;
 use crate::output::{self, Diff};
+use crate::progress;
 use crate::report::Report;
 use crate::scenario::Scenario;
 use crate::site::{self, Computed, SiteFiles};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Where a build reads from and writes to.
+/// Where a build reads from and writes to, and how it behaves.
 #[derive(Debug, Clone)]
 pub struct Project {
-    /// Holds `content/` and `templates/`.
+    /// Holds `content/` and, optionally, `templates/`.
     pub root: PathBuf,
     /// The site folder (default `<root>/site`).
     pub out: PathBuf,
+    /// Where computed results are kept between builds.
+    pub cache: Cache,
+    /// Show a progress bar for slow work (on a terminal only).
+    pub progress: bool,
     /// How much each scenario may cost (`--budget`).
     pub budget: Budget,
 }
 
 impl Project {
-    /// The usual layout under `root`.
+    /// The usual layout under `root`, with the cache in
+    /// `<root>/.fairdice-cache`.
     pub fn at(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
         Project {
             out: root.join("site"),
-            root,
+            cache: Cache::at(root.join(cache::FOLDER)),
+            progress: true,
             budget: Budget::default(),
+            root,
         }
     }
 }
@@ -40,70 +50,201 @@ impl Project {
 pub struct Summary {
     /// Markdown pages rendered.
     pub pages: usize,
-    /// Scenarios computed.
+    /// Scenarios in the site.
     pub scenarios: usize,
+    /// Scenarios computed in this build.
+    pub computed: usize,
+    /// Scenarios whose results came from the cache.
+    pub cached: usize,
     /// Files in the site.
     pub files: usize,
+    /// Whether the site on disk was rewritten (false when already current).
+    pub written: bool,
+    /// Per scenario: source, where its results came from, time taken.
+    pub timings: Vec<(String, Origin, Duration)>,
     /// Wall time.
     pub elapsed: Duration,
 }
 
+/// A site rendered in memory, with the gates that did not hold.
+#[derive(Debug)]
+pub struct Built {
+    /// Every output file.
+    pub files: SiteFiles,
+    /// Counts and timings.
+    pub summary: Summary,
+    /// One error per failed gate and case, located in its scenario file.
+    pub gate_failures: Vec<Error>,
+}
+
+/// The result of `fairdice check`: the gates and the stale-site comparison.
+#[derive(Debug)]
+pub struct Verification {
+    /// How the site on disk differs from a fresh build.
+    pub diff: Diff,
+    /// Gates that did not hold.
+    pub gate_failures: Vec<Error>,
+    /// Counts and timings.
+    pub summary: Summary,
+}
+
+impl Verification {
+    /// Everything holds and the site is current.
+    pub fn passed(&self) -> bool {
+        self.diff.is_clean() && self.gate_failures.is_empty()
+    }
+}
+
 /// Load, compute and render, all in memory.
-pub fn render_site(project: &Project) -> Result<(SiteFiles, Summary)> {
+pub fn render_site(project: &Project) -> Result<Built> {
     let started = Instant::now();
     // Load.
-    let content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
+    let content_dir = project.root.join("content");
+    let content = content::load_with_budget(&content_dir, &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
-    // Compute.
-    let reports = compute(&content.scenarios);
+    // Compute, or reuse.
+    let outcomes = compute_cached(&content.scenarios, &project.cache, project.progress);
+    let gate_failures = check_gates(&content.scenarios, &outcomes, "content/", |scenario| {
+        std::fs::read_to_string(content_dir.join(&scenario.source)).ok()
+    });
+    let timings = content
+        .scenarios
+        .iter()
+        .zip(&outcomes)
+        .map(|(s, o)| (s.source.clone(), o.origin, o.elapsed))
+        .collect();
     let computed: Vec<Computed> = content
         .scenarios
         .iter()
-        .zip(reports)
-        .map(|(scenario, report)| Computed { scenario, report })
+        .zip(outcomes)
+        .map(|(scenario, outcome)| Computed {
+            scenario,
+            report: outcome.report,
+        })
         .collect();
     // Render.
     let files = site::render(&content, &computed, &tera, &assets)?;
-    let summary = summary(&content, &files, started);
-    Ok((files, summary))
+    let summary = summary(&content, &files, timings, started);
+    Ok(Built {
+        files,
+        summary,
+        gate_failures,
+    })
 }
 
-/// Build the site and swap it into place.
+/// Build the site and swap it into place; gates that fail stop the build
+/// before anything is written. A site already identical is left alone.
 pub fn build(project: &Project) -> Result<Summary> {
+    let started = Instant::now();
     output::check_out_dir(&project.out, &project.root)?;
-    let (files, summary) = render_site(project)?;
-    // Write.
-    output::write_site(&project.out, &files)?;
+    let built = render_site(project)?;
+    if let Some(err) = Error::from_list(built.gate_failures) {
+        return Err(err);
+    }
+    let mut summary = built.summary;
+    if !output::diff(&project.out, &built.files)?.is_clean() {
+        output::write_site(&project.out, &built.files)?;
+        summary.written = true;
+    }
+    summary.elapsed = started.elapsed();
     Ok(summary)
 }
 
-/// Build in memory and compare with the site on disk.
+/// Build in memory and compare with the site on disk (gates not applied).
 pub fn check(project: &Project) -> Result<Diff> {
-    let (files, _) = render_site(project)?;
-    output::diff(&project.out, &files)
+    let built = render_site(project)?;
+    output::diff(&project.out, &built.files)
 }
 
-/// Run every analysis, in parallel, with a progress bar on a terminal.
-/// Scenarios were validated when loaded, so analyses cannot fail here.
+/// Build in memory, run the gates, and compare with the site on disk.
+pub fn verify(project: &Project) -> Result<Verification> {
+    let built = render_site(project)?;
+    Ok(Verification {
+        diff: output::diff(&project.out, &built.files)?,
+        gate_failures: built.gate_failures,
+        summary: built.summary,
+    })
+}
+
+/// One scenario's report and how it was obtained.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The exact results and page blocks.
+    pub report: Report,
+    /// Computed now or read from the cache.
+    pub origin: Origin,
+    /// Time spent on it.
+    pub elapsed: Duration,
+}
+
+/// Every scenario's report, from the cache when it holds a valid entry,
+/// otherwise computed in parallel (with a progress bar for slow work).
+pub fn compute_cached(scenarios: &[Scenario], cache: &Cache, show_progress: bool) -> Vec<Outcome> {
+    progress::with_bar(show_progress, scenarios.len(), "computing", |bar| {
+        scenarios
+            .par_iter()
+            .map(|scenario| {
+                let started = Instant::now();
+                let (report, origin) = cache.report(scenario);
+                bar.inc(1);
+                Outcome {
+                    report,
+                    origin,
+                    elapsed: started.elapsed(),
+                }
+            })
+            .collect()
+    })
+}
+
+/// Every analysis, computed afresh (no cache).
 pub fn compute(scenarios: &[Scenario]) -> Vec<Report> {
-    let progress = ProgressBar::new(scenarios.len() as u64);
-    progress.set_style(
-        ProgressStyle::with_template("{spinner} computing {pos}/{len} scenarios {wide_msg}")
-            .expect("valid template"),
-    );
-    if scenarios.len() > 1 {
-        progress.enable_steady_tick(Duration::from_millis(200));
-    }
-    let reports = scenarios
-        .par_iter()
-        .map(|scenario| {
-            let report = scenario.params.analyse();
-            progress.inc(1);
-            report
+    compute_cached(scenarios, &Cache::disabled(), true)
+        .into_iter()
+        .map(|o| o.report)
+        .collect()
+}
+
+/// Check each scenario's gates against its report. Files are named
+/// `prefix` + source; `text` gives a scenario's source text, to locate the
+/// failed gate's line.
+pub fn check_gates(
+    scenarios: &[Scenario],
+    outcomes: &[Outcome],
+    prefix: &str,
+    text: impl Fn(&Scenario) -> Option<String>,
+) -> Vec<Error> {
+    scenarios
+        .iter()
+        .zip(outcomes)
+        .flat_map(|(scenario, outcome)| {
+            if scenario.header.expect.is_empty() {
+                return Vec::new();
+            }
+            gate_errors(
+                scenario,
+                &outcome.report,
+                prefix,
+                &text(scenario).unwrap_or_default(),
+            )
         })
-        .collect();
-    progress.finish_and_clear();
-    reports
+        .collect()
+}
+
+/// The failed gates of one scenario, as errors located in `text`.
+pub fn gate_errors(scenario: &Scenario, report: &Report, prefix: &str, text: &str) -> Vec<Error> {
+    gates::check(&scenario.header.expect, &report.results)
+        .into_iter()
+        .map(|failure| {
+            let (line, column) = gates::locate(text, &failure.figure);
+            Error::Source {
+                file: format!("{prefix}{}", scenario.source),
+                line,
+                column,
+                message: format!("expect: {}", failure.message),
+            }
+        })
+        .collect()
 }
 
 /// Parse scenario files given on the command line (outside any site).
@@ -134,13 +275,38 @@ pub fn load_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario
     }
 }
 
-fn summary(content: &Content, files: &SiteFiles, started: Instant) -> Summary {
+fn summary(
+    content: &Content,
+    files: &SiteFiles,
+    timings: Vec<(String, Origin, Duration)>,
+    started: Instant,
+) -> Summary {
+    let cached = timings
+        .iter()
+        .filter(|(_, origin, _)| *origin == Origin::Cached)
+        .count();
     Summary {
         pages: content.pages.len(),
         scenarios: content.scenarios.len(),
+        computed: timings.len() - cached,
+        cached,
         files: files.len(),
+        written: false,
+        timings,
         elapsed: started.elapsed(),
     }
+}
+
+/// `fairdice report`: load one scenario, compute it, and write it as one
+/// self-contained HTML file.
+pub fn report(file: &Path, out: &Path, budget: &Budget) -> Result<()> {
+    let scenarios = load_scenarios(&[file.to_path_buf()], budget)?;
+    let reports = compute(&scenarios);
+    let (Some(scenario), Some(report)) = (scenarios.first(), reports.into_iter().next()) else {
+        return Err(Error::Refused(format!("{}: no scenario", file.display())));
+    };
+    let html = site::standalone::report_html(&Computed { scenario, report })?;
+    std::fs::write(out, html).map_err(|e| Error::io(out, e))
 }
 
 /// Where the project is when no `--root` is given: the current folder.

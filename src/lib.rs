@@ -7,14 +7,21 @@
 
 pub mod analyses;
 pub mod build;
+pub mod cache;
 pub mod charts;
 pub mod content;
 pub mod engine;
 pub mod error;
 pub mod format;
+pub mod gates;
+pub mod hash;
+pub mod init;
 pub mod markdown;
 pub mod output;
+pub mod progress;
 pub mod report;
 pub mod scenario;
+pub mod serve;
 pub mod shortcodes;
 pub mod site;
+pub mod ui;

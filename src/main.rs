@@ -1,11 +1,17 @@
-//! The `fairdice` command line: parse arguments, run the library, report
-//! errors on stderr with exit code 1.
+//! The `fairdice` command line.
+//!
+//! Exit codes: 0 success, 1 a build or gate failure, 2 a usage error (clap's
+//! own, or a folder argument that cannot be used). Everything but `eval`'s
+//! results goes to stderr; one summary line closes each build.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use fairdice::analyses::Budget;
-use fairdice::build::{self, Project};
+use fairdice::build::{self, Project, Summary};
+use fairdice::cache::Cache;
+use fairdice::error::Error;
 use fairdice::site::scenario_json;
-use std::path::PathBuf;
+use fairdice::ui::Ui;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -15,26 +21,47 @@ use std::process::ExitCode;
     about = "Exact fairness analyses of dice procedures, as a static site"
 )]
 struct Cli {
+    /// Print errors only.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also print what happened to each scenario.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Where the project is and where its site goes.
+#[derive(Args)]
+struct SiteArgs {
+    /// The project folder (holding content/ and optionally templates/).
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Where to write the site (default: ROOT/site).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Compute every scenario afresh, without reading or writing the cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Multiply the per-scenario time and memory budget by this factor.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+    budget: f64,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Render content/ and templates/ into site/.
     Build {
-        /// The project folder (holding content/ and templates/).
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
-        /// Where to write the site (default: ROOT/site).
-        #[arg(long)]
-        out: Option<PathBuf>,
+        #[command(flatten)]
+        site: SiteArgs,
         /// Build in memory and compare with the site on disk; exit 1 if it differs.
         #[arg(long)]
         check: bool,
-        /// Multiply the per-scenario time and memory budget by this factor.
-        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
-        budget: f64,
+    },
+    /// For CI: run every scenario's gates and check that the site on disk is current.
+    Check {
+        #[command(flatten)]
+        site: SiteArgs,
     },
     /// Compute scenario files and print their exact results.
     Eval {
@@ -48,6 +75,14 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
+    /// Build, serve the site on 127.0.0.1, and rebuild and reload on every change.
+    Serve {
+        #[command(flatten)]
+        site: SiteArgs,
+        /// The port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
     /// Write one scenario as a single self-contained HTML file.
     Report {
         /// The scenario YAML file.
@@ -55,103 +90,237 @@ enum Command {
         /// The HTML file to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// Multiply the per-scenario time and memory budget by this factor.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
     },
+    /// Create a new site in DIR: a page, a scenario of each kind, the templates.
+    Init {
+        /// A new or empty folder.
+        dir: PathBuf,
+    },
+}
+
+/// How a command ended.
+enum Outcome {
+    Success,
+    Failure,
+    Usage,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn run(command: Command) -> fairdice::error::Result<ExitCode> {
-    match command {
-        Command::Report { file, output } => {
-            fairdice::site::standalone::write_report(&file, &output)?;
-            eprintln!("wrote {}", output.display());
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Build {
-            root,
-            out,
-            check,
-            budget,
-        } => {
-            let mut project = Project::at(root);
-            project.budget = Budget { factor: budget };
-            if let Some(out) = out {
-                project.out = out;
-            }
-            if check {
-                let diff = build::check(&project)?;
-                if diff.is_clean() {
-                    eprintln!("{} is up to date", project.out.display());
-                    return Ok(ExitCode::SUCCESS);
+    let ui = Ui::new(cli.quiet, cli.verbose);
+    let outcome = match cli.command {
+        Command::Build { site, check } => project(&site, ui).map_or_else(
+            |o| o,
+            |p| {
+                if check {
+                    stale_check(&p, ui)
+                } else {
+                    build(&p, ui)
                 }
-                for (label, paths) in [
-                    ("stale", &diff.stale),
-                    ("missing", &diff.missing),
-                    ("extra", &diff.extra),
-                ] {
-                    for path in paths {
-                        eprintln!("{label}: {}", project.out.join(path).display());
-                    }
-                }
-                eprintln!(
-                    "error: {} differs from a fresh build: run `fairdice build`",
-                    project.out.display()
-                );
-                return Ok(ExitCode::FAILURE);
-            }
-            let summary = build::build(&project)?;
-            eprintln!(
-                "built {}: {} pages, {} scenarios, {} files in {:.2} s",
-                project.out.display(),
-                summary.pages,
-                summary.scenarios,
-                summary.files,
-                summary.elapsed.as_secs_f64()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+            },
+        ),
+        Command::Check { site } => project(&site, ui).map_or_else(|o| o, |p| check(&p, ui)),
         Command::Eval {
             files,
             json,
             budget,
-        } => {
-            let scenarios = build::load_scenarios(&files, &Budget { factor: budget })?;
-            let reports = build::compute(&scenarios);
-            let documents: Vec<serde_json::Value> = scenarios
-                .iter()
-                .zip(&reports)
-                .map(|(s, r)| scenario_json(s, r))
-                .collect();
-            if json {
-                let doc = serde_json::json!({ "scenarios": documents });
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&doc).expect("JSON values serialise")
-                );
-            } else {
-                for (scenario, report) in scenarios.iter().zip(&reports) {
-                    println!("{} [{}]", scenario, scenario.params.kind());
-                    for table in report.tables() {
-                        println!(
-                            "  table {}: {} ({} rows)",
-                            table.id,
-                            table.caption,
-                            table.rows.len()
-                        );
-                    }
-                }
-            }
-            Ok(ExitCode::SUCCESS)
+        } => eval(&files, json, &Budget { factor: budget }, ui),
+        Command::Serve { site, port } => {
+            project(&site, ui).map_or_else(|o| o, |p| serve(p, port, ui))
         }
+        Command::Init { dir } => init(&dir, ui),
+        Command::Report {
+            file,
+            output,
+            budget,
+        } => report(&file, &output, &Budget { factor: budget }, ui),
+    };
+    match outcome {
+        Outcome::Success => ExitCode::SUCCESS,
+        Outcome::Failure => ExitCode::from(1),
+        Outcome::Usage => ExitCode::from(2),
+    }
+}
+
+/// The project named by the arguments; a usage error when the folders
+/// cannot be used.
+fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Outcome> {
+    let mut project = Project::at(&args.root);
+    if let Some(out) = &args.out {
+        project.out = out.clone();
+    }
+    if args.no_cache {
+        project.cache = Cache::disabled();
+    }
+    project.budget = Budget {
+        factor: args.budget,
+    };
+    project.progress = !ui.quiet;
+    let usage = |err: Error| {
+        ui.error(&err);
+        Outcome::Usage
+    };
+    if !args.root.join("content").is_dir() {
+        return Err(usage(Error::Refused(format!(
+            "{}: no content/ folder here: pass --root, or start a site with `fairdice init DIR`",
+            args.root.display()
+        ))));
+    }
+    fairdice::output::check_out_dir(&project.out, &project.root).map_err(usage)?;
+    Ok(project)
+}
+
+/// An error ends the command with exit code 1.
+fn failed(err: &Error, ui: Ui) -> Outcome {
+    ui.error(err);
+    Outcome::Failure
+}
+
+fn build(project: &Project, ui: Ui) -> Outcome {
+    match build::build(project) {
+        Ok(summary) => {
+            ui.summary("built", &project.out, &summary);
+            Outcome::Success
+        }
+        Err(err) => failed(&err, ui),
+    }
+}
+
+/// `build --check`: the stale-site comparison alone.
+fn stale_check(project: &Project, ui: Ui) -> Outcome {
+    match build::check(project) {
+        Ok(diff) if diff.is_clean() => {
+            ui.note(&format!("{} is up to date", project.out.display()));
+            Outcome::Success
+        }
+        Ok(diff) => {
+            report_diff(&diff, &project.out, ui);
+            Outcome::Failure
+        }
+        Err(err) => failed(&err, ui),
+    }
+}
+
+/// `check`: the gates and the stale-site comparison together.
+fn check(project: &Project, ui: Ui) -> Outcome {
+    let verification = match build::verify(project) {
+        Ok(v) => v,
+        Err(err) => return failed(&err, ui),
+    };
+    for err in &verification.gate_failures {
+        ui.error(err);
+    }
+    if !verification.diff.is_clean() {
+        report_diff(&verification.diff, &project.out, ui);
+    }
+    let summary: &Summary = &verification.summary;
+    if verification.passed() {
+        ui.summary("checked", &project.out, summary);
+        Outcome::Success
+    } else {
+        Outcome::Failure
+    }
+}
+
+fn report_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
+    for (label, paths) in [
+        ("stale", &diff.stale),
+        ("missing", &diff.missing),
+        ("extra", &diff.extra),
+    ] {
+        for path in paths {
+            eprintln!("{label}: {}", out.join(path).display());
+        }
+    }
+    ui.error(&Error::Refused(format!(
+        "{} differs from a fresh build: run `fairdice build`",
+        out.display()
+    )));
+}
+
+fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Outcome {
+    let scenarios = match build::load_scenarios(files, budget) {
+        Ok(s) => s,
+        Err(err) => return failed(&err, ui),
+    };
+    let reports = build::compute(&scenarios);
+    if json {
+        let documents: Vec<serde_json::Value> = scenarios
+            .iter()
+            .zip(&reports)
+            .map(|(s, r)| scenario_json(s, r))
+            .collect();
+        let doc = serde_json::json!({ "scenarios": documents });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).expect("JSON values serialise")
+        );
+    } else {
+        for (scenario, report) in scenarios.iter().zip(&reports) {
+            println!("{} [{}]", scenario, scenario.params.kind());
+            for table in report.tables() {
+                println!(
+                    "  table {}: {} ({} rows)",
+                    table.id,
+                    table.caption,
+                    table.rows.len()
+                );
+            }
+        }
+    }
+    let mut outcome = Outcome::Success;
+    for (scenario, report) in scenarios.iter().zip(&reports) {
+        let text = std::fs::read_to_string(&scenario.source).unwrap_or_default();
+        for err in build::gate_errors(scenario, report, "", &text) {
+            outcome = failed(&err, ui);
+        }
+    }
+    outcome
+}
+
+fn report(file: &Path, output: &Path, budget: &Budget, ui: Ui) -> Outcome {
+    match build::report(file, output, budget) {
+        Ok(()) => {
+            ui.note(&format!("wrote {}", output.display()));
+            Outcome::Success
+        }
+        Err(err) => failed(&err, ui),
+    }
+}
+
+fn serve(project: Project, port: u16, ui: Ui) -> Outcome {
+    let server = match fairdice::serve::Server::start(project, port, ui) {
+        Ok(server) => server,
+        Err(err) => return failed(&err, ui),
+    };
+    // The address goes to stdout, so scripts can find a port picked with --port 0.
+    println!("serving http://{}/", server.addr());
+    ui.note("watching content/ and templates/; press Ctrl-C to stop");
+    server.wait();
+    Outcome::Success
+}
+
+fn init(dir: &Path, ui: Ui) -> Outcome {
+    match fairdice::init::init(dir) {
+        Ok(files) => {
+            for file in &files {
+                ui.detail(&format!("  wrote {}", dir.join(file).display()));
+            }
+            ui.note(&format!(
+                "created a site in {} ({} files): next, `cd {0} && fairdice serve`",
+                dir.display(),
+                files.len()
+            ));
+            Outcome::Success
+        }
+        Err(err @ Error::Refused(_)) => {
+            ui.error(&err);
+            Outcome::Usage
+        }
+        Err(err) => failed(&err, ui),
     }
 }
 

@@ -4,10 +4,10 @@
 //! This is the only meeting point of the maths and the site. Analyses fill
 //! these types (no HTML); the site lays them out (no arithmetic).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Everything one scenario produces.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     /// The stable, machine-readable contract (`results` in the JSON).
     pub results: serde_json::Value,
@@ -16,7 +16,7 @@ pub struct Report {
 }
 
 /// One piece of a scenario page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Block {
     /// A section heading.
@@ -41,7 +41,7 @@ pub enum Block {
 }
 
 /// A table whose cells carry both a display form and the exact value.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Table {
     /// Unique within the scenario; names the CSV file and shortcode target.
     pub id: String,
@@ -54,7 +54,7 @@ pub struct Table {
 }
 
 /// One table cell.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Cell {
     /// What a reader sees: rounded or in scientific form.
     pub shown: String,
@@ -74,7 +74,7 @@ impl Cell {
 }
 
 /// How a chart draws its series.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChartKind {
     /// One bar per point, each series in its own colour.
@@ -84,7 +84,7 @@ pub enum ChartKind {
 }
 
 /// A chart described by its data; `charts` turns it into SVG.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Chart {
     /// Unique within the scenario.
     pub id: String,
@@ -109,7 +109,7 @@ pub struct Chart {
 }
 
 /// One named set of points.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Series {
     /// Legend entry.
     pub name: String,
@@ -118,7 +118,7 @@ pub struct Series {
 }
 
 /// A labelled horizontal line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Reference {
     /// Legend entry, such as "fair share 1/10".
     pub label: String,

@@ -4,6 +4,7 @@
 //! Nothing here computes a result: numbers arrive formatted in the reports,
 //! and templates only place them.
 
+pub mod defaults;
 mod expand;
 mod nav;
 mod print;
@@ -60,24 +61,33 @@ pub fn scenario_json(scenario: &Scenario, report: &Report) -> serde_json::Value 
     })
 }
 
-/// Load every template in `dir` (named by their path relative to it).
+/// Load the default templates, overridden file by file by those in `dir`
+/// (which may be missing: the defaults are compiled in).
 pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
+    let mut files: BTreeMap<String, Vec<u8>> = defaults::templates()
+        .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
+        .collect();
+    if dir.is_dir() {
+        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::io(dir, e.into()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let relative = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap_or(entry.path())
+                .to_string_lossy()
+                .replace('\\', "/");
+            let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+            files.insert(relative, bytes);
+        }
+    }
     let mut tera = Tera::new();
     tera.autoescape_on(vec![".html"]);
     let mut assets = SiteFiles::new();
     let mut sources = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.map_err(|e| Error::io(dir, e.into()))?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let relative = entry
-            .path()
-            .strip_prefix(dir)
-            .unwrap_or(entry.path())
-            .to_string_lossy()
-            .replace('\\', "/");
-        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+    for (relative, bytes) in files {
         if relative.starts_with("assets/") {
             assets.insert(relative, bytes);
         } else if relative.ends_with(".html") {

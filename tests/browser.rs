@@ -9,7 +9,8 @@
 //! dump returns. Screenshots for a person to look at are written to
 //! `target/browser/screenshots/`. Skipped, with a notice, without Chromium.
 
-use fairdice::build::{self, Project};
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,15 +44,17 @@ fn url(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-/// The project's own site, built fresh for the test.
+/// The project's own committed site (CI checks that it is current), copied
+/// so the test never writes beside it.
 fn built_site(work: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let project = Project {
-        root: root.to_path_buf(),
-        out: work.join("site"),
-    };
-    build::build(&project).expect("the site builds");
-    project.out
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("site");
+    assert!(
+        site.join("index.html").is_file(),
+        "build the site first: cargo run --release -- build"
+    );
+    let copy = work.join("site");
+    common::copy_dir(&site, &copy);
+    copy
 }
 
 /// Uses the pages in an iframe and reports each check as `name=value` lines.

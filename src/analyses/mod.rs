@@ -37,6 +37,9 @@ pub struct Header {
     /// Order among the pages of a section (smaller first).
     #[serde(default)]
     pub weight: Option<i64>,
+    /// Fairness gates: figures the results must show, or the build fails.
+    #[serde(default)]
+    pub expect: crate::gates::Expect,
 }
 
 /// A scenario's parameters, by kind.

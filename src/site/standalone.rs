@@ -5,12 +5,10 @@
 
 use super::nav::Nav;
 use super::{csv, scenario_json, Computed, CsvLink, Renderer};
-use crate::build;
 use crate::content::Content;
 use crate::error::{Error, Result};
 use crate::report::Table;
 use std::collections::BTreeMap;
-use std::path::Path;
 use tera::Tera;
 
 /// The templates and styles a report is made with, built into the program
@@ -21,20 +19,6 @@ const TEMPLATES: [(&str, &str); 3] = [
     ("table.html", include_str!("../../templates/table.html")),
 ];
 const STYLE: &str = include_str!("../../templates/assets/style.css");
-
-/// Compute the scenario in `file` and write its report to `out`.
-pub fn write_report(file: &Path, out: &Path) -> Result<()> {
-    let scenarios = build::load_scenarios(&[file.to_path_buf()], &crate::analyses::Budget::default())?;
-    let report = build::compute(&scenarios)
-        .pop()
-        .ok_or_else(|| Error::Refused(format!("{}: no scenario", file.display())))?;
-    let computed = Computed {
-        scenario: &scenarios[0],
-        report,
-    };
-    let html = report_html(&computed)?;
-    std::fs::write(out, html).map_err(|e| Error::io(out, e))
-}
 
 /// The report of one computed scenario as a complete HTML document.
 pub fn report_html(computed: &Computed) -> Result<String> {

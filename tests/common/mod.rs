@@ -91,3 +91,30 @@ pub fn broken_links(site: &Path) -> Vec<String> {
     }
     broken
 }
+
+/// Run the `fairdice` binary in `dir`.
+pub fn fairdice(args: &[&str], dir: &Path) -> Run {
+    Run(std::process::Command::new(env!("CARGO_BIN_EXE_fairdice"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run fairdice"))
+}
+
+/// A finished run of the binary.
+pub struct Run(pub std::process::Output);
+
+impl std::ops::Deref for Run {
+    type Target = std::process::Output;
+    fn deref(&self) -> &std::process::Output {
+        &self.0
+    }
+}
+
+impl Run {
+    /// stderr as text.
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.0.stderr).to_string()
+    }
+}

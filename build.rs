@@ -1,0 +1,82 @@
+//! Cargo build script: embeds the default templates and fingerprints the
+//! engine.
+//!
+//! - Every file under `templates/` and `src/init/starter/` is listed in
+//!   `$OUT_DIR/embedded.rs` with `include_bytes!`, so new template files are
+//!   compiled in without code changes.
+//! - `FAIRDICE_ENGINE_DIGEST` hashes the sources that decide computed
+//!   results (engine, analyses, report), so the result cache is invalidated
+//!   by any change to the maths, even without a version bump.
+
+#[path = "src/hash.rs"]
+#[allow(dead_code)]
+mod hash;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Folders whose sources decide computed results.
+const ENGINE_SOURCES: &[&str] = &["src/engine", "src/analyses", "src/report.rs"];
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
+
+    let mut embedded = String::new();
+    for (name, folder) in [
+        ("DEFAULT_TEMPLATES", "templates"),
+        ("STARTER", "src/init/starter"),
+    ] {
+        println!("cargo:rerun-if-changed={folder}");
+        embedded.push_str(&embed_list(name, &manifest.join(folder)));
+    }
+    fs::write(out.join("embedded.rs"), embedded).expect("write embedded.rs");
+
+    let mut digest = hash::Fnv::default();
+    for source in ENGINE_SOURCES {
+        println!("cargo:rerun-if-changed={source}");
+        for file in files_under(&manifest.join(source)) {
+            let relative = file.strip_prefix(&manifest).unwrap_or(&file);
+            digest.field(relative.to_string_lossy().replace('\\', "/").as_bytes());
+            digest.field(&fs::read(&file).expect("read engine source"));
+        }
+    }
+    println!("cargo:rustc-env=FAIRDICE_ENGINE_DIGEST={}", digest.hex());
+}
+
+/// `pub const NAME: &[(&str, &[u8])]` listing every file under `dir`,
+/// sorted, by `/`-separated relative path.
+fn embed_list(name: &str, dir: &Path) -> String {
+    let mut list = format!("/// Files embedded from `{}`.\n", dir.display());
+    list.push_str(&format!("pub const {name}: &[(&str, &[u8])] = &[\n"));
+    for file in files_under(dir) {
+        let relative = file
+            .strip_prefix(dir)
+            .expect("under dir")
+            .to_string_lossy()
+            .replace('\\', "/");
+        list.push_str(&format!(
+            "    ({relative:?}, include_bytes!({:?})),\n",
+            file.display().to_string()
+        ));
+    }
+    list.push_str("];\n");
+    list
+}
+
+/// Every file under `path` (or `path` itself), sorted, skipping hidden ones.
+fn files_under(path: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if path.is_file() {
+        files.push(path.to_path_buf());
+    } else if let Ok(entries) = fs::read_dir(path) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            files.extend(files_under(&entry.path()));
+        }
+    }
+    files.sort();
+    files
+}

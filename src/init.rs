@@ -1,0 +1,39 @@
+//! `fairdice init DIR`: a new site that builds as it is, with a page, a
+//! scenario of each kind and the default templates to edit.
+//!
+//! The starter files live in `src/init/starter/` and are compiled in by the
+//! cargo build script, like the default templates.
+
+use crate::error::{Error, Result};
+use crate::site::defaults;
+use std::path::{Path, PathBuf};
+
+/// Keeps generated files out of version control (the site is committed).
+pub const GITIGNORE: &str = "/.fairdice-cache\n/site.tmp-*\n/site.old-*\n";
+
+/// Write the starter project into `dir`, which must be missing or empty.
+/// Returns the files written, relative to `dir`.
+pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
+    if dir.exists() {
+        let mut entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+        if entries.next().is_some() {
+            return Err(Error::Refused(format!(
+                "{} is not empty: `fairdice init` only writes into a new or empty folder",
+                dir.display()
+            )));
+        }
+    }
+    let templates = defaults::templates().map(|(name, bytes)| (format!("templates/{name}"), bytes));
+    let starter = defaults::starter().map(|(name, bytes)| (name.to_string(), bytes));
+    let gitignore = std::iter::once((".gitignore".to_string(), GITIGNORE.as_bytes()));
+    let mut written = Vec::new();
+    for (relative, bytes) in starter.chain(templates).chain(gitignore) {
+        let path = dir.join(&relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+        written.push(PathBuf::from(relative));
+    }
+    Ok(written)
+}

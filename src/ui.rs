@@ -1,0 +1,105 @@
+//! What the command line prints on stderr: errors, notes and the summary
+//! line, with `--quiet` and `--verbose`, in colour only on a terminal.
+
+use crate::build::Summary;
+use crate::cache::Origin;
+use crate::error::Error;
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// How chatty to be and whether to colour.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ui {
+    /// Errors only.
+    pub quiet: bool,
+    /// Per-scenario detail.
+    pub verbose: bool,
+    /// ANSI colours (stderr is a terminal and `NO_COLOR` is unset).
+    pub colour: bool,
+}
+
+const RED: &str = "31;1";
+const GREEN: &str = "32";
+const DIM: &str = "2";
+
+impl Ui {
+    /// Settings from the flags; colour decided from the terminal.
+    pub fn new(quiet: bool, verbose: bool) -> Ui {
+        Ui {
+            quiet,
+            verbose: verbose && !quiet,
+            colour: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// Every problem in `err`, one `error: ` line each (always shown).
+    pub fn error(&self, err: &Error) {
+        for line in error_lines(err) {
+            eprintln!("{} {line}", self.paint(RED, "error:"));
+        }
+    }
+
+    /// A line of normal output (hidden by `--quiet`).
+    pub fn note(&self, text: &str) {
+        if !self.quiet {
+            eprintln!("{text}");
+        }
+    }
+
+    /// A line shown only with `--verbose`.
+    pub fn detail(&self, text: &str) {
+        if self.verbose {
+            eprintln!("{}", self.paint(DIM, text));
+        }
+    }
+
+    /// The closing line of a build or check, after verbose detail.
+    pub fn summary(&self, verb: &str, out: &Path, summary: &Summary) {
+        for (source, origin, elapsed) in &summary.timings {
+            let how = match origin {
+                Origin::Computed => "computed",
+                Origin::Cached => "cached",
+            };
+            self.detail(&format!(
+                "  {source}: {how} in {:.3} s",
+                elapsed.as_secs_f64()
+            ));
+        }
+        self.note(&self.paint(GREEN, &summary_line(verb, out, summary)));
+    }
+}
+
+/// `built site: 4 pages, 2 scenarios (1 computed, 1 cached), 75 files in 0.12 s`.
+pub fn summary_line(verb: &str, out: &Path, summary: &Summary) -> String {
+    format!(
+        "{verb} {}: {} pages, {} scenarios ({} computed, {} cached), {} files{} in {:.2} s",
+        out.display(),
+        summary.pages,
+        summary.scenarios,
+        summary.computed,
+        summary.cached,
+        summary.files,
+        if verb == "built" && !summary.written {
+            " (unchanged)"
+        } else {
+            ""
+        },
+        summary.elapsed.as_secs_f64()
+    )
+}
+
+/// The lines of an error, flattening lists of errors.
+pub fn error_lines(err: &Error) -> Vec<String> {
+    match err {
+        Error::Many(errors) => errors.iter().flat_map(error_lines).collect(),
+        other => other.to_string().lines().map(str::to_string).collect(),
+    }
+}
