@@ -80,6 +80,18 @@ pub fn render(
     let mut heading: Option<(HeadingLevel, Option<CowStr>, Vec<Event>)> = None;
     for (event, range) in Parser::new_ext(&marked, options).into_offset_iter() {
         let event = match event {
+            Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. })
+                if !is_allowed_url(dest_url) =>
+            {
+                errors.push(MarkdownError {
+                    line: line_of(range.start),
+                    message: format!(
+                        "link {dest_url:?}: only http, https and mailto links and paths inside \
+                         the site are allowed"
+                    ),
+                });
+                Event::Text("".into())
+            }
             Event::Start(Tag::Link {
                 link_type,
                 dest_url,
@@ -105,6 +117,8 @@ pub fn render(
             }
             Event::InlineMath(latex) => formula(&latex, false, line_of(range.start), &mut errors),
             Event::DisplayMath(latex) => formula(&latex, true, line_of(range.start), &mut errors),
+            Event::Html(raw) => Event::Text(raw),
+            Event::InlineHtml(raw) if !is_allowed_inline_tag(&raw) => Event::Text(raw),
             Event::Start(Tag::BlockQuote(Some(kind))) => Event::Html(callout_open(kind).into()),
             Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</aside>\n".into()),
             other => other,
@@ -273,6 +287,30 @@ fn rewrite_link(url: &str) -> Option<String> {
     Some(target)
 }
 
+/// Raw HTML in markdown is shown as text, so a page from a stranger cannot
+/// run a script or restyle the site; only these bare inline tags pass.
+const ALLOWED_INLINE_TAGS: [&str; 6] = ["kbd", "sub", "sup", "br", "abbr", "mark"];
+
+fn is_allowed_inline_tag(raw: &str) -> bool {
+    let inner = raw
+        .trim()
+        .strip_prefix('<')
+        .and_then(|r| r.strip_suffix('>'));
+    let name = inner.map(|i| i.trim_start_matches('/').trim_end_matches('/').trim());
+    name.is_some_and(|n| ALLOWED_INLINE_TAGS.contains(&n))
+}
+
+/// Schemes a link may use; anything else (`javascript:`, `data:`, `file:`)
+/// would run code or reach outside the site.
+fn is_allowed_url(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    is_relative(url)
+        || lower.starts_with('#')
+        || ["http://", "https://", "mailto:"]
+            .iter()
+            .any(|s| lower.starts_with(s))
+}
+
 /// Links the site must resolve itself: no scheme, not protocol-relative.
 pub fn is_relative(url: &str) -> bool {
     !(url.is_empty() || url.starts_with("//") || url.starts_with('/') || url.contains(':'))
@@ -430,6 +468,48 @@ mod tests {
             "{}",
             out.html
         );
+    }
+
+    #[test]
+    fn raw_html_is_text_and_links_are_limited() {
+        let out = render(
+            "<script>alert(1)</script>\n\nHi <b onclick=\"x()\">there</b>, press <kbd>/</kbd>.\n",
+            1,
+            &Fake,
+        )
+        .unwrap();
+        assert!(!out.html.contains("<script>"), "{}", out.html);
+        assert!(
+            out.html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html
+                .contains("&lt;b onclick=\"x()\"&gt;there&lt;/b&gt;"),
+            "{}",
+            out.html
+        );
+        assert!(out.html.contains("<kbd>/</kbd>"), "{}", out.html);
+        for bad in [
+            "[x](javascript:alert(1))",
+            "[x](JavaScript:alert(1))",
+            "![i](data:image/png;base64,AA)",
+            "[f](file:///etc/passwd)",
+        ] {
+            let errors = render(&format!("text\n\n{bad}\n"), 1, &Fake).unwrap_err();
+            assert_eq!(errors[0].line, 3, "{bad}");
+            assert!(
+                errors[0].message.contains("only http, https and mailto"),
+                "{bad}"
+            );
+        }
+        assert!(render(
+            "[a](https://e.org) [b](mailto:x@e.org) [c](#here)\n",
+            1,
+            &Fake
+        )
+        .is_ok());
     }
 
     #[test]

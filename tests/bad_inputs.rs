@@ -126,6 +126,8 @@ fn cases() -> Vec<Case> {
         case("shortcode bad format", p, &page_with("A {{ value(scenario=\"good\", path=\"cases.0.fairness.tvd\", format=\"roman\") }}\n"), "content/bad.md:4:1: ", "expected decimal, fraction or percent"),
         case("link to a missing page", p, &page_with("See [x](missing.md).\n"), "content/bad.md:4:1: ", "broken link \"missing.html\""),
         case("link to a missing anchor", p, &page_with("See [x](good.yaml#nowhere).\n"), "content/bad.md:4:1: ", "has no heading #nowhere"),
+        case("javascript link", p, &page_with("Click [here](javascript:alert(1)).\n"), "content/bad.md:4:1: ", "only http, https and mailto"),
+        case("data image", p, &page_with("\n![x](data:image/svg+xml;base64,PHN2Zz4=)\n"), "content/bad.md:5:1: ", "only http, https and mailto"),
         case("link out of the site", p, &page_with("See [x](../../etc/passwd).\n"), "content/bad.md:4:1: ", "points outside the site"),
         Case { name: "page not utf-8", files: vec![(p, b"---\ntitle: x\n---\n\xff\n".to_vec())], location: "content/bad.md:4:1: ", message: "not valid UTF-8" },
         Case {

@@ -35,3 +35,20 @@ fn titles_and_descriptions_are_escaped() {
         "the JSON keeps the data as it is"
     );
 }
+
+#[test]
+fn raw_html_in_markdown_is_shown_as_text() {
+    let dir = common::fixture(&[(
+        "content/_index.md",
+        "# Home\n\n<script>alert(1)</script>\n\n<iframe src=\"https://e.org\"></iframe>\n\nPress <kbd>/</kbd>.\n",
+    )]);
+    build::build(&Project::at(dir.path())).unwrap();
+    let html = std::fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    assert!(!html.contains("<script>alert"), "{html}");
+    assert!(!html.contains("<iframe"), "{html}");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(
+        html.contains("<kbd>/</kbd>"),
+        "the documented allowlist passes"
+    );
+}
