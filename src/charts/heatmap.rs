@@ -6,7 +6,10 @@
 //! symmetric around zero (white), blue for positive and vermilion for
 //! negative values: two hues from Okabe and Ito's palette that stay apart
 //! under every common colour-vision deficiency, with lightness carrying the
-//! size, so the map reads in greyscale too.
+//! size, so the map reads in greyscale too. Intensity grows with the square
+//! root of |value| / max |value|: one lopsided pairing would otherwise
+//! wash every close game out to white. The colour bar shows the same
+//! scale, labelled at its ends, half way to zero and at zero.
 
 use super::{DrawResult, HEIGHT, WIDTH};
 use crate::report::Chart;
@@ -150,7 +153,8 @@ fn draw_labels(
 }
 
 /// A vertical bar from +scale (top) through 0 to -scale, labelled at
-/// both ends and in the middle.
+/// both ends, half way to zero (a quarter of the value, on this scale)
+/// and at zero.
 fn draw_colour_bar(
     root: &DrawingArea<SVGBackend, Shift>,
     layout: &Layout,
@@ -160,10 +164,11 @@ fn draw_colour_bar(
     let height = layout.extent().max(BAR_STEPS);
     let step = |k: i32| layout.top + k * height / BAR_STEPS;
     for k in 0..BAR_STEPS {
-        let middle = 1.0 - (2 * k + 1) as f64 / BAR_STEPS as f64;
+        let intensity = 1.0 - (2 * k + 1) as f64 / BAR_STEPS as f64;
+        let value = intensity.signum() * intensity * intensity * scale;
         root.draw(&Rectangle::new(
             [(x, step(k)), (x + 14, step(k + 1))],
-            shade(middle * scale, scale).filled(),
+            shade(value, scale).filled(),
         ))?;
     }
     root.draw(&Rectangle::new(
@@ -174,7 +179,9 @@ fn draw_colour_bar(
         .pos(Pos::new(HPos::Left, VPos::Center));
     for (text, y) in [
         (value_label(scale), step(0)),
+        (value_label(scale / 4.0), step(BAR_STEPS / 4)),
         ("0".to_string(), step(BAR_STEPS / 2)),
+        (value_label(-scale / 4.0), step(3 * BAR_STEPS / 4)),
         (value_label(-scale), step(BAR_STEPS)),
     ] {
         root.draw_text(&text, &label, (x + 20, y))?;
@@ -182,13 +189,14 @@ fn draw_colour_bar(
     Ok(())
 }
 
-/// White at zero, the full hue at ±scale, linear in between.
+/// White at zero, the full hue at ±scale, by the square root in between.
 fn shade(value: f64, scale: f64) -> RGBColor {
     let t = if scale > 0.0 {
         (value / scale).clamp(-1.0, 1.0)
     } else {
         0.0
     };
+    let t = t.signum() * t.abs().sqrt();
     let hue = if t >= 0.0 { POSITIVE } else { NEGATIVE };
     let mix = |c: u8| (255.0 + (c as f64 - 255.0) * t.abs()).round() as u8;
     RGBColor(mix(hue.0), mix(hue.1), mix(hue.2))
@@ -247,7 +255,11 @@ mod tests {
         assert!(svg.contains("2  [6, 7]"), "row label");
         assert!(
             svg.contains("+0.0500") && svg.contains("-0.0500"),
-            "colour bar"
+            "colour bar ends"
+        );
+        assert!(
+            svg.contains("+0.0125") && svg.contains("-0.0125"),
+            "quarter points"
         );
         // The strongest positive and negative cells take the full hues.
         assert!(svg.contains("#0072B2") && svg.contains("#D55E00"));
@@ -262,8 +274,17 @@ mod tests {
         assert_eq!(shade(0.3, 0.0), WHITE, "an all-zero map stays white");
         assert_eq!(shade(2.0, 2.0), POSITIVE);
         assert_eq!(shade(-2.0, 2.0), NEGATIVE);
-        let half = shade(0.5, 1.0);
-        assert!(half.0 > POSITIVE.0 && half.0 < 255, "halfway is lighter");
+        // A quarter of the largest value is half the full intensity.
+        let quarter = shade(-0.25, 1.0);
+        let halfway = |c: u8| ((255.0 + c as f64) / 2.0).round() as u8;
+        assert_eq!(
+            quarter,
+            RGBColor(
+                halfway(NEGATIVE.0),
+                halfway(NEGATIVE.1),
+                halfway(NEGATIVE.2)
+            )
+        );
     }
 
     #[test]
