@@ -7,6 +7,8 @@ use crate::report::{Chart, ChartKind};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+mod heatmap;
+
 /// Colours that stay distinct under the common colour-vision deficiencies
 /// (Okabe and Ito's palette), cycled when a chart has more series.
 const PALETTE: [RGBColor; 8] = [
@@ -80,6 +82,9 @@ fn x_tick(x: f64, integral: bool) -> String {
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
+    if chart.kind == ChartKind::Heatmap {
+        return heatmap::draw(root, chart);
+    }
     root.fill(&WHITE)?;
     let points = chart.series.iter().flat_map(|s| s.points.iter());
     let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
@@ -175,6 +180,7 @@ where
                 ctx.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
                 ctx.draw_series(LineSeries::new(points, colour.stroke_width(2)))?
             }
+            ChartKind::Heatmap => unreachable!("heatmaps have no axes; `draw` hands them over"),
         };
         drawn
             .label(series.name.clone())

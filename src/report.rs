@@ -81,6 +81,12 @@ pub enum ChartKind {
     Bars,
     /// Points joined by lines, one line per series.
     Lines,
+    /// A square table of pairwise values as coloured cells, such as
+    /// head-to-head margins: series i is row i (its name labels the row),
+    /// its points `(j, value)` fill column j, and column j is the same item
+    /// as row j, so the columns carry the rows' labels. The colour scale is
+    /// centred on zero.
+    Heatmap,
 }
 
 /// A chart described by its data; `charts` turns it into SVG.
@@ -92,7 +98,7 @@ pub struct Chart {
     pub title: String,
     /// One sentence saying what the chart shows (the SVG `<desc>`).
     pub description: String,
-    /// Bars or lines.
+    /// Bars, lines or a heatmap.
     pub kind: ChartKind,
     /// Horizontal axis label.
     pub x_label: String,

@@ -5,15 +5,19 @@
 //! Everything is exact: head-to-head games by dynamic programming
 //! ([`game`]), solo times ([`solo`]), the seed's greedy search ([`greedy`])
 //! and an exhaustive, pruned search for the strongest lists ([`search`]).
+//! When no list is unbeaten, [`mixed`] finds an optimal random choice of
+//! lists by a double oracle over exact restricted games ([`simplex`]).
 //! [`poisson`] holds the closed form the search's reasoning rests on and
 //! checks the dynamic programme against it.
 
 mod game;
 mod greedy;
 mod lists;
+mod mixed;
 mod page;
 pub mod poisson;
 mod search;
+mod simplex;
 mod solo;
 
 pub use game::{play, state_count, Outcome, Probability};

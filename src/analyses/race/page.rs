@@ -2,7 +2,7 @@
 
 use super::game::{play, Outcome};
 use super::lists::{Counts, Totals};
-use super::search::{optimise, Optimum, Rated};
+use super::search::{optimise, MixedLists, Optimum, Rated};
 use super::{solo, Params};
 use crate::engine::{exact_string, ratio, to_f64, Exact};
 use crate::format;
@@ -95,6 +95,9 @@ fn solo_lists(
         lists.extend(o.fastest.iter().cloned());
         if let Some(c) = &o.cycle {
             lists.extend(c.lists.iter().cloned());
+        }
+        if let Some(m) = &o.mixed {
+            lists.extend(m.support.iter().cloned());
         }
     }
     let mut seen = Vec::new();
@@ -212,6 +215,18 @@ fn optimizer_json(totals: &Totals, o: &Optimum) -> Value {
             "margins": c.margins.iter().map(exact_string).collect::<Vec<_>>(),
         })),
         "strongest": o.strongest.iter().map(|l| list_json(totals, l)).collect::<Vec<_>>(),
+        "mixed": o.mixed.as_ref().map(|m| mixed_json(totals, m)),
+    })
+}
+
+/// The optimal mix of lists: its support, exact weights, the restricted
+/// game's value and the mix's exact worst margin over every list.
+fn mixed_json(totals: &Totals, m: &MixedLists) -> Value {
+    json!({
+        "support": m.support.iter().map(|l| list_json(totals, l)).collect::<Vec<_>>(),
+        "weights": m.mix.weights.iter().map(exact_string).collect::<Vec<_>>(),
+        "value": exact_string(&m.mix.value),
+        "worst_margin": exact_string(&m.mix.worst_margin),
     })
 }
 
@@ -419,8 +434,57 @@ fn optimizer_blocks(totals: &Totals, o: &Optimum) -> Vec<Block> {
                 .collect(),
         }));
     }
+    if let Some(m) = &o.mixed {
+        blocks.push(Block::Table(mixed_table(totals, m)));
+    }
+    blocks.push(Block::Chart(margins_heatmap(totals, o)));
     blocks.push(Block::Table(margins_table(totals, o)));
     blocks
+}
+
+/// The margins table as a heatmap: row list against column list.
+fn margins_heatmap(totals: &Totals, o: &Optimum) -> Chart {
+    Chart {
+        id: "margins".into(),
+        title: "Margins among the strongest lists".into(),
+        description: "Each cell is P(row list wins) minus P(column list wins): \
+                      blue where the row list is favoured, vermilion where the column list is, \
+                      white for an even game; columns are numbered like the rows."
+            .into(),
+        kind: ChartKind::Heatmap,
+        x_label: "opponent (column), numbered as the rows".into(),
+        y_label: "list (row)".into(),
+        log_y: false,
+        series: o
+            .strongest
+            .iter()
+            .zip(&o.strongest_margins)
+            .map(|(l, row)| Series {
+                name: list_text(totals, l),
+                points: row
+                    .iter()
+                    .enumerate()
+                    .map(|(j, m)| (j as f64, to_f64(m)))
+                    .collect(),
+            })
+            .collect(),
+        reference: None,
+        table_id: Some("margins".into()),
+    }
+}
+
+fn mixed_table(totals: &Totals, m: &MixedLists) -> Table {
+    Table {
+        id: "mixed".into(),
+        caption: "No list is unbeaten: the optimal random choice of lists".into(),
+        columns: ["list", "probability"].map(String::from).to_vec(),
+        rows: m
+            .support
+            .iter()
+            .zip(&m.mix.weights)
+            .map(|(l, w)| vec![Cell::plain(list_text(totals, l)), fraction_cell(w)])
+            .collect(),
+    }
 }
 
 fn greedy_table(o: &Optimum) -> Table {
@@ -480,6 +544,7 @@ fn margins_table(totals: &Totals, o: &Optimum) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::Signed;
 
     fn report(yaml: &str) -> Report {
         let params: Params = serde_yaml::from_str(yaml).unwrap();
@@ -533,5 +598,31 @@ mod tests {
         assert!(solo.contains(&&leader["list"]));
         let table = r.table("margins").unwrap();
         assert_eq!(table.rows.len(), table.columns.len() - 1);
+        let heatmap = r.chart("margins").unwrap();
+        assert_eq!(heatmap.kind, ChartKind::Heatmap);
+        assert_eq!(heatmap.table_id.as_deref(), Some("margins"));
+        assert_eq!(heatmap.series.len(), table.rows.len());
+        assert_eq!(heatmap.series[0].name, table.rows[0][0].shown);
+        assert!(o["mixed"].is_null(), "an unbeaten list needs no mix");
+        assert!(r.table("mixed").is_none());
+    }
+
+    #[test]
+    fn mixed_contract_when_no_list_is_unbeaten() {
+        let r = report("dice: 3d2\npicks: 6\noptimize: true\n");
+        let o = &r.results["optimizer"];
+        assert_eq!(o["unbeaten"], json!([]));
+        let mixed = &o["mixed"];
+        let weights: Vec<Exact> = mixed["weights"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(exact)
+            .collect();
+        assert_eq!(weights.len(), mixed["support"].as_array().unwrap().len());
+        assert_eq!(weights.iter().sum::<Exact>(), Exact::from_integer(1.into()));
+        assert_eq!(mixed["value"], "0/1");
+        assert!(!exact(&mixed["worst_margin"]).is_negative());
+        assert_eq!(r.table("mixed").unwrap().rows.len(), weights.len());
     }
 }

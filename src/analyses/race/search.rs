@@ -25,6 +25,7 @@
 use super::game::play;
 use super::greedy::{self, Greedy};
 use super::lists::{all_lists, Counts, Totals};
+use super::mixed::{self, Margins};
 use super::solo;
 use crate::engine::Exact;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -84,6 +85,17 @@ pub struct Optimum {
     pub strongest_margins: Vec<Vec<Exact>>,
     /// Rows of the margin table the search had to compute.
     pub rows_evaluated: usize,
+    /// The optimal mix of lists, when no list is unbeaten.
+    pub mixed: Option<MixedLists>,
+}
+
+/// An optimal mixed strategy over lists (see [`mixed`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MixedLists {
+    /// The lists played with positive weight.
+    pub support: Vec<Counts>,
+    /// The mixed strategy and its exact certificate.
+    pub mix: mixed::Mixed,
 }
 
 /// One evaluated row: a list's float margins against every list.
@@ -112,7 +124,7 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
         .into_iter()
         .filter(|r| Some(&r.worst_margin) == best.as_ref())
         .collect();
-    let unbeaten = maximin
+    let unbeaten: Vec<Rated> = maximin
         .iter()
         .filter(|r| num_traits::Zero::is_zero(&r.worst_margin))
         .cloned()
@@ -123,6 +135,9 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
     let top = strongest(&lists, &rows, &maximin[0].list);
     let strongest_margins = exact_margins(totals, &top);
     let cycle = find_cycle(&top, &strongest_margins);
+    let mixed = unbeaten
+        .is_empty()
+        .then(|| mixed_strategy(totals, &lists, &rows, &maximin));
     Optimum {
         lists: lists.len(),
         greedy,
@@ -135,7 +150,66 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
         strongest: top,
         strongest_margins,
         rows_evaluated: rows.len(),
+        mixed,
     }
+}
+
+/// The race as a symmetric zero-sum game over `lists`, reusing the rows
+/// the search already computed.
+struct RaceGame<'a> {
+    totals: &'a Totals,
+    lists: &'a [Counts],
+    rows: &'a [Row],
+}
+
+impl Margins for RaceGame<'_> {
+    fn strategies(&self) -> usize {
+        self.lists.len()
+    }
+
+    fn float_row(&self, i: usize) -> Vec<f64> {
+        match self.rows.iter().find(|r| r.list == i) {
+            Some(row) => row.margins.clone(),
+            None => float_row(self.totals, self.lists, i),
+        }
+    }
+
+    fn exact(&self, i: usize, j: usize) -> Exact {
+        play::<Exact>(self.totals, &self.lists[i], &self.lists[j]).margin()
+    }
+}
+
+/// The double oracle, started from the maximin lists.
+fn mixed_strategy(
+    totals: &Totals,
+    lists: &[Counts],
+    rows: &[Row],
+    maximin: &[Rated],
+) -> MixedLists {
+    let start: Vec<usize> = maximin
+        .iter()
+        .map(|r| lists.iter().position(|l| *l == r.list).expect("a list"))
+        .collect();
+    let mix = mixed::double_oracle(
+        &RaceGame {
+            totals,
+            lists,
+            rows,
+        },
+        &start,
+    );
+    MixedLists {
+        support: mix.support.iter().map(|&i| lists[i].clone()).collect(),
+        mix,
+    }
+}
+
+/// List `list`'s float margins against every list.
+fn float_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<f64> {
+    lists
+        .par_iter()
+        .map(|b| play::<f64>(totals, &lists[list], b).margin())
+        .collect()
 }
 
 /// Evaluate rows, strongest bound first, until no other list can be maximin.
@@ -152,10 +226,7 @@ fn bound_and_prune(
     let mut rows = Vec::new();
     let mut next = Some(start);
     while let Some(list) = next {
-        let margins: Vec<f64> = lists
-            .par_iter()
-            .map(|b| play::<f64>(totals, &lists[list], b).margin())
-            .collect();
+        let margins = float_row(totals, lists, list);
         let worst = margins.iter().copied().fold(f64::INFINITY, f64::min);
         best = best.max(worst);
         for (b, m) in bound.iter_mut().zip(&margins) {
@@ -360,6 +431,7 @@ mod tests {
             assert_eq!(got_sorted, expected_sorted, "{count}d{sides} M={picks}");
             assert!(found.maximin.iter().all(|r| &r.worst_margin == best));
             assert_eq!(found.unbeaten.is_empty(), !best.is_zero());
+            assert_eq!(found.mixed.is_some(), found.unbeaten.is_empty());
         }
     }
 
@@ -397,5 +469,58 @@ mod tests {
             found.fastest,
             vec![totals.counts(&[6, 7]), totals.counts(&[7, 8])]
         );
+    }
+
+    /// The mix's exact expected margin against `b`.
+    fn mix_against(totals: &Totals, mixed: &MixedLists, b: &Counts) -> Exact {
+        mixed
+            .support
+            .iter()
+            .zip(&mixed.mix.weights)
+            .fold(Exact::zero(), |t, (a, w)| {
+                t + w * play::<Exact>(totals, a, b).margin()
+            })
+    }
+
+    #[test]
+    fn without_an_unbeaten_list_the_mix_beats_no_list() {
+        // Three two-sided dice, six picks: every one of the 84 lists loses
+        // to some other list.
+        let totals = Totals::of(3, 2);
+        let found = optimise(&totals, 6);
+        assert!(found.unbeaten.is_empty());
+        let mixed = found.mixed.clone().expect("a mix when no list is unbeaten");
+        let weights = &mixed.mix.weights;
+        assert!(weights.iter().all(|w| w.is_positive()));
+        assert_eq!(weights.iter().sum::<Exact>(), Exact::from_integer(1.into()));
+        assert!(mixed.support.len() > 1, "a single list would be unbeaten");
+        assert!(mixed.mix.value.is_zero(), "a symmetric game is worth 0");
+        // Every list, exactly: the certificate does not rest on floats.
+        let worst = all_lists(totals.kinds(), 6)
+            .iter()
+            .map(|b| mix_against(&totals, &mixed, b))
+            .min()
+            .unwrap();
+        assert_eq!(worst, mixed.mix.worst_margin);
+        assert!(!worst.is_negative());
+        assert_eq!(Some(mixed), optimise(&totals, 6).mixed, "deterministic");
+    }
+
+    #[test]
+    fn the_game_among_the_strongest_lists_is_solved_exactly() {
+        // Real race margins: the restricted game on the strongest lists.
+        let totals = Totals::of(3, 2);
+        let found = optimise(&totals, 6);
+        let margins = &found.strongest_margins;
+        let solution = super::super::simplex::solve_game(margins);
+        assert!(solution.value.is_zero());
+        for j in 0..margins.len() {
+            let earned: Exact = (0..margins.len())
+                .map(|i| &solution.rows[i] * &margins[i][j])
+                .sum();
+            assert!(!earned.is_negative(), "the mix loses to {j}");
+        }
+        // No single strong list is safe, so the mix uses several.
+        assert!(solution.rows.iter().filter(|w| w.is_positive()).count() > 1);
     }
 }
