@@ -6,9 +6,9 @@ mod common;
 use common::{fixture, snapshot, write};
 use fairdice::build::{self, Project};
 use fairdice::output;
-use std::cell::Cell;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 fn site_files() -> Vec<(&'static str, &'static str)> {
@@ -38,10 +38,9 @@ fn a_write_error_on_any_file_leaves_the_old_site() {
     );
     let files = build::render_site(&project).unwrap().files;
     for failing in [0, 1, files.len() / 2, files.len() - 1] {
-        let count = Cell::new(0);
+        let count = AtomicUsize::new(0);
         let result = output::write_site_with(&site, &files, &|path: &Path, bytes: &[u8]| {
-            count.set(count.get() + 1);
-            if count.get() == failing + 1 {
+            if count.fetch_add(1, Ordering::SeqCst) == failing {
                 return Err(std::io::Error::other("disk full (simulated)"));
             }
             std::fs::write(path, bytes)
