@@ -36,7 +36,7 @@ fn builds_pages_tables_charts_and_data() {
     );
     assert!(method.contains(">6,031,368</td>"), "bin 0 of 10d6 mod 10");
     assert!(method.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-    assert!(method.contains("<title id=\"chart-sums-10-title\">"));
+    assert!(method.contains("<title id=\"chart-dice-ten-sums-10-title\">"));
     assert!(
         method.contains("href=\"ten.html\""),
         "a link to a scenario file goes to its page"
@@ -194,5 +194,32 @@ fn all_load_errors_are_reported_together() {
     assert!(
         lines[1].starts_with("content/b.md:3:9: front matter: weight: invalid type"),
         "{err}"
+    );
+}
+
+#[test]
+fn charts_of_two_scenarios_on_one_page_keep_distinct_ids() {
+    let dir = fixture(&[
+        ("content/a.yaml", "title: A\nkind: sum-mod\ndice: d6\ntargets: 2\n"),
+        ("content/b.yaml", "title: B\nkind: sum-mod\ndice: d8\ntargets: 2\n"),
+        (
+            "content/both.md",
+            "# Both\n\n{{ chart(scenario=\"a\", id=\"bins-2\") }}\n\n{{ chart(scenario=\"b\", id=\"bins-2\") }}\n",
+        ),
+    ]);
+    build::build(&Project::at(dir.path())).unwrap();
+    let html = fs::read_to_string(dir.path().join("site/both.html")).unwrap();
+    let mut ids: Vec<&str> = html
+        .split("id=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "duplicate ids on the page");
+    assert!(
+        html.contains("id=\"chart-a-bins-2-title\"")
+            && html.contains("id=\"chart-b-bins-2-title\"")
     );
 }

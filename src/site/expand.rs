@@ -62,7 +62,11 @@ impl Expand for Expander<'_, '_> {
                     .report
                     .chart(id)
                     .ok_or_else(|| format!("chart(...): scenario {name:?} has no chart {id:?}"))?;
-                let svg = charts::render_svg(chart).map_err(|e| e.to_string())?;
+                // Prefixed by the scenario, so two scenarios' charts of the same
+                // id on one page keep distinct SVG ids for screen readers.
+                let mut chart = chart.clone();
+                chart.id = format!("{}-{}", crate::markdown::slugify(name), chart.id);
+                let svg = charts::render_svg(&chart).map_err(|e| e.to_string())?;
                 let data = chart.table_id.as_ref().map_or(String::new(), |t| {
                     format!(" <a href=\"{scenario_href}#table-{t}\">Data table</a>.")
                 });
