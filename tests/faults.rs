@@ -175,20 +175,34 @@ fn a_held_lock_makes_the_next_build_wait_and_say_so() {
     let lock = std::fs::File::create(dir.path().join(".site.lock")).unwrap();
     // SAFETY: flock on a descriptor this test owns.
     assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
-    let child = fairdice(dir.path()).arg("build").spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut child = fairdice(dir.path()).arg("build").spawn().unwrap();
+    // Read the build's stderr as it comes, and wait (bounded) for it to say
+    // it is waiting: a loaded machine may take a while to get there.
+    let stderr = child.stderr.take().unwrap();
+    let (lines, said) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = lines.send(line);
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut waiting = false;
+    while !waiting && std::time::Instant::now() < deadline {
+        if let Ok(line) = said.recv_timeout(Duration::from_millis(200)) {
+            waiting = line.contains("another fairdice build is writing this site; waiting");
+        }
+    }
+    assert!(waiting, "the build said it was waiting for the lock");
     assert!(
         !dir.path().join("site").exists(),
         "the build waits for the lock"
     );
     drop(lock);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("another fairdice build is writing this site; waiting"),
-        "{stderr}"
-    );
+    assert!(child.wait().unwrap().success());
     assert!(dir.path().join("site/index.html").is_file());
 }
 
