@@ -79,6 +79,10 @@ fn x_tick(x: f64, integral: bool) -> String {
     }
 }
 
+/// A chart area with a linear x axis and a linear or logarithmic y axis.
+type Plot<'a, Y> =
+    ChartContext<'a, SVGBackend<'a>, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>;
+
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
@@ -148,14 +152,7 @@ fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
     Ok(())
 }
 
-fn draw_series<'a, Y>(
-    ctx: &mut ChartContext<
-        'a,
-        SVGBackend<'a>,
-        Cartesian2d<plotters::coord::types::RangedCoordf64, Y>,
-    >,
-    chart: &Chart,
-) -> DrawResult
+fn draw_series<'a, Y>(ctx: &mut Plot<'a, Y>, chart: &Chart) -> DrawResult
 where
     Y: Ranged<ValueType = f64>,
 {
@@ -200,14 +197,7 @@ where
     Ok(())
 }
 
-fn legend<'a, Y>(
-    ctx: &mut ChartContext<
-        'a,
-        SVGBackend<'a>,
-        Cartesian2d<plotters::coord::types::RangedCoordf64, Y>,
-    >,
-    chart: &Chart,
-) -> DrawResult
+fn legend<'a, Y>(ctx: &mut Plot<'a, Y>, chart: &Chart) -> DrawResult
 where
     Y: Ranged<ValueType = f64>,
 {

@@ -3,12 +3,21 @@
 use crate::engine::{exact_string, Exact};
 use crate::format;
 use crate::report::Cell;
+use num_bigint::BigUint;
 
 /// A fraction: rounded for the reader, `p/q` for the CSV.
 pub fn fraction(value: &Exact) -> Cell {
     Cell {
         shown: format::decimal(value),
         exact: exact_string(value),
+    }
+}
+
+/// A count: grouped or scientific for the reader, every digit for the CSV.
+pub fn count(value: &BigUint) -> Cell {
+    Cell {
+        shown: format::count(value),
+        exact: value.to_string(),
     }
 }
 
@@ -33,5 +42,10 @@ mod tests {
         assert_eq!(fraction(&third).shown, format::decimal(&third));
         assert_eq!(optional_fraction(None).shown, "—");
         assert_eq!(yes_no(true).shown, "yes");
+        let big = count(&BigUint::from(4_395_456u32));
+        assert_eq!(
+            (big.shown.as_str(), big.exact.as_str()),
+            ("4,395,456", "4395456")
+        );
     }
 }

@@ -11,7 +11,7 @@ use num_traits::{One, Zero};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{Cost, ParamError};
+use super::{cells, Cost, ParamError};
 
 /// Scenarios with more cases than this show the per-case charts only for a
 /// summary; their tables are still complete.
@@ -204,14 +204,8 @@ impl Case {
             let p = self.probability(ways, &total);
             vec![
                 Cell::plain(label.to_string()),
-                Cell {
-                    shown: format::count(ways),
-                    exact: ways.to_string(),
-                },
-                Cell {
-                    shown: format::decimal(&p),
-                    exact: exact_string(&p),
-                },
+                cells::count(ways),
+                cells::fraction(&p),
             ]
         };
         let sums = Table {
@@ -339,10 +333,6 @@ impl Case {
 }
 
 fn fairness_table(cases: &[Case]) -> Block {
-    let fraction = |x: &Exact| Cell {
-        shown: format::decimal(x),
-        exact: exact_string(x),
-    };
     Block::Table(Table {
         id: "fairness".into(),
         caption: "Fairness of each target count".into(),
@@ -363,14 +353,11 @@ fn fairness_table(cases: &[Case]) -> Block {
                 vec![
                     Cell::plain(case.targets.to_string()),
                     Cell::plain(format!("{}d{}", case.count, case.sides)),
-                    Cell {
-                        shown: format::count(&total),
-                        exact: total.to_string(),
-                    },
-                    Cell::plain(if f.uniform { "yes" } else { "no" }),
-                    fraction(&f.max_abs_deviation),
-                    fraction(&f.tvd),
-                    f.max_min_ratio.as_ref().map_or(Cell::plain("—"), fraction),
+                    cells::count(&total),
+                    cells::yes_no(f.uniform),
+                    cells::fraction(&f.max_abs_deviation),
+                    cells::fraction(&f.tvd),
+                    cells::optional_fraction(f.max_min_ratio.as_ref()),
                 ]
             })
             .collect(),

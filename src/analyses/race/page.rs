@@ -4,8 +4,8 @@ use super::game::{play, Outcome};
 use super::lists::{Counts, Totals};
 use super::search::{optimise, MixedLists, Optimum, Rated};
 use super::{solo, Params};
+use crate::analyses::cells::fraction;
 use crate::engine::{exact_string, ratio, to_f64, Exact};
-use crate::format;
 use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
 use num_bigint::BigUint;
 use num_traits::Zero;
@@ -136,13 +136,6 @@ fn list_text(totals: &Totals, list: &[u8]) -> String {
     format!("[{}]", sums.join(", "))
 }
 
-fn fraction_cell(x: &Exact) -> Cell {
-    Cell {
-        shown: format::decimal(x),
-        exact: exact_string(x),
-    }
-}
-
 fn sums_json(totals: &Totals) -> Value {
     let all = BigUint::from(totals.outcomes);
     json!((0..totals.kinds())
@@ -241,7 +234,7 @@ fn sums_table(totals: &Totals) -> Table {
                 vec![
                     Cell::plain(totals.total(i).to_string()),
                     Cell::plain(totals.ways[i].to_string()),
-                    fraction_cell(&ratio(&totals.ways[i].into(), &all)),
+                    fraction(&ratio(&totals.ways[i].into(), &all)),
                 ]
             })
             .collect(),
@@ -268,10 +261,10 @@ fn matchups_table(totals: &Totals, matchups: &[(Counts, Counts, Outcome<Exact>)]
                 vec![
                     Cell::plain(list_text(totals, a)),
                     Cell::plain(list_text(totals, b)),
-                    fraction_cell(&o.a_wins),
-                    fraction_cell(&o.b_wins),
-                    fraction_cell(&o.tie),
-                    fraction_cell(&o.expected_rolls),
+                    fraction(&o.a_wins),
+                    fraction(&o.b_wins),
+                    fraction(&o.tie),
+                    fraction(&o.expected_rolls),
                 ]
             })
             .collect(),
@@ -290,7 +283,7 @@ fn solo_table(totals: &Totals, solos: &[Solo]) -> Table {
             .map(|s| {
                 vec![
                     Cell::plain(list_text(totals, &s.list)),
-                    fraction_cell(&s.expected_rolls),
+                    fraction(&s.expected_rolls),
                     Cell::plain(s.median(totals).map_or("—".into(), |m| m.to_string())),
                 ]
             })
@@ -336,11 +329,7 @@ fn solo_distribution_table(totals: &Totals, solos: &[Solo]) -> Table {
         rows: (1..horizon)
             .map(|n| {
                 std::iter::once(Cell::plain(n.to_string()))
-                    .chain(
-                        solos
-                            .iter()
-                            .map(|s| fraction_cell(&s.cumulative(totals, n))),
-                    )
+                    .chain(solos.iter().map(|s| fraction(&s.cumulative(totals, n))))
                     .collect()
             })
             .collect(),
@@ -411,7 +400,7 @@ fn optimizer_blocks(totals: &Totals, o: &Optimum) -> Vec<Block> {
                 .map(|r| {
                     vec![
                         Cell::plain(list_text(totals, &r.list)),
-                        fraction_cell(&r.worst_margin),
+                        fraction(&r.worst_margin),
                         Cell::plain(yes_no(r.worst_margin.is_zero())),
                     ]
                 })
@@ -428,7 +417,7 @@ fn optimizer_blocks(totals: &Totals, o: &Optimum) -> Vec<Block> {
                     vec![
                         Cell::plain(list_text(totals, &c.lists[i])),
                         Cell::plain(list_text(totals, &c.lists[(i + 1) % 3])),
-                        fraction_cell(&c.margins[i]),
+                        fraction(&c.margins[i]),
                     ]
                 })
                 .collect(),
@@ -482,7 +471,7 @@ fn mixed_table(totals: &Totals, m: &MixedLists) -> Table {
             .support
             .iter()
             .zip(&m.mix.weights)
-            .map(|(l, w)| vec![Cell::plain(list_text(totals, l)), fraction_cell(w)])
+            .map(|(l, w)| vec![Cell::plain(list_text(totals, l)), fraction(w)])
             .collect(),
     }
 }
@@ -510,8 +499,8 @@ fn greedy_table(o: &Optimum) -> Table {
                     Cell::plain(s.position.to_string()),
                     Cell::plain(s.incumbent.to_string()),
                     Cell::plain(s.challenger.to_string()),
-                    fraction_cell(&s.challenger_wins),
-                    fraction_cell(&s.incumbent_wins),
+                    fraction(&s.challenger_wins),
+                    fraction(&s.incumbent_wins),
                     Cell::plain(if s.accepted { "yes" } else { "no" }),
                 ]
             })
@@ -534,7 +523,7 @@ fn margins_table(totals: &Totals, o: &Optimum) -> Table {
             .zip(&o.strongest_margins)
             .map(|(l, row)| {
                 std::iter::once(Cell::plain(list_text(totals, l)))
-                    .chain(row.iter().map(fraction_cell))
+                    .chain(row.iter().map(fraction))
                     .collect()
             })
             .collect(),
