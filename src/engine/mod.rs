@@ -5,6 +5,7 @@
 
 mod dist;
 mod exact;
+pub mod modular;
 
 pub use dist::{Dist, DistError};
 pub use exact::{abs_diff, exact_string, prime_factors, ratio, ratio_smooth, to_f64, Exact};

@@ -98,36 +98,117 @@ impl<T: Probability> Outcome<T> {
     }
 }
 
-/// The part of the state space a game can reach: the useful totals.
-struct Space {
-    /// Index of each useful total (c_s > 0) in `Totals`.
-    totals: Vec<usize>,
+/// What a state of the game is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Both lists are empty: the roll that got here tied the game.
+    Tie,
+    /// Only A's list is empty.
+    AWins,
+    /// Only B's list is empty.
+    BWins,
+    /// Play goes on; the totals still useful have `useful` ways between them.
+    Roll { useful: u64 },
+}
+
+/// A game's states, in an order where every roll moves forward.
+///
+/// Only the useful totals (c_s > 0) are digits of a state; a state's index
+/// is its mixed-radix number, so one pass in index order settles every state.
+pub(super) struct Walk {
     /// c_s for each useful total.
     caps: Vec<u8>,
     /// Mixed-radix place value of each useful total's digit.
     strides: Vec<usize>,
+    /// A's and B's copies of each useful total.
+    need_a: Vec<u8>,
+    need_b: Vec<u8>,
+    /// Ways of each useful total.
+    ways: Vec<u64>,
     /// Number of states: the product of (c_s + 1).
     size: usize,
 }
 
-impl Space {
-    fn of(a: &[u8], b: &[u8]) -> Space {
-        let mut space = Space {
-            totals: Vec::new(),
+impl Walk {
+    pub(super) fn of(totals: &Totals, a: &[u8], b: &[u8]) -> Walk {
+        let mut walk = Walk {
             caps: Vec::new(),
             strides: Vec::new(),
+            need_a: Vec::new(),
+            need_b: Vec::new(),
+            ways: Vec::new(),
             size: 1,
         };
         for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
             let cap = x.max(y);
             if cap > 0 {
-                space.totals.push(i);
-                space.caps.push(cap);
-                space.strides.push(space.size);
-                space.size *= cap as usize + 1;
+                walk.caps.push(cap);
+                walk.strides.push(walk.size);
+                walk.need_a.push(x);
+                walk.need_b.push(y);
+                walk.ways.push(totals.ways[i]);
+                walk.size *= cap as usize + 1;
             }
         }
-        space
+        walk
+    }
+
+    /// How many states there are.
+    pub(super) fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The most useful rolls any game can take: sum of c_s.
+    pub(super) fn longest(&self) -> u64 {
+        self.caps.iter().map(|&c| c as u64).sum()
+    }
+
+    /// Visit every state in index order with what it is. The closure gets
+    /// the state's digits to ask [`Walk::moves`] where its rolls lead.
+    ///
+    /// Whether each list is done and the useful ways are kept up to date
+    /// as the odometer turns, so a state costs O(1) on average.
+    pub(super) fn each(&self, mut visit: impl FnMut(usize, Step, &[u8])) {
+        let mut rolled = vec![0u8; self.caps.len()];
+        let mut a_missing = self.need_a.iter().filter(|&&n| n > 0).count();
+        let mut b_missing = self.need_b.iter().filter(|&&n| n > 0).count();
+        let mut useful: u64 = self.ways.iter().sum();
+        for state in 0..self.size {
+            let step = match (a_missing == 0, b_missing == 0) {
+                (true, true) => Step::Tie,
+                (true, false) => Step::AWins,
+                (false, true) => Step::BWins,
+                (false, false) => Step::Roll { useful },
+            };
+            visit(state, step, &rolled);
+            // Turn the odometer, keeping the counts in step.
+            for (s, digit) in rolled.iter_mut().enumerate() {
+                if *digit < self.caps[s] {
+                    *digit += 1;
+                    a_missing -= usize::from(*digit == self.need_a[s]);
+                    b_missing -= usize::from(*digit == self.need_b[s]);
+                    if *digit == self.caps[s] {
+                        useful -= self.ways[s];
+                    }
+                    break;
+                }
+                *digit = 0;
+                a_missing += usize::from(self.need_a[s] > 0);
+                b_missing += usize::from(self.need_b[s] > 0);
+                useful += self.ways[s];
+            }
+        }
+    }
+
+    /// Where each useful roll from a state leads, with its ways.
+    pub(super) fn moves<'w>(
+        &'w self,
+        state: usize,
+        rolled: &'w [u8],
+    ) -> impl Iterator<Item = (usize, u64)> + 'w {
+        (0..rolled.len())
+            .filter(move |&s| rolled[s] < self.caps[s])
+            .map(move |s| (state + self.strides[s], self.ways[s]))
     }
 }
 
@@ -141,65 +222,38 @@ pub fn state_count(a: &[u8], b: &[u8]) -> f64 {
 
 /// Play A against B to the end, in the number type `T`.
 pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<T> {
-    let space = Space::of(a, b);
-    let need_a: Vec<u8> = space.totals.iter().map(|&i| a[i]).collect();
-    let need_b: Vec<u8> = space.totals.iter().map(|&i| b[i]).collect();
-    let ways: Vec<u64> = space.totals.iter().map(|&i| totals.ways[i]).collect();
+    let walk = Walk::of(totals, a, b);
     let mut outcome = Outcome {
         a_wins: T::nothing(),
         b_wins: T::nothing(),
         tie: T::nothing(),
         expected_rolls: T::nothing(),
     };
-    let mut reach = vec![T::nothing(); space.size];
+    let mut reach = vec![T::nothing(); walk.size()];
     reach[0] = T::fraction(1, 1);
-    let mut rolled = vec![0u8; space.caps.len()];
-    for state in 0..space.size {
-        if state > 0 {
-            advance(&mut rolled, &space.caps);
-        }
+    walk.each(|state, step, rolled| {
         if reach[state].is_nothing() {
-            continue;
+            return;
         }
         let here = std::mem::replace(&mut reach[state], T::nothing());
-        let a_done = rolled.iter().zip(&need_a).all(|(r, n)| r >= n);
-        let b_done = rolled.iter().zip(&need_b).all(|(r, n)| r >= n);
-        match (a_done, b_done) {
-            (true, true) => outcome.tie.add(&here),
-            (true, false) => outcome.a_wins.add(&here),
-            (false, true) => outcome.b_wins.add(&here),
-            (false, false) => {
-                let useful: u64 = (0..rolled.len())
-                    .filter(|&s| rolled[s] < space.caps[s])
-                    .map(|s| ways[s])
-                    .sum();
+        match step {
+            Step::Tie => outcome.tie.add(&here),
+            Step::AWins => outcome.a_wins.add(&here),
+            Step::BWins => outcome.b_wins.add(&here),
+            Step::Roll { useful } => {
                 // One division per state: here / W, then times each w_s.
                 let mut share = T::nothing();
                 share.add_product(&here, &T::fraction(1, useful));
                 outcome
                     .expected_rolls
                     .add_product(&share, &T::fraction(totals.outcomes, 1));
-                for s in 0..rolled.len() {
-                    if rolled[s] < space.caps[s] {
-                        reach[state + space.strides[s]]
-                            .add_product(&share, &T::fraction(ways[s], 1));
-                    }
+                for (next, ways) in walk.moves(state, rolled) {
+                    reach[next].add_product(&share, &T::fraction(ways, 1));
                 }
             }
         }
-    }
+    });
     outcome
-}
-
-/// The next state in index order: an odometer over the digits.
-fn advance(rolled: &mut [u8], caps: &[u8]) {
-    for (digit, &cap) in rolled.iter_mut().zip(caps) {
-        if *digit < cap {
-            *digit += 1;
-            return;
-        }
-        *digit = 0;
-    }
 }
 
 #[cfg(test)]

@@ -92,6 +92,15 @@ pub fn mirror(counts: &[u8]) -> Counts {
     counts.iter().rev().copied().collect()
 }
 
+/// For each list, the index of its mirror image in `lists` (which must hold
+/// every list of its size). Margins are the same when both lists are
+/// mirrored, so a row of the margin table gives its mirror's row for free.
+pub fn mirror_indices(lists: &[Counts]) -> Vec<usize> {
+    let index: std::collections::HashMap<&Counts, usize> =
+        lists.iter().enumerate().map(|(i, l)| (l, i)).collect();
+    lists.iter().map(|l| index[&mirror(l)]).collect()
+}
+
 /// How many lists of `picks` totals exist: multisets, C(len + picks - 1, picks).
 pub fn list_count(len: usize, picks: u64) -> f64 {
     (1..=picks).fold(1.0, |acc, i| acc * (len as f64 - 1.0 + i as f64) / i as f64)

@@ -11,11 +11,10 @@
 //! the game restricted to a few lists exactly ([`simplex::solve_game`]),
 //! look for a list that beats that mix, add it, and repeat until nothing
 //! beats the mix. Floats (rows of the margin table) only point at candidate
-//! best responses; every list within [`TOO_CLOSE`] of beating the mix is
-//! then checked in exact fractions, so the reported worst margin is exact.
-//! If the float error were larger than assumed the worst that could happen
-//! is an extra round, never a wrong claim for a list checked exactly, and
-//! lists not checked exactly lead by far more than any float error.
+//! best responses. When they find none, the mix is checked against every
+//! list in exact arithmetic, so the reported worst margin is exact; if that
+//! check finds a list that beats the mix after all, it joins the restricted
+//! game and the loop goes on.
 
 use super::search::TOO_CLOSE;
 use super::simplex;
@@ -48,6 +47,8 @@ pub struct Mixed {
     pub worst_margin: Exact,
     /// Restricted games solved.
     pub rounds: usize,
+    /// Margins computed exactly, each pair once.
+    pub exact_games: usize,
 }
 
 /// The double oracle, starting from the strategies in `start`.
@@ -76,10 +77,8 @@ pub fn double_oracle(game: &impl Margins, start: &[usize]) -> Mixed {
             set.push(least_at);
             continue;
         }
-        let near: Vec<usize> = (0..against.len())
-            .filter(|&j| against[j] <= least + TOO_CLOSE)
-            .collect();
-        let (worst_at, worst_margin) = oracle.exact_worst(&mix, &near);
+        let everyone: Vec<usize> = (0..against.len()).collect();
+        let (worst_at, worst_margin) = oracle.exact_worst(&mix, &everyone);
         if worst_margin.is_negative() {
             debug_assert!(!set.contains(&worst_at), "the mix holds its own set");
             set.push(worst_at);
@@ -94,6 +93,7 @@ pub fn double_oracle(game: &impl Margins, start: &[usize]) -> Mixed {
             value: solution.value,
             worst_margin,
             rounds,
+            exact_games: oracle.exact.len(),
         };
     }
 }

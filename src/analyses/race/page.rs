@@ -179,6 +179,7 @@ fn optimizer_json(totals: &Totals, o: &Optimum) -> Value {
     json!({
         "lists": o.lists,
         "rows_evaluated": o.rows_evaluated,
+        "exact_games": o.exact_games,
         "greedy": {
             "list": list_json(totals, &o.greedy.list),
             "steps": o.greedy.steps.iter().map(|s| json!({
@@ -348,6 +349,10 @@ fn optimizer_blocks(totals: &Totals, o: &Optimum) -> Vec<Block> {
                 (
                     "Rows of the margin table computed".into(),
                     o.rows_evaluated.to_string(),
+                ),
+                (
+                    "Games played exactly to prove the answer".into(),
+                    o.exact_games.to_string(),
                 ),
                 (
                     "Greedy search ends at".into(),

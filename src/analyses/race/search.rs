@@ -15,22 +15,27 @@
 //!   lists; the search stops when every list not yet evaluated has a bound
 //!   below the best worst margin found. Those lists are provably not maximin.
 //!
-//! Rows are computed in `f64` (see `game` for why its error is far below
-//! [`TOO_CLOSE`]); a float comparison is trusted only when the gap exceeds
-//! `TOO_CLOSE`. Everything reported is then recomputed exactly: the worst
-//! margin of each maximin candidate from every opponent whose float margin is
-//! within `TOO_CLOSE` of its float minimum, the fastest solo lists, the cycle
-//! and the margin table of the strongest lists.
+//! Rows are computed in `f64` only to steer: which rows to evaluate, which
+//! opponent is worth a closer look. Every claim is then proved in exact
+//! arithmetic ([`residues`]):
+//! - each maximin candidate's worst margin from its whole row, exactly;
+//! - every other list is shown below the best by one exact game against an
+//!   opponent that beats it by more (its witness, the cheapest game the
+//!   floats point at); a witness that failed would send that list to a full
+//!   exact row, so a float error could cost time but never a wrong answer;
+//! - the fastest solo lists from every list's exact solo time;
+//! - the cycle and the margin table of the strongest lists.
 
-use super::game::play;
+use super::game::state_count;
 use super::greedy::{self, Greedy};
-use super::lists::{all_lists, Counts, Totals};
+use super::lists::{all_lists, mirror_indices, Counts, Totals};
 use super::mixed::{self, Margins};
-use super::solo;
+use super::residues;
 use crate::engine::Exact;
 use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::{Signed, Zero};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 
 /// Float margins closer than this are decided in exact arithmetic.
 pub const TOO_CLOSE: f64 = 1e-9;
@@ -85,6 +90,8 @@ pub struct Optimum {
     pub strongest_margins: Vec<Vec<Exact>>,
     /// Rows of the margin table the search had to compute.
     pub rows_evaluated: usize,
+    /// Games played in exact arithmetic to prove the answer.
+    pub exact_games: usize,
     /// The optimal mix of lists, when no list is unbeaten.
     pub mixed: Option<MixedLists>,
 }
@@ -109,35 +116,36 @@ struct Row {
 pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
     let lists = all_lists(totals.kinds(), picks);
     let greedy = greedy::search(totals, picks);
-    let solo_rolls: Vec<f64> = lists
+    let solo_rolls: Vec<Exact> = lists
         .par_iter()
-        .map(|list| solo::expected_rolls::<f64>(totals, list))
+        .map(|list| residues::solo_rolls(totals, list))
         .collect();
     let start = lists
         .iter()
         .position(|l| *l == greedy.list)
         .expect("the greedy list is a list");
-    let rows = bound_and_prune(totals, &lists, &solo_rolls, start);
-    let rated = confirm_maximin(totals, &lists, &rows);
-    let best = rated.iter().map(|r| &r.worst_margin).max().cloned();
-    let maximin: Vec<Rated> = rated
-        .into_iter()
-        .filter(|r| Some(&r.worst_margin) == best.as_ref())
-        .collect();
+    let steer: Vec<f64> = solo_rolls.iter().map(crate::engine::to_f64).collect();
+    let mirrors = mirror_indices(&lists);
+    let rows = bound_and_prune(totals, &lists, &mirrors, &steer, start);
+    let mut proof = certify(totals, &lists, &mirrors, &rows);
+    let maximin = proof.maximin(&lists);
     let unbeaten: Vec<Rated> = maximin
         .iter()
-        .filter(|r| num_traits::Zero::is_zero(&r.worst_margin))
+        .filter(|r| r.worst_margin.is_zero())
         .cloned()
         .collect();
-    let greedy_row = rows.iter().find(|r| r.list == start).expect("first row");
-    let greedy_worst_margin = exact_worst(totals, &lists, greedy_row).1;
-    let (fastest, fastest_rolls) = fastest_solo(totals, &lists, &solo_rolls);
+    let greedy_worst_margin = proof.worst(totals, &lists, start);
+    let (fastest, fastest_rolls) = fastest_solo(&lists, &solo_rolls);
     let top = strongest(&lists, &rows, &maximin[0].list);
     let strongest_margins = exact_margins(totals, &top);
     let cycle = find_cycle(&top, &strongest_margins);
     let mixed = unbeaten
         .is_empty()
         .then(|| mixed_strategy(totals, &lists, &rows, &maximin));
+    let exact_games = proof.games
+        + lists.len()
+        + top.len() * (top.len() - 1) / 2
+        + mixed.as_ref().map_or(0, |m| m.mix.exact_games);
     Optimum {
         lists: lists.len(),
         greedy,
@@ -150,6 +158,7 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
         strongest: top,
         strongest_margins,
         rows_evaluated: rows.len(),
+        exact_games,
         mixed,
     }
 }
@@ -175,7 +184,7 @@ impl Margins for RaceGame<'_> {
     }
 
     fn exact(&self, i: usize, j: usize) -> Exact {
-        play::<Exact>(self.totals, &self.lists[i], &self.lists[j]).margin()
+        residues::margin(self.totals, &self.lists[i], &self.lists[j])
     }
 }
 
@@ -208,7 +217,7 @@ fn mixed_strategy(
 fn float_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<f64> {
     lists
         .par_iter()
-        .map(|b| play::<f64>(totals, &lists[list], b).margin())
+        .map(|b| super::game::play::<f64>(totals, &lists[list], b).margin())
         .collect()
 }
 
@@ -216,6 +225,7 @@ fn float_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<f64> {
 fn bound_and_prune(
     totals: &Totals,
     lists: &[Counts],
+    mirrors: &[usize],
     solo_rolls: &[f64],
     start: usize,
 ) -> Vec<Row> {
@@ -226,7 +236,10 @@ fn bound_and_prune(
     let mut rows = Vec::new();
     let mut next = Some(start);
     while let Some(list) = next {
-        let margins = float_row(totals, lists, list);
+        let margins = match rows.iter().find(|r: &&Row| r.list == mirrors[list]) {
+            Some(image) => mirrored(&image.margins, mirrors),
+            None => float_row(totals, lists, list),
+        };
         let worst = margins.iter().copied().fold(f64::INFINITY, f64::min);
         best = best.max(worst);
         for (b, m) in bound.iter_mut().zip(&margins) {
@@ -267,58 +280,163 @@ fn progress_bar(lists: usize) -> ProgressBar {
     bar
 }
 
-/// The exact worst margin of every row whose float worst margin is within
-/// reach of the best.
-fn confirm_maximin(totals: &Totals, lists: &[Counts], rows: &[Row]) -> Vec<Rated> {
-    let best = rows
+/// The row of a list's mirror image, from the list's own row:
+/// margin(mirror a, b) = margin(a, mirror b).
+fn mirrored<T: Clone>(row: &[T], mirrors: &[usize]) -> Vec<T> {
+    mirrors.iter().map(|&j| row[j].clone()).collect()
+}
+
+/// The exact proof of the search's answer.
+struct Certificate {
+    /// Each list's mirror image.
+    mirrors: Vec<usize>,
+    /// Whole rows computed exactly: list -> margin against every list.
+    full: BTreeMap<usize, Vec<Exact>>,
+    /// The largest exact worst margin among them.
+    best: Exact,
+    /// Exact games played.
+    games: usize,
+}
+
+impl Certificate {
+    /// The lists with the best worst margin, in list order.
+    fn maximin(&self, lists: &[Counts]) -> Vec<Rated> {
+        self.full
+            .iter()
+            .map(|(&i, row)| (i, least(row)))
+            .filter(|(_, worst)| *worst == self.best)
+            .map(|(i, worst_margin)| Rated {
+                list: lists[i].clone(),
+                worst_margin,
+            })
+            .collect()
+    }
+
+    /// A list's exact worst margin, from its whole row (computed if new).
+    fn worst(&mut self, totals: &Totals, lists: &[Counts], list: usize) -> Exact {
+        if !self.full.contains_key(&list) {
+            let row = match self.full.get(&self.mirrors[list]) {
+                Some(image) => mirrored(image, &self.mirrors),
+                None => {
+                    self.games += lists.len();
+                    exact_row(totals, lists, list)
+                }
+            };
+            self.full.insert(list, row);
+        }
+        least(&self.full[&list])
+    }
+
+    /// Whether a whole exact row already shows `list` losing by more than
+    /// the best: margin(list, a) = -margin(a, list), swapping the players.
+    fn already_shown(&self, list: usize) -> bool {
+        self.full.values().any(|row| -&row[list] < self.best)
+    }
+}
+
+fn least(row: &[Exact]) -> Exact {
+    row.iter()
+        .min()
+        .expect("a row has at least its own list")
+        .clone()
+}
+
+/// Prove the maximin set exactly (see the module doc).
+fn certify(totals: &Totals, lists: &[Counts], mirrors: &[usize], rows: &[Row]) -> Certificate {
+    let best_float = rows
         .iter()
         .map(|r| r.worst)
         .fold(f64::NEG_INFINITY, f64::max);
-    let mut candidates: Vec<&Row> = rows
+    let mut proof = Certificate {
+        mirrors: mirrors.to_vec(),
+        full: BTreeMap::new(),
+        best: Exact::zero(),
+        games: 0,
+    };
+    let mut pending: Vec<usize> = rows
         .iter()
-        .filter(|r| r.worst >= best - TOO_CLOSE)
+        .filter(|r| r.worst >= best_float - TOO_CLOSE)
+        .map(|r| r.list)
         .collect();
-    candidates.sort_by_key(|r| r.list);
-    candidates
-        .into_iter()
-        .map(|row| {
-            let (list, worst_margin) = exact_worst(totals, lists, row);
-            Rated { list, worst_margin }
+    let mut witnessed = vec![false; lists.len()];
+    loop {
+        for list in pending.drain(..) {
+            proof.worst(totals, lists, list);
+        }
+        proof.best = proof
+            .full
+            .values()
+            .map(|row| least(row))
+            .max()
+            .expect("a candidate");
+        for (i, shown) in witnessed.iter_mut().enumerate() {
+            *shown = *shown || (!proof.full.contains_key(&i) && proof.already_shown(i));
+        }
+        let games: Vec<(usize, Option<usize>)> = (0..lists.len())
+            .filter(|&i| !witnessed[i] && !proof.full.contains_key(&i))
+            .map(|i| (i, witness(lists, rows, best_float, i)))
+            .collect();
+        let margins: Vec<Option<Exact>> = games
+            .par_iter()
+            .map(|&(i, by)| by.map(|j| residues::margin(totals, &lists[i], &lists[j])))
+            .collect();
+        proof.games += margins.iter().flatten().count();
+        for (&(i, _), margin) in games.iter().zip(&margins) {
+            match margin {
+                Some(m) if *m < proof.best => witnessed[i] = true,
+                // The floats misled (or pointed nowhere): settle it in full.
+                _ => pending.push(i),
+            }
+        }
+        if pending.is_empty() {
+            return proof;
+        }
+    }
+}
+
+/// The cheapest opponent the floats say beats `list` by more than the best
+/// worst margin: from its own row if it has one, else a list whose row it
+/// lost to.
+fn witness(lists: &[Counts], rows: &[Row], best_float: f64, list: usize) -> Option<usize> {
+    let below = best_float - TOO_CLOSE;
+    let cheapest = |candidates: Vec<usize>| {
+        candidates.into_iter().min_by(|&x, &y| {
+            state_count(&lists[list], &lists[x])
+                .total_cmp(&state_count(&lists[list], &lists[y]))
+                .then(x.cmp(&y))
         })
+    };
+    match rows.iter().find(|r| r.list == list) {
+        Some(row) => cheapest(
+            (0..lists.len())
+                .filter(|&j| row.margins[j] < below)
+                .collect(),
+        ),
+        None => cheapest(
+            rows.iter()
+                .filter(|r| -r.margins[list] < below)
+                .map(|r| r.list)
+                .collect(),
+        ),
+    }
+}
+
+/// A list's margin against every list, exactly.
+fn exact_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<Exact> {
+    lists
+        .par_iter()
+        .map(|b| residues::margin(totals, &lists[list], b))
         .collect()
 }
 
-/// A row's exact worst margin: only opponents whose float margin is within
-/// `TOO_CLOSE` of the float minimum can be the minimum.
-fn exact_worst(totals: &Totals, lists: &[Counts], row: &Row) -> (Counts, Exact) {
-    let a = &lists[row.list];
-    let worst = (0..lists.len())
-        .filter(|&j| row.margins[j] <= row.worst + TOO_CLOSE)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|j| play::<Exact>(totals, a, &lists[j]).margin())
-        .min()
-        .expect("a row has at least its own list");
-    (a.clone(), worst)
-}
-
-/// The lists with the fewest expected solo rolls, confirmed exactly.
-fn fastest_solo(totals: &Totals, lists: &[Counts], solo_rolls: &[f64]) -> (Vec<Counts>, Exact) {
-    let least = solo_rolls.iter().copied().fold(f64::INFINITY, f64::min);
-    let near: Vec<(usize, Exact)> = (0..lists.len())
-        .filter(|&i| solo_rolls[i] <= least * (1.0 + TOO_CLOSE))
-        .map(|i| (i, solo::expected_rolls::<Exact>(totals, &lists[i])))
-        .collect();
-    let fewest = near
+/// The lists with the fewest expected solo rolls.
+fn fastest_solo(lists: &[Counts], solo_rolls: &[Exact]) -> (Vec<Counts>, Exact) {
+    let fewest = solo_rolls.iter().min().expect("some list").clone();
+    let fastest = lists
         .iter()
-        .map(|(_, e)| e)
-        .min()
-        .expect("some list")
-        .clone();
-    let fastest = near
-        .into_iter()
-        .filter(|(_, e)| *e == fewest)
-        .map(|(i, _)| lists[i].clone())
+        .zip(solo_rolls)
+        .filter(|(_, e)| **e == fewest)
+        .map(|(l, _)| l.clone())
         .collect();
     (fastest, fewest)
 }
@@ -348,7 +466,7 @@ pub fn exact_margins(totals: &Totals, lists: &[Counts]) -> Vec<Vec<Exact>> {
         .collect();
     let upper: Vec<Exact> = pairs
         .par_iter()
-        .map(|&(i, j)| play::<Exact>(totals, &lists[i], &lists[j]).margin())
+        .map(|&(i, j)| residues::margin(totals, &lists[i], &lists[j]))
         .collect();
     let mut table = vec![vec![Exact::zero(); n]; n];
     for ((i, j), m) in pairs.into_iter().zip(upper) {
@@ -392,6 +510,8 @@ fn find_cycle(lists: &[Counts], margins: &[Vec<Exact>]) -> Option<Cycle> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::game::play;
+    use super::super::solo;
     use super::*;
 
     /// Every pair, exactly: the definition the search must agree with.
@@ -433,6 +553,46 @@ mod tests {
             assert_eq!(found.unbeaten.is_empty(), !best.is_zero());
             assert_eq!(found.mixed.is_some(), found.unbeaten.is_empty());
         }
+    }
+
+    #[test]
+    fn a_mirror_images_row_is_a_permutation_of_the_row() {
+        let totals = Totals::of(2, 6);
+        let lists = all_lists(totals.kinds(), 3);
+        let mirrors = mirror_indices(&lists);
+        for list in [0, 17, 100, 285] {
+            let computed = exact_row(&totals, &lists, mirrors[list]);
+            assert_eq!(
+                computed,
+                mirrored(&exact_row(&totals, &lists, list), &mirrors)
+            );
+            assert_eq!(mirrors[mirrors[list]], list);
+        }
+    }
+
+    #[test]
+    fn floats_that_lie_cost_time_not_correctness() {
+        // One evaluated row whose floats claim the weakest list beats
+        // everyone: every witness it offers fails in exact arithmetic, and
+        // the proof must still end at the true maximin lists.
+        let totals = Totals::of(2, 6);
+        let lists = all_lists(totals.kinds(), 2);
+        let liar = Row {
+            list: 0,
+            margins: vec![0.9; lists.len()],
+            worst: 0.9,
+        };
+        let mut proof = certify(&totals, &lists, &mirror_indices(&lists), &[liar]);
+        let worst = brute_force_worst(&totals, 2);
+        let best = worst.iter().max().unwrap();
+        let truth: Vec<Counts> = (0..lists.len())
+            .filter(|&i| worst[i] == *best)
+            .map(|i| lists[i].clone())
+            .collect();
+        let found: Vec<Counts> = proof.maximin(&lists).into_iter().map(|r| r.list).collect();
+        assert_eq!(found, truth);
+        assert_eq!(proof.best, *best);
+        assert_eq!(proof.worst(&totals, &lists, 0), worst[0]);
     }
 
     #[test]

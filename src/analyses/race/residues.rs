@@ -1,0 +1,331 @@
+//! Exact games at machine speed: the dynamic programme of [`game`] run
+//! modulo many primes, joined by the Chinese remainder theorem.
+//!
+//! Why this is exact: along any path of the game each useful roll divides by
+//! the useful ways W of the state it leaves, and a game takes at most
+//! n = sum of c_s useful rolls. So every probability in the game, and every
+//! share of the expected length, is an integer over D = L^n, where L is the
+//! least common multiple of the W the game can meet. Hence
+//! - margin * D is an integer of size at most D, and
+//! - expected rolls * D is an integer of size at most D * K * states
+//!   (each state adds at most K / W <= K rolls, times a probability <= 1).
+//!
+//! Computing those integers modulo primes whose product exceeds twice the
+//! bound ([`modular`]) and reconstructing them gives the fractions exactly.
+//! It is the same recurrence as the fractions in [`game`], without the gcd
+//! after every addition that makes big fractions slow: about as fast as the
+//! float version times the number of primes (a dozen for two dice).
+//!
+//! [`game`]: super::game
+//! [`modular`]: crate::engine::modular
+
+use super::game::{play, Step, Walk};
+use super::lists::Totals;
+use crate::engine::modular::{self, primes_for_bits, Prime};
+use crate::engine::Exact;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::One;
+
+/// A game's margin and length, exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exactly {
+    /// P(A wins) - P(B wins).
+    pub margin: Exact,
+    /// Expected rolls until the game ends, misses included.
+    pub expected_rolls: Exact,
+}
+
+/// P(A wins) - P(B wins), exactly.
+pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
+    game(totals, a, b).margin
+}
+
+/// Expected rolls for one player alone to empty `list`, exactly (the list
+/// against itself: the game ends on the roll that empties it).
+pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
+    game(totals, list, list).expected_rolls
+}
+
+/// Play A against B exactly, modulo primes; fractions if a game would need
+/// more primes than there are.
+pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Exactly {
+    let walk = Walk::of(totals, a, b);
+    let divisors = divisors_met(&walk);
+    let denominator = denominator(&walk, &divisors);
+    let bound_bits = denominator.bits()
+        + u64::from(64 - totals.outcomes.leading_zeros())
+        + u64::from(usize::BITS - walk.size().leading_zeros());
+    let count = primes_for_bits(bound_bits);
+    if count > modular::PRIMES {
+        let outcome = play::<Exact>(totals, a, b);
+        return Exactly {
+            margin: outcome.margin(),
+            expected_rolls: outcome.expected_rolls,
+        };
+    }
+    let primes = &modular::primes()[..count];
+    let (margins, rolls) = run(totals, &walk, &divisors, primes);
+    // The residues of the integers value * D, then the integers themselves.
+    let over = |residues: &[u64]| {
+        let scaled: Vec<u64> = residues
+            .iter()
+            .zip(primes)
+            .map(|(&r, prime)| {
+                let d = u64::try_from(&denominator % prime.p).expect("below p");
+                prime.mul_plain(r, d)
+            })
+            .collect();
+        Exact::new(
+            modular::reconstruct(&scaled),
+            BigInt::from(denominator.clone()),
+        )
+    };
+    Exactly {
+        margin: over(&margins),
+        expected_rolls: over(&rolls),
+    }
+}
+
+/// Every useful-ways total W that some state divides by, ascending.
+fn divisors_met(walk: &Walk) -> Vec<u64> {
+    let mut met = Vec::new();
+    walk.each(|_, step, _| {
+        if let Step::Roll { useful } = step {
+            met.push(useful);
+        }
+    });
+    met.sort_unstable();
+    met.dedup();
+    met
+}
+
+/// Largest useful ways factored by trial division; beyond, the bound is
+/// the cruder L^n.
+const FACTOR_UP_TO: u64 = 1 << 20;
+
+/// A common denominator D of every probability and share in the game.
+///
+/// A path's probability has the product of the W it left as denominator,
+/// so the least common multiple over paths is prod over primes q of
+/// q^(the most factors q any path collects). One pass in index order finds
+/// those exponents (each state keeps the most of each prime any path into it
+/// has collected), and paths only end in finished states. Two to five times
+/// fewer bits than L^n, and so that many fewer primes to run.
+fn denominator(walk: &Walk, divisors: &[u64]) -> BigUint {
+    let factored: Option<Vec<Vec<(u64, i16)>>> = divisors.iter().map(|&w| factor(w)).collect();
+    let Some(factored) = factored else {
+        let lcm = divisors
+            .iter()
+            .fold(BigUint::one(), |l, &w| l.lcm(&BigUint::from(w)));
+        return lcm.pow(walk.longest() as u32);
+    };
+    let mut primes: Vec<u64> = factored.iter().flatten().map(|&(q, _)| q).collect();
+    primes.sort_unstable();
+    primes.dedup();
+    let mut adds: Vec<Vec<i16>> = vec![vec![0; primes.len()]; divisors.len()];
+    for (d, factors) in factored.iter().enumerate() {
+        for &(q, e) in factors {
+            adds[d][primes.binary_search(&q).expect("collected")] = e;
+        }
+    }
+    let worst = match primes.len() {
+        0..=8 => most_factors::<8>(walk, divisors, &adds),
+        9..=16 => most_factors::<16>(walk, divisors, &adds),
+        17..=32 => most_factors::<32>(walk, divisors, &adds),
+        _ => most_factors::<64>(walk, divisors, &adds),
+    };
+    primes
+        .iter()
+        .zip(worst)
+        .map(|(&q, e)| BigUint::from(q).pow(e as u32))
+        .product()
+}
+
+/// For each prime (lane), the most factors of it any path collects. Lanes
+/// are fixed-width arrays so the max runs as a few vector instructions.
+fn most_factors<const N: usize>(walk: &Walk, divisors: &[u64], adds: &[Vec<i16>]) -> Vec<i16> {
+    let lanes = adds.first().map_or(0, Vec::len);
+    if lanes > N {
+        // More distinct primes than lanes: chunk them.
+        let (first, rest): (Vec<Vec<i16>>, Vec<Vec<i16>>) = adds
+            .iter()
+            .map(|a| (a[..N].to_vec(), a[N..].to_vec()))
+            .unzip();
+        let mut worst = most_factors::<N>(walk, divisors, &first);
+        worst.extend(most_factors::<N>(walk, divisors, &rest));
+        return worst;
+    }
+    let widen = |a: &Vec<i16>| {
+        let mut lane = [0i16; N];
+        lane[..a.len()].copy_from_slice(a);
+        lane
+    };
+    let adds: Vec<[i16; N]> = adds.iter().map(widen).collect();
+    let mut exponents = vec![[0i16; N]; walk.size()];
+    let mut worst = [0i16; N];
+    walk.each(|state, step, rolled| {
+        let here = exponents[state];
+        let Step::Roll { useful } = step else {
+            worst = std::array::from_fn(|i| worst[i].max(here[i]));
+            return;
+        };
+        let add = &adds[divisors
+            .binary_search(&useful)
+            .expect("met in the first walk")];
+        let after: [i16; N] = std::array::from_fn(|i| here[i] + add[i]);
+        for (next, _) in walk.moves(state, rolled) {
+            let slot = &mut exponents[next];
+            *slot = std::array::from_fn(|i| slot[i].max(after[i]));
+        }
+    });
+    worst[..lanes].to_vec()
+}
+
+/// The prime factorisation of a small number; `None` beyond [`FACTOR_UP_TO`].
+fn factor(mut n: u64) -> Option<Vec<(u64, i16)>> {
+    if n > FACTOR_UP_TO {
+        return None;
+    }
+    let mut factors = Vec::new();
+    let mut q = 2;
+    while q * q <= n {
+        let mut e = 0;
+        while n.is_multiple_of(q) {
+            n /= q;
+            e += 1;
+        }
+        if e > 0 {
+            factors.push((q, e));
+        }
+        q += 1;
+    }
+    if n > 1 {
+        factors.push((n, 1));
+    }
+    Some(factors)
+}
+
+/// margin * D and expected rolls * D modulo each prime.
+///
+/// Every state keeps, per prime, a 128-bit sum of (share in Montgomery
+/// form) * ways over the rolls that lead to it; one Montgomery reduction
+/// turns that into the state's probability. The sums stay below
+/// p * 2^64 because the ways into a state add up to at most K < 2^53.
+fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> (Vec<u64>, Vec<u64>) {
+    let width = primes.len();
+    // For each divisor W and prime: W^{-1} R^2, so that one Montgomery
+    // product of a plain probability gives its share in Montgomery form.
+    let inverse_of: Vec<u64> = divisors
+        .iter()
+        .flat_map(|&w| {
+            primes.iter().map(move |prime| {
+                let plain = prime.inverse(w);
+                prime.to_montgomery(prime.to_montgomery(plain))
+            })
+        })
+        .collect();
+    let mut reach = vec![0u128; walk.size() * width];
+    for (slot, prime) in reach[..width].iter_mut().zip(primes) {
+        *slot = prime.one() as u128;
+    }
+    let mut a_wins = vec![0u128; width];
+    let mut b_wins = vec![0u128; width];
+    let mut shares = vec![0u128; width];
+    let mut share = vec![0u64; width];
+    walk.each(|state, step, rolled| {
+        let here = &reach[state * width..(state + 1) * width];
+        let into = match step {
+            Step::Tie => return,
+            Step::AWins => &mut a_wins,
+            Step::BWins => &mut b_wins,
+            Step::Roll { useful } => {
+                let d = divisors
+                    .binary_search(&useful)
+                    .expect("met in the first walk");
+                let inverses = &inverse_of[d * width..(d + 1) * width];
+                for j in 0..width {
+                    share[j] = primes[j].mul(primes[j].reduce(here[j]), inverses[j]);
+                    shares[j] += share[j] as u128;
+                }
+                for (next, ways) in walk.moves(state, rolled) {
+                    let slots = &mut reach[next * width..(next + 1) * width];
+                    for (slot, s) in slots.iter_mut().zip(&share) {
+                        *slot += *s as u128 * ways as u128;
+                    }
+                }
+                return;
+            }
+        };
+        for ((sum, &value), prime) in into.iter_mut().zip(here).zip(primes) {
+            *sum += prime.reduce(value) as u128;
+        }
+    });
+    let margins = primes
+        .iter()
+        .enumerate()
+        .map(|(j, prime)| {
+            let p = prime.p as u128;
+            ((a_wins[j] % p + p - b_wins[j] % p) % p) as u64
+        })
+        .collect();
+    let rolls = primes
+        .iter()
+        .enumerate()
+        .map(|(j, prime)| prime.mul_plain(prime.reduce(shares[j]), totals.outcomes % prime.p))
+        .collect();
+    (margins, rolls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lists::{all_lists, mirror};
+    use super::*;
+    use num_traits::Zero;
+
+    #[test]
+    fn agrees_with_fractions_on_spread_out_pairs() {
+        for (count, sides, picks) in [(1, 4, 2), (2, 6, 3), (2, 6, 5), (3, 4, 4), (3, 6, 3)] {
+            let totals = Totals::of(count, sides);
+            let lists = all_lists(totals.kinds(), picks);
+            let step = (lists.len() / 40).max(1);
+            for (i, a) in lists.iter().enumerate().step_by(step) {
+                let b = &lists[(i * 31 + 11) % lists.len()];
+                let exact = play::<Exact>(&totals, a, b);
+                let fast = game(&totals, a, b);
+                assert_eq!(fast.margin, exact.margin(), "{a:?} {b:?}");
+                assert_eq!(fast.expected_rolls, exact.expected_rolls, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_longest_games_need_the_most_primes_and_still_agree() {
+        // All copies on the rarest totals: the most rolls and the most
+        // different divisors, so the size bound is tested where it is tight.
+        let totals = Totals::of(2, 6);
+        let a = totals.counts(&[2, 2, 2, 12, 12, 3]);
+        let b = totals.counts(&[12, 12, 12, 2, 11, 11]);
+        let exact = play::<Exact>(&totals, &a, &b);
+        let fast = game(&totals, &a, &b);
+        assert_eq!(fast.margin, exact.margin());
+        assert_eq!(fast.expected_rolls, exact.expected_rolls);
+    }
+
+    #[test]
+    fn ties_and_solo_times() {
+        let totals = Totals::of(2, 6);
+        let a = totals.counts(&[4, 6, 7, 7, 10]);
+        assert!(margin(&totals, &a, &mirror(&a)).is_zero());
+        assert!(margin(&totals, &a, &a).is_zero());
+        // One 7 alone: 6 rolls on average.
+        assert_eq!(
+            solo_rolls(&totals, &totals.counts(&[7])),
+            Exact::from_integer(6.into())
+        );
+        assert_eq!(
+            solo_rolls(&totals, &a),
+            play::<Exact>(&totals, &a, &a).expected_rolls
+        );
+    }
+}
