@@ -299,6 +299,26 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_pair_on_any_small_pool_agrees_with_fractions(
+            count in 1u64..=3,
+            sides in 2u64..=6,
+            picks in 1u64..=4,
+            seed in 0usize..1_000_000,
+        ) {
+            let totals = Totals::of(count, sides);
+            let lists = all_lists(totals.kinds(), picks);
+            let a = &lists[seed % lists.len()];
+            let b = &lists[(seed / 7 + seed % 13) % lists.len()];
+            let exact = play::<Exact>(&totals, a, b);
+            let fast = game(&totals, a, b);
+            proptest::prop_assert_eq!(fast.margin, exact.margin());
+            proptest::prop_assert_eq!(fast.expected_rolls, exact.expected_rolls);
+        }
+    }
+
     #[test]
     fn the_longest_games_need_the_most_primes_and_still_agree() {
         // All copies on the rarest totals: the most rolls and the most

@@ -126,8 +126,10 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
         .expect("the greedy list is a list");
     let steer: Vec<f64> = solo_rolls.iter().map(crate::engine::to_f64).collect();
     let mirrors = mirror_indices(&lists);
-    let rows = bound_and_prune(totals, &lists, &mirrors, &steer, start);
-    let mut proof = certify(totals, &lists, &mirrors, &rows);
+    let progress = progress_bar(lists.len());
+    let rows = bound_and_prune(totals, &lists, &mirrors, &steer, start, &progress);
+    let mut proof = certify(totals, &lists, &mirrors, &rows, &progress);
+    progress.finish_and_clear();
     let maximin = proof.maximin(&lists);
     let unbeaten: Vec<Rated> = maximin
         .iter()
@@ -228,8 +230,8 @@ fn bound_and_prune(
     mirrors: &[usize],
     solo_rolls: &[f64],
     start: usize,
+    progress: &ProgressBar,
 ) -> Vec<Row> {
-    let progress = progress_bar(lists.len());
     let mut bound = vec![f64::INFINITY; lists.len()];
     let mut evaluated = vec![false; lists.len()];
     let mut best = f64::NEG_INFINITY;
@@ -252,7 +254,10 @@ fn bound_and_prune(
             margins,
             worst,
         });
-        progress.set_message(format!("{} rows, best worst margin {best:.6}", rows.len()));
+        progress.set_message(format!(
+            "search: {} rows, best worst margin {best:.6}",
+            rows.len()
+        ));
         progress.inc(1);
         next = (0..lists.len())
             .filter(|&j| !evaluated[j] && bound[j] >= best - TOO_CLOSE)
@@ -263,7 +268,6 @@ fn bound_and_prune(
                     .then(y.cmp(&x))
             });
     }
-    progress.finish_and_clear();
     rows
 }
 
@@ -273,8 +277,7 @@ fn progress_bar(lists: usize) -> ProgressBar {
     }
     let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{spinner} race search: {msg} [{elapsed}]")
-            .expect("valid template"),
+        ProgressStyle::with_template("{spinner} race {msg} [{elapsed}]").expect("valid template"),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
@@ -342,7 +345,13 @@ fn least(row: &[Exact]) -> Exact {
 }
 
 /// Prove the maximin set exactly (see the module doc).
-fn certify(totals: &Totals, lists: &[Counts], mirrors: &[usize], rows: &[Row]) -> Certificate {
+fn certify(
+    totals: &Totals,
+    lists: &[Counts],
+    mirrors: &[usize],
+    rows: &[Row],
+    progress: &ProgressBar,
+) -> Certificate {
     let best_float = rows
         .iter()
         .map(|r| r.worst)
@@ -360,7 +369,14 @@ fn certify(totals: &Totals, lists: &[Counts], mirrors: &[usize], rows: &[Row]) -
         .collect();
     let mut witnessed = vec![false; lists.len()];
     loop {
-        for list in pending.drain(..) {
+        let due: Vec<usize> = std::mem::take(&mut pending);
+        for (done, &list) in due.iter().enumerate() {
+            progress.set_message(format!(
+                "proof: whole exact row {} of {} ({} games each)",
+                done + 1,
+                due.len(),
+                lists.len()
+            ));
             proof.worst(totals, lists, list);
         }
         proof.best = proof
@@ -376,6 +392,10 @@ fn certify(totals: &Totals, lists: &[Counts], mirrors: &[usize], rows: &[Row]) -
             .filter(|&i| !witnessed[i] && !proof.full.contains_key(&i))
             .map(|i| (i, witness(lists, rows, best_float, i)))
             .collect();
+        progress.set_message(format!(
+            "proof: {} exact games against witnesses",
+            games.len()
+        ));
         let margins: Vec<Option<Exact>> = games
             .par_iter()
             .map(|&(i, by)| by.map(|j| residues::margin(totals, &lists[i], &lists[j])))
@@ -582,7 +602,8 @@ mod tests {
             margins: vec![0.9; lists.len()],
             worst: 0.9,
         };
-        let mut proof = certify(&totals, &lists, &mirror_indices(&lists), &[liar]);
+        let hidden = ProgressBar::hidden();
+        let mut proof = certify(&totals, &lists, &mirror_indices(&lists), &[liar], &hidden);
         let worst = brute_force_worst(&totals, 2);
         let best = worst.iter().max().unwrap();
         let truth: Vec<Counts> = (0..lists.len())
