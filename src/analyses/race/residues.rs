@@ -164,15 +164,14 @@ fn most_factors<const N: usize>(walk: &Walk, divisors: &[u64], adds: &[Vec<i16>]
     let adds: Vec<[i16; N]> = adds.iter().map(widen).collect();
     let mut exponents = vec![[0i16; N]; walk.size()];
     let mut worst = [0i16; N];
+    let mut lookup = Lookup::new(divisors);
     walk.each(|state, step, rolled| {
         let here = exponents[state];
         let Step::Roll { useful } = step else {
             worst = std::array::from_fn(|i| worst[i].max(here[i]));
             return;
         };
-        let add = &adds[divisors
-            .binary_search(&useful)
-            .expect("met in the first walk")];
+        let add = &adds[lookup.position(useful)];
         let after: [i16; N] = std::array::from_fn(|i| here[i] + add[i]);
         for (next, _) in walk.moves(state, rolled) {
             let slot = &mut exponents[next];
@@ -180,6 +179,34 @@ fn most_factors<const N: usize>(walk: &Walk, divisors: &[u64], adds: &[Vec<i16>]
         }
     });
     worst[..lanes].to_vec()
+}
+
+/// Where a state's W sits among the divisors. W changes only when a digit
+/// reaches or leaves its cap, so the last answer is kept and the search runs
+/// only when W changes.
+struct Lookup<'d> {
+    divisors: &'d [u64],
+    last: (u64, usize),
+}
+
+impl<'d> Lookup<'d> {
+    fn new(divisors: &'d [u64]) -> Lookup<'d> {
+        Lookup {
+            divisors,
+            last: (0, 0),
+        }
+    }
+
+    fn position(&mut self, useful: u64) -> usize {
+        if self.last.0 != useful {
+            let d = self
+                .divisors
+                .binary_search(&useful)
+                .expect("met in the first walk");
+            self.last = (useful, d);
+        }
+        self.last.1
+    }
 }
 
 /// The prime factorisation of a small number; `None` beyond [`FACTOR_UP_TO`].
@@ -208,73 +235,97 @@ fn factor(mut n: u64) -> Option<Vec<(u64, i16)>> {
 
 /// margin * D and expected rolls * D modulo each prime.
 ///
+/// The primes go through the game in groups held in fixed-width arrays, so
+/// the per-prime loops unroll; a group narrower than its array repeats its
+/// first prime in the spare lanes and drops them at the end.
+fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> (Vec<u64>, Vec<u64>) {
+    let mut margins = Vec::with_capacity(primes.len());
+    let mut rolls = Vec::with_capacity(primes.len());
+    for group in primes.chunks(32) {
+        let (m, r) = match group.len() {
+            1 => lanes::<1>(totals, walk, divisors, group),
+            2 => lanes::<2>(totals, walk, divisors, group),
+            3 => lanes::<3>(totals, walk, divisors, group),
+            4 => lanes::<4>(totals, walk, divisors, group),
+            5 => lanes::<5>(totals, walk, divisors, group),
+            6 => lanes::<6>(totals, walk, divisors, group),
+            7 | 8 => lanes::<8>(totals, walk, divisors, group),
+            9..=12 => lanes::<12>(totals, walk, divisors, group),
+            13..=16 => lanes::<16>(totals, walk, divisors, group),
+            17..=24 => lanes::<24>(totals, walk, divisors, group),
+            _ => lanes::<32>(totals, walk, divisors, group),
+        };
+        margins.extend_from_slice(&m[..group.len()]);
+        rolls.extend_from_slice(&r[..group.len()]);
+    }
+    (margins, rolls)
+}
+
+/// One group of at most `N` primes through the game.
+///
 /// Every state keeps, per prime, a 128-bit sum of (share in Montgomery
 /// form) * ways over the rolls that lead to it; one Montgomery reduction
 /// turns that into the state's probability. The sums stay below
 /// p * 2^64 because the ways into a state add up to at most K < 2^53.
-fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> (Vec<u64>, Vec<u64>) {
-    let width = primes.len();
+fn lanes<const N: usize>(
+    totals: &Totals,
+    walk: &Walk,
+    divisors: &[u64],
+    group: &[Prime],
+) -> (Vec<u64>, Vec<u64>) {
+    let primes: [Prime; N] = std::array::from_fn(|j| group[j.min(group.len() - 1)]);
     // For each divisor W and prime: W^{-1} R^2, so that one Montgomery
     // product of a plain probability gives its share in Montgomery form.
-    let inverse_of: Vec<u64> = divisors
+    let inverse_of: Vec<[u64; N]> = divisors
         .iter()
-        .flat_map(|&w| {
-            primes.iter().map(move |prime| {
-                let plain = prime.inverse(w);
-                prime.to_montgomery(prime.to_montgomery(plain))
+        .map(|&w| {
+            std::array::from_fn(|j| {
+                let prime = &primes[j];
+                prime.to_montgomery(prime.to_montgomery(prime.inverse(w)))
             })
         })
         .collect();
-    let mut reach = vec![0u128; walk.size() * width];
-    for (slot, prime) in reach[..width].iter_mut().zip(primes) {
-        *slot = prime.one() as u128;
-    }
-    let mut a_wins = vec![0u128; width];
-    let mut b_wins = vec![0u128; width];
-    let mut shares = vec![0u128; width];
-    let mut share = vec![0u64; width];
+    let mut reach = vec![[0u128; N]; walk.size()];
+    reach[0] = std::array::from_fn(|j| primes[j].one() as u128);
+    let mut a_wins = [0u128; N];
+    let mut b_wins = [0u128; N];
+    let mut shares = [0u128; N];
+    let mut lookup = Lookup::new(divisors);
     walk.each(|state, step, rolled| {
-        let here = &reach[state * width..(state + 1) * width];
+        let here = reach[state];
         let into = match step {
             Step::Tie => return,
             Step::AWins => &mut a_wins,
             Step::BWins => &mut b_wins,
             Step::Roll { useful } => {
-                let d = divisors
-                    .binary_search(&useful)
-                    .expect("met in the first walk");
-                let inverses = &inverse_of[d * width..(d + 1) * width];
-                for j in 0..width {
-                    share[j] = primes[j].mul(primes[j].reduce(here[j]), inverses[j]);
+                let inverses = &inverse_of[lookup.position(useful)];
+                let share: [u64; N] =
+                    std::array::from_fn(|j| primes[j].mul(primes[j].reduce(here[j]), inverses[j]));
+                for j in 0..N {
                     shares[j] += share[j] as u128;
                 }
                 for (next, ways) in walk.moves(state, rolled) {
-                    let slots = &mut reach[next * width..(next + 1) * width];
-                    for (slot, s) in slots.iter_mut().zip(&share) {
-                        *slot += *s as u128 * ways as u128;
+                    let slot = &mut reach[next];
+                    for j in 0..N {
+                        slot[j] += share[j] as u128 * ways as u128;
                     }
                 }
                 return;
             }
         };
-        for ((sum, &value), prime) in into.iter_mut().zip(here).zip(primes) {
-            *sum += prime.reduce(value) as u128;
+        for j in 0..N {
+            into[j] += primes[j].reduce(here[j]) as u128;
         }
     });
-    let margins = primes
-        .iter()
-        .enumerate()
-        .map(|(j, prime)| {
-            let p = prime.p as u128;
-            ((a_wins[j] % p + p - b_wins[j] % p) % p) as u64
-        })
-        .collect();
-    let rolls = primes
-        .iter()
-        .enumerate()
-        .map(|(j, prime)| prime.mul_plain(prime.reduce(shares[j]), totals.outcomes % prime.p))
-        .collect();
-    (margins, rolls)
+    let margins: [u64; N] = std::array::from_fn(|j| {
+        let p = primes[j].p as u128;
+        ((a_wins[j] % p + p - b_wins[j] % p) % p) as u64
+    });
+    let rolls: [u64; N] = std::array::from_fn(|j| {
+        let prime = &primes[j];
+        prime.mul_plain(prime.reduce(shares[j]), totals.outcomes % prime.p)
+    });
+    (margins.to_vec(), rolls.to_vec())
 }
 
 #[cfg(test)]
