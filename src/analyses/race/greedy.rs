@@ -15,8 +15,8 @@
 //! - When no challenger is accepted at a position, the search stops: the
 //!   seed argues the earlier, more probable positions would resist too.
 
-use super::game::play;
 use super::lists::{Counts, Totals};
+use super::residues;
 use crate::engine::Exact;
 
 /// One comparison the search made.
@@ -62,7 +62,7 @@ pub fn search(totals: &Totals, picks: u64) -> Greedy {
             }
             let mut candidate = current.clone();
             candidate[position] = challenger;
-            let game = play::<Exact>(
+            let game = residues::game(
                 totals,
                 &counts(totals, &candidate),
                 &counts(totals, &current),
@@ -101,6 +101,7 @@ fn counts(totals: &Totals, indices: &[usize]) -> Counts {
 
 #[cfg(test)]
 mod tests {
+    use super::super::game::play;
     use super::*;
 
     #[test]

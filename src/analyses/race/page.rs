@@ -1,9 +1,9 @@
 //! The race's results contract and page blocks.
 
-use super::game::{play, Outcome};
+use super::game::Outcome;
 use super::lists::{Counts, Totals};
 use super::search::{optimise, MixedLists, Optimum, Rated};
-use super::{solo, Params};
+use super::{residues, solo, Params};
 use crate::analyses::cells::fraction;
 use crate::engine::{exact_string, ratio, to_f64, Exact};
 use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
@@ -50,7 +50,7 @@ pub fn build(params: &Params) -> Report {
         .par_iter()
         .map(|(a, b)| {
             let (a, b) = (totals.counts(a), totals.counts(b));
-            let outcome = play::<Exact>(&totals, &a, &b);
+            let outcome = residues::game(&totals, &a, &b);
             (a, b, outcome)
         })
         .collect();
@@ -121,7 +121,7 @@ fn solos(totals: &Totals, lists: &[Counts]) -> Vec<Solo> {
         .par_iter()
         .map(|list| Solo {
             list: list.clone(),
-            expected_rolls: solo::expected_rolls::<Exact>(totals, list),
+            expected_rolls: residues::solo_rolls(totals, list),
             finished: solo::finished_by(totals, list, f64::INFINITY, horizon),
         })
         .collect()
@@ -175,7 +175,7 @@ fn optimizer_json(totals: &Totals, o: &Optimum) -> Value {
     let is_unbeaten = |l: &Counts| o.unbeaten.iter().any(|r| &r.list == l);
     let is_maximin = |l: &Counts| o.maximin.iter().any(|r| &r.list == l);
     let against_leader =
-        |l: &Counts| matchup_json(totals, l, leader, &play::<Exact>(totals, l, leader));
+        |l: &Counts| matchup_json(totals, l, leader, &residues::game(totals, l, leader));
     json!({
         "lists": o.lists,
         "rows_evaluated": o.rows_evaluated,

@@ -19,7 +19,7 @@
 //! [`game`]: super::game
 //! [`modular`]: crate::engine::modular
 
-use super::game::{play, Step, Walk};
+use super::game::{play, Outcome, Step, Walk};
 use super::lists::Totals;
 use crate::engine::modular::{self, primes_for_bits, Prime};
 use crate::engine::Exact;
@@ -27,18 +27,9 @@ use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::One;
 
-/// A game's margin and length, exactly.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Exactly {
-    /// P(A wins) - P(B wins).
-    pub margin: Exact,
-    /// Expected rolls until the game ends, misses included.
-    pub expected_rolls: Exact,
-}
-
 /// P(A wins) - P(B wins), exactly.
 pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
-    game(totals, a, b).margin
+    game(totals, a, b).margin()
 }
 
 /// Expected rolls for one player alone to empty `list`, exactly (the list
@@ -47,9 +38,9 @@ pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
     game(totals, list, list).expected_rolls
 }
 
-/// Play A against B exactly, modulo primes; fractions if a game would need
-/// more primes than there are.
-pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Exactly {
+/// Play A against B exactly, modulo primes; in fractions if a game would
+/// need more primes than there are.
+pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
     let walk = Walk::of(totals, a, b);
     let divisors = divisors_met(&walk);
     let denominator = denominator(&walk, &divisors);
@@ -58,14 +49,10 @@ pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Exactly {
         + u64::from(usize::BITS - walk.size().leading_zeros());
     let count = primes_for_bits(bound_bits);
     if count > modular::PRIMES {
-        let outcome = play::<Exact>(totals, a, b);
-        return Exactly {
-            margin: outcome.margin(),
-            expected_rolls: outcome.expected_rolls,
-        };
+        return play::<Exact>(totals, a, b);
     }
     let primes = &modular::primes()[..count];
-    let (margins, rolls) = run(totals, &walk, &divisors, primes);
+    let [a_wins, b_wins, tie, rolls] = run(totals, &walk, &divisors, primes);
     // The residues of the integers value * D, then the integers themselves.
     let over = |residues: &[u64]| {
         let scaled: Vec<u64> = residues
@@ -81,8 +68,10 @@ pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Exactly {
             BigInt::from(denominator.clone()),
         )
     };
-    Exactly {
-        margin: over(&margins),
+    Outcome {
+        a_wins: over(&a_wins),
+        b_wins: over(&b_wins),
+        tie: over(&tie),
         expected_rolls: over(&rolls),
     }
 }
@@ -233,16 +222,16 @@ fn factor(mut n: u64) -> Option<Vec<(u64, i16)>> {
     Some(factors)
 }
 
-/// margin * D and expected rolls * D modulo each prime.
+/// P(A wins) * D, P(B wins) * D, P(tie) * D and expected rolls * D modulo
+/// each prime.
 ///
 /// The primes go through the game in groups held in fixed-width arrays, so
 /// the per-prime loops unroll; a group narrower than its array repeats its
 /// first prime in the spare lanes and drops them at the end.
-fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> (Vec<u64>, Vec<u64>) {
-    let mut margins = Vec::with_capacity(primes.len());
-    let mut rolls = Vec::with_capacity(primes.len());
+fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> [Vec<u64>; 4] {
+    let mut all: [Vec<u64>; 4] = Default::default();
     for group in primes.chunks(32) {
-        let (m, r) = match group.len() {
+        let residues = match group.len() {
             1 => lanes::<1>(totals, walk, divisors, group),
             2 => lanes::<2>(totals, walk, divisors, group),
             3 => lanes::<3>(totals, walk, divisors, group),
@@ -255,10 +244,11 @@ fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> (Vec
             17..=24 => lanes::<24>(totals, walk, divisors, group),
             _ => lanes::<32>(totals, walk, divisors, group),
         };
-        margins.extend_from_slice(&m[..group.len()]);
-        rolls.extend_from_slice(&r[..group.len()]);
+        for (into, from) in all.iter_mut().zip(residues) {
+            into.extend_from_slice(&from[..group.len()]);
+        }
     }
-    (margins, rolls)
+    all
 }
 
 /// One group of at most `N` primes through the game.
@@ -272,7 +262,7 @@ fn lanes<const N: usize>(
     walk: &Walk,
     divisors: &[u64],
     group: &[Prime],
-) -> (Vec<u64>, Vec<u64>) {
+) -> [Vec<u64>; 4] {
     let primes: [Prime; N] = std::array::from_fn(|j| group[j.min(group.len() - 1)]);
     // For each divisor W and prime: W^{-1} R^2, so that one Montgomery
     // product of a plain probability gives its share in Montgomery form.
@@ -289,12 +279,13 @@ fn lanes<const N: usize>(
     reach[0] = std::array::from_fn(|j| primes[j].one() as u128);
     let mut a_wins = [0u128; N];
     let mut b_wins = [0u128; N];
+    let mut tie = [0u128; N];
     let mut shares = [0u128; N];
     let mut lookup = Lookup::new(divisors);
     walk.each(|state, step, rolled| {
         let here = reach[state];
         let into = match step {
-            Step::Tie => return,
+            Step::Tie => &mut tie,
             Step::AWins => &mut a_wins,
             Step::BWins => &mut b_wins,
             Step::Roll { useful } => {
@@ -317,15 +308,18 @@ fn lanes<const N: usize>(
             into[j] += primes[j].reduce(here[j]) as u128;
         }
     });
-    let margins: [u64; N] = std::array::from_fn(|j| {
-        let p = primes[j].p as u128;
-        ((a_wins[j] % p + p - b_wins[j] % p) % p) as u64
-    });
-    let rolls: [u64; N] = std::array::from_fn(|j| {
-        let prime = &primes[j];
-        prime.mul_plain(prime.reduce(shares[j]), totals.outcomes % prime.p)
-    });
-    (margins.to_vec(), rolls.to_vec())
+    let plain = |sums: &[u128; N]| -> Vec<u64> {
+        (0..N)
+            .map(|j| (sums[j] % primes[j].p as u128) as u64)
+            .collect()
+    };
+    let rolls = (0..N)
+        .map(|j| {
+            let prime = &primes[j];
+            prime.mul_plain(prime.reduce(shares[j]), totals.outcomes % prime.p)
+        })
+        .collect();
+    [plain(&a_wins), plain(&b_wins), plain(&tie), rolls]
 }
 
 #[cfg(test)]
@@ -344,8 +338,7 @@ mod tests {
                 let b = &lists[(i * 31 + 11) % lists.len()];
                 let exact = play::<Exact>(&totals, a, b);
                 let fast = game(&totals, a, b);
-                assert_eq!(fast.margin, exact.margin(), "{a:?} {b:?}");
-                assert_eq!(fast.expected_rolls, exact.expected_rolls, "{a:?} {b:?}");
+                assert_eq!(fast, exact, "{a:?} {b:?}");
             }
         }
     }
@@ -365,8 +358,7 @@ mod tests {
             let b = &lists[(seed / 7 + seed % 13) % lists.len()];
             let exact = play::<Exact>(&totals, a, b);
             let fast = game(&totals, a, b);
-            proptest::prop_assert_eq!(fast.margin, exact.margin());
-            proptest::prop_assert_eq!(fast.expected_rolls, exact.expected_rolls);
+            proptest::prop_assert_eq!(fast, exact);
         }
     }
 
@@ -379,8 +371,7 @@ mod tests {
         let b = totals.counts(&[12, 12, 12, 2, 11, 11]);
         let exact = play::<Exact>(&totals, &a, &b);
         let fast = game(&totals, &a, &b);
-        assert_eq!(fast.margin, exact.margin());
-        assert_eq!(fast.expected_rolls, exact.expected_rolls);
+        assert_eq!(fast, exact);
     }
 
     #[test]

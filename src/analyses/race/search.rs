@@ -531,7 +531,6 @@ fn find_cycle(lists: &[Counts], margins: &[Vec<Exact>]) -> Option<Cycle> {
 #[cfg(test)]
 mod tests {
     use super::super::game::play;
-    use super::super::solo;
     use super::*;
 
     /// Every pair, exactly: the definition the search must agree with.
@@ -642,7 +641,7 @@ mod tests {
         let lists = all_lists(totals.kinds(), 2);
         let fewest = lists
             .iter()
-            .map(|l| solo::expected_rolls::<Exact>(&totals, l))
+            .map(|l| play::<Exact>(&totals, l, l).expected_rolls)
             .min()
             .unwrap();
         assert_eq!(found.fastest_rolls, fewest);

@@ -1,17 +1,13 @@
 //! One player alone: how long crossing off a list takes.
 
-use super::game::{play, Probability};
+//! The expected time itself is [`residues::solo_rolls`]: a list raced
+//! against itself always ties on the roll that empties it.
+//!
+//! [`residues::solo_rolls`]: super::residues::solo_rolls
+
 use super::lists::Totals;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
-
-/// Expected rolls for one player alone to empty `list`.
-///
-/// A list raced against itself always ends in a tie on the roll that
-/// empties it, so the solo time is that game's length.
-pub fn expected_rolls<T: Probability>(totals: &Totals, list: &[u8]) -> T {
-    play::<T>(totals, list, list).expected_rolls
-}
 
 /// `finished[n]`: how many of the K^n sequences of n rolls have emptied
 /// `list` by roll n, for n = 0, 1, ... until at least `coverage` of all
@@ -71,6 +67,7 @@ fn ratio_f64(a: &BigUint, b: &BigUint) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::residues::solo_rolls;
     use super::*;
     use crate::engine::{exact_string, ratio, Exact};
 
@@ -79,12 +76,9 @@ mod tests {
         // Waiting for one 7 on 2d6 takes 6 rolls on average; two 7s take 12.
         let totals = Totals::of(2, 6);
         let one = totals.counts(&[7]);
-        assert_eq!(exact_string(&expected_rolls::<Exact>(&totals, &one)), "6/1");
+        assert_eq!(exact_string(&solo_rolls(&totals, &one)), "6/1");
         let two = totals.counts(&[7, 7]);
-        assert_eq!(
-            exact_string(&expected_rolls::<Exact>(&totals, &two)),
-            "12/1"
-        );
+        assert_eq!(exact_string(&solo_rolls(&totals, &two)), "12/1");
         // P(a 7 within n rolls) = 1 - (5/6)^n.
         let finished = finished_by(&totals, &one, 0.99, 100);
         for (n, ways) in finished.iter().enumerate() {
@@ -106,7 +100,7 @@ mod tests {
             let all = BigUint::from(4u32).pow(n as u32);
             mean += 1.0 - crate::engine::to_f64(&ratio(ways, &all));
         }
-        let exact: Exact = expected_rolls(&totals, &list);
+        let exact: Exact = solo_rolls(&totals, &list);
         assert!(
             (mean - crate::engine::to_f64(&exact)).abs() < 1e-9,
             "{mean}"
