@@ -26,7 +26,7 @@
 //! - the fastest solo lists from every list's exact solo time;
 //! - the cycle and the margin table of the strongest lists.
 
-use super::game::state_count;
+use super::game::{play, state_count};
 use super::greedy::{self, Greedy};
 use super::lists::{all_lists, mirror_indices, Counts, Totals};
 use super::mixed::{self, Margins};
@@ -219,7 +219,7 @@ fn mixed_strategy(
 fn float_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<f64> {
     lists
         .par_iter()
-        .map(|b| super::game::play::<f64>(totals, &lists[list], b).margin())
+        .map(|b| play::<f64>(totals, &lists[list], b).margin())
         .collect()
 }
 
@@ -530,7 +530,6 @@ fn find_cycle(lists: &[Counts], margins: &[Vec<Exact>]) -> Option<Cycle> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::play;
     use super::*;
 
     /// Every pair, exactly: the definition the search must agree with.
