@@ -29,18 +29,73 @@ use num_traits::One;
 
 /// P(A wins) - P(B wins), exactly.
 pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
-    game(totals, a, b).margin()
+    match solve(totals, a, b) {
+        Solved::Fractions(outcome) => outcome.margin(),
+        Solved::Residues(run) => run.exact(
+            run.primes
+                .iter()
+                .zip(&run.a_wins)
+                .zip(&run.b_wins)
+                .map(|((prime, &x), &y)| (x + prime.p - y) % prime.p),
+        ),
+    }
 }
 
 /// Expected rolls for one player alone to empty `list`, exactly (the list
 /// against itself: the game ends on the roll that empties it).
 pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
-    game(totals, list, list).expected_rolls
+    match solve(totals, list, list) {
+        Solved::Fractions(outcome) => outcome.expected_rolls,
+        Solved::Residues(run) => run.exact(run.rolls.iter().copied()),
+    }
 }
 
 /// Play A against B exactly, modulo primes; in fractions if a game would
 /// need more primes than there are.
 pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
+    match solve(totals, a, b) {
+        Solved::Fractions(outcome) => outcome,
+        Solved::Residues(run) => Outcome {
+            a_wins: run.exact(run.a_wins.iter().copied()),
+            b_wins: run.exact(run.b_wins.iter().copied()),
+            tie: run.exact(run.tie.iter().copied()),
+            expected_rolls: run.exact(run.rolls.iter().copied()),
+        },
+    }
+}
+
+/// A game played out, in residues or (beyond the primes) in fractions.
+enum Solved {
+    Residues(Run),
+    Fractions(Outcome<Exact>),
+}
+
+/// A game's quantities modulo each prime, each the residue of value / D.
+/// Only the quantities a caller asks for are turned into fractions.
+struct Run {
+    primes: &'static [Prime],
+    denominator: BigInt,
+    /// D modulo each prime.
+    scale: Vec<u64>,
+    a_wins: Vec<u64>,
+    b_wins: Vec<u64>,
+    tie: Vec<u64>,
+    rolls: Vec<u64>,
+}
+
+impl Run {
+    /// The fraction whose residues (of value, not yet times D) these are:
+    /// the integer value * D from its residues, over D.
+    fn exact(&self, residues: impl Iterator<Item = u64>) -> Exact {
+        let scaled: Vec<u64> = residues
+            .zip(self.primes.iter().zip(&self.scale))
+            .map(|(r, (prime, &d))| prime.mul_plain(r, d))
+            .collect();
+        Exact::new(modular::reconstruct(&scaled), self.denominator.clone())
+    }
+}
+
+fn solve(totals: &Totals, a: &[u8], b: &[u8]) -> Solved {
     let walk = Walk::of(totals, a, b);
     let divisors = divisors_met(&walk);
     let denominator = denominator(&walk, &divisors);
@@ -49,31 +104,23 @@ pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
         + u64::from(usize::BITS - walk.size().leading_zeros());
     let count = primes_for_bits(bound_bits);
     if count > modular::PRIMES {
-        return play::<Exact>(totals, a, b);
+        return Solved::Fractions(play::<Exact>(totals, a, b));
     }
     let primes = &modular::primes()[..count];
     let [a_wins, b_wins, tie, rolls] = run(totals, &walk, &divisors, primes);
-    // The residues of the integers value * D, then the integers themselves.
-    let over = |residues: &[u64]| {
-        let scaled: Vec<u64> = residues
-            .iter()
-            .zip(primes)
-            .map(|(&r, prime)| {
-                let d = u64::try_from(&denominator % prime.p).expect("below p");
-                prime.mul_plain(r, d)
-            })
-            .collect();
-        Exact::new(
-            modular::reconstruct(&scaled),
-            BigInt::from(denominator.clone()),
-        )
-    };
-    Outcome {
-        a_wins: over(&a_wins),
-        b_wins: over(&b_wins),
-        tie: over(&tie),
-        expected_rolls: over(&rolls),
-    }
+    let scale = primes
+        .iter()
+        .map(|prime| u64::try_from(&denominator % prime.p).expect("below p"))
+        .collect();
+    Solved::Residues(Run {
+        primes,
+        denominator: BigInt::from(denominator),
+        scale,
+        a_wins,
+        b_wins,
+        tie,
+        rolls,
+    })
 }
 
 /// Every useful-ways total W that some state divides by, ascending.
@@ -338,6 +385,7 @@ mod tests {
                 let b = &lists[(i * 31 + 11) % lists.len()];
                 let exact = play::<Exact>(&totals, a, b);
                 let fast = game(&totals, a, b);
+                assert_eq!(margin(&totals, a, b), exact.margin(), "{a:?} {b:?}");
                 assert_eq!(fast, exact, "{a:?} {b:?}");
             }
         }
