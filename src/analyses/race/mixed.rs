@@ -47,8 +47,6 @@ pub struct Mixed {
     pub worst_margin: Exact,
     /// Restricted games solved.
     pub rounds: usize,
-    /// Margins computed exactly, each pair once.
-    pub exact_games: usize,
 }
 
 /// The double oracle, starting from the strategies in `start`.
@@ -93,7 +91,6 @@ pub fn double_oracle(game: &impl Margins, start: &[usize]) -> Mixed {
             value: solution.value,
             worst_margin,
             rounds,
-            exact_games: oracle.exact.len(),
         };
     }
 }

@@ -36,6 +36,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use num_traits::{Signed, Zero};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Float margins closer than this are decided in exact arithmetic.
 pub const TOO_CLOSE: f64 = 1e-9;
@@ -143,11 +144,12 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
     let cycle = find_cycle(&top, &strongest_margins);
     let mixed = unbeaten
         .is_empty()
-        .then(|| mixed_strategy(totals, &lists, &rows, &maximin));
+        .then(|| mixed_strategy(totals, &lists, &rows, &proof.full, &maximin));
     let exact_games = proof.games
         + lists.len()
         + top.len() * (top.len() - 1) / 2
-        + mixed.as_ref().map_or(0, |m| m.mix.exact_games);
+        + mixed.as_ref().map_or(0, |(_, played)| *played);
+    let mixed = mixed.map(|(mix, _)| mix);
     Optimum {
         lists: lists.len(),
         greedy,
@@ -165,12 +167,15 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
     }
 }
 
-/// The race as a symmetric zero-sum game over `lists`, reusing the rows
-/// the search already computed.
+/// The race as a symmetric zero-sum game over `lists`, reusing the float
+/// rows the search computed and the exact rows its proof computed.
 struct RaceGame<'a> {
     totals: &'a Totals,
     lists: &'a [Counts],
     rows: &'a [Row],
+    exact_rows: &'a BTreeMap<usize, Vec<Exact>>,
+    /// Exact games played here, not read from `exact_rows`.
+    played: AtomicUsize,
 }
 
 impl Margins for RaceGame<'_> {
@@ -186,33 +191,43 @@ impl Margins for RaceGame<'_> {
     }
 
     fn exact(&self, i: usize, j: usize) -> Exact {
+        if let Some(row) = self.exact_rows.get(&i) {
+            return row[j].clone();
+        }
+        if let Some(row) = self.exact_rows.get(&j) {
+            return -row[i].clone();
+        }
+        self.played.fetch_add(1, Ordering::Relaxed);
         residues::margin(self.totals, &self.lists[i], &self.lists[j])
     }
 }
 
-/// The double oracle, started from the maximin lists.
+/// The double oracle, started from the maximin lists, with the number of
+/// exact games it had to play.
 fn mixed_strategy(
     totals: &Totals,
     lists: &[Counts],
     rows: &[Row],
+    exact_rows: &BTreeMap<usize, Vec<Exact>>,
     maximin: &[Rated],
-) -> MixedLists {
+) -> (MixedLists, usize) {
     let start: Vec<usize> = maximin
         .iter()
         .map(|r| lists.iter().position(|l| *l == r.list).expect("a list"))
         .collect();
-    let mix = mixed::double_oracle(
-        &RaceGame {
-            totals,
-            lists,
-            rows,
-        },
-        &start,
-    );
-    MixedLists {
+    let game = RaceGame {
+        totals,
+        lists,
+        rows,
+        exact_rows,
+        played: AtomicUsize::new(0),
+    };
+    let mix = mixed::double_oracle(&game, &start);
+    let lists = MixedLists {
         support: mix.support.iter().map(|&i| lists[i].clone()).collect(),
         mix,
-    }
+    };
+    (lists, game.played.into_inner())
 }
 
 /// List `list`'s float margins against every list.
