@@ -112,17 +112,22 @@ fn solo_lists(
 }
 
 fn solos(totals: &Totals, lists: &[Counts]) -> Vec<Solo> {
-    let horizon = lists
+    // Each list until most of its sequences finish, then every list on to
+    // the slowest one's horizon, so the chart's curves share one axis.
+    let mut runs: Vec<(solo::Finishing, Vec<BigUint>)> = lists
         .par_iter()
-        .map(|l| solo::finished_by(totals, l, SOLO_COVERAGE, SOLO_MAX_ROLLS).len() - 1)
-        .max()
-        .unwrap_or(0);
+        .map(|list| solo::finished_by(totals, list, SOLO_COVERAGE, SOLO_MAX_ROLLS))
+        .collect();
+    let horizon = runs.iter().map(|(_, f)| f.len() - 1).max().unwrap_or(0);
+    runs.par_iter_mut()
+        .for_each(|(finishing, finished)| finishing.extend(finished, f64::INFINITY, horizon));
     lists
         .par_iter()
-        .map(|list| Solo {
+        .zip(runs)
+        .map(|(list, (_, finished))| Solo {
             list: list.clone(),
             expected_rolls: residues::solo_rolls(totals, list),
-            finished: solo::finished_by(totals, list, f64::INFINITY, horizon),
+            finished,
         })
         .collect()
 }
