@@ -25,7 +25,7 @@ fn no_change_rebuild(c: &mut Criterion) {
         copy_dir(&repo.join(folder), &dir.path().join(folder));
     }
     let mut project = Project::at(dir.path());
-    project.progress = false;
+    project.progress = fairdice::progress::Progress::hidden();
     let first = build::build(&project).expect("the default site builds");
     assert_eq!(first.cached, 0);
 

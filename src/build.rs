@@ -6,9 +6,9 @@ use crate::cache::{self, Cache, Origin};
 use crate::content::{self, Content};
 use crate::error::{Error, Result};
 use crate::gates;
+use crate::kinds::Results;
 use crate::output::{self, Diff};
-use crate::progress;
-use crate::report::Report;
+use crate::progress::Progress;
 use crate::scenario::Scenario;
 use crate::site::{self, Computed, SiteFiles};
 use rayon::prelude::*;
@@ -24,8 +24,8 @@ pub struct Project {
     pub out: PathBuf,
     /// Where computed results are kept between builds.
     pub cache: Cache,
-    /// Show a progress bar for slow work (on a terminal only).
-    pub progress: bool,
+    /// Where progress bars for slow work are drawn, if anywhere.
+    pub progress: Progress,
     /// How much each scenario may cost (`--budget`).
     pub budget: Budget,
 }
@@ -38,7 +38,7 @@ impl Project {
         Project {
             out: root.join("site"),
             cache: Cache::at(root.join(cache::FOLDER)),
-            progress: true,
+            progress: Progress::new(true),
             budget: Budget::default(),
             root,
         }
@@ -99,29 +99,27 @@ impl Verification {
 pub fn render_site(project: &Project) -> Result<Built> {
     let started = Instant::now();
     // Load.
-    let content_dir = project.root.join("content");
-    let content = content::load_with_budget(&content_dir, &project.budget)?;
+    let content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
     // Compute, or reuse.
-    let outcomes = compute_cached(&content.scenarios, &project.cache, project.progress);
-    let gate_failures = check_gates(&content.scenarios, &outcomes, "content/", |scenario| {
-        std::fs::read_to_string(content_dir.join(&scenario.source)).ok()
-    });
+    let evaluated = compute_cached(&content.scenarios, &project.cache, &project.progress);
     let timings = content
         .scenarios
         .iter()
-        .zip(&outcomes)
-        .map(|(s, o)| (s.source.clone(), o.origin, o.elapsed))
+        .zip(&evaluated)
+        .map(|(s, e)| (s.source.clone(), e.origin, e.elapsed))
         .collect();
+    // Lay out.
     let computed: Vec<Computed> = content
         .scenarios
         .iter()
-        .zip(outcomes)
-        .map(|(scenario, outcome)| Computed {
+        .zip(evaluated)
+        .map(|(scenario, evaluated)| Computed {
             scenario,
-            report: outcome.report,
+            page: evaluated.results.page(),
         })
         .collect();
+    let gate_failures = check_gates(&computed, "content/");
     // Render.
     let files = site::render(&content, &computed, &tera, &assets)?;
     let summary = summary(&content, &files, timings, started);
@@ -150,14 +148,16 @@ pub fn build(project: &Project) -> Result<Summary> {
     Ok(summary)
 }
 
-/// Build in memory and compare with the site on disk (gates not applied).
-pub fn check(project: &Project) -> Result<Diff> {
+/// `fairdice build --check`: build in memory and compare with the site on
+/// disk (gates not applied).
+pub fn compare(project: &Project) -> Result<Diff> {
     let built = render_site(project)?;
     output::diff(&project.out, &built.files)
 }
 
-/// Build in memory, run the gates, and compare with the site on disk.
-pub fn verify(project: &Project) -> Result<Verification> {
+/// `fairdice check`: build in memory, run the gates, and compare with the
+/// site on disk.
+pub fn check(project: &Project) -> Result<Verification> {
     let built = render_site(project)?;
     Ok(Verification {
         diff: output::diff(&project.out, &built.files)?,
@@ -166,29 +166,33 @@ pub fn verify(project: &Project) -> Result<Verification> {
     })
 }
 
-/// One scenario's report and how it was obtained.
+/// One scenario's exact results and how they were obtained.
 #[derive(Debug, Clone)]
-pub struct Outcome {
-    /// The exact results and page blocks.
-    pub report: Report,
+pub struct Evaluated {
+    /// The exact results.
+    pub results: Results,
     /// Computed now or read from the cache.
     pub origin: Origin,
     /// Time spent on it.
     pub elapsed: Duration,
 }
 
-/// Every scenario's report, from the cache when it holds a valid entry,
+/// Every scenario's results, from the cache when it holds a valid entry,
 /// otherwise computed in parallel (with a progress bar for slow work).
-pub fn compute_cached(scenarios: &[Scenario], cache: &Cache, show_progress: bool) -> Vec<Outcome> {
-    progress::with_bar(show_progress, scenarios.len(), "computing", |bar| {
+pub fn compute_cached(
+    scenarios: &[Scenario],
+    cache: &Cache,
+    progress: &Progress,
+) -> Vec<Evaluated> {
+    progress.with_bar(scenarios.len(), "computing", |bar| {
         scenarios
             .par_iter()
             .map(|scenario| {
                 let started = Instant::now();
-                let (report, origin) = cache.report(scenario);
+                let (results, origin) = cache.results(scenario, progress);
                 bar.inc(1);
-                Outcome {
-                    report,
+                Evaluated {
+                    results,
                     origin,
                     elapsed: started.elapsed(),
                 }
@@ -197,46 +201,34 @@ pub fn compute_cached(scenarios: &[Scenario], cache: &Cache, show_progress: bool
     })
 }
 
-/// Every analysis, computed afresh (no cache).
-pub fn compute(scenarios: &[Scenario]) -> Vec<Report> {
-    compute_cached(scenarios, &Cache::disabled(), true)
+/// Every scenario laid out from fresh results (no cache).
+pub fn compute<'a>(scenarios: &'a [Scenario], progress: &Progress) -> Vec<Computed<'a>> {
+    compute_cached(scenarios, &Cache::disabled(), progress)
         .into_iter()
-        .map(|o| o.report)
-        .collect()
-}
-
-/// Check each scenario's gates against its report. Files are named
-/// `prefix` + source; `text` gives a scenario's source text, to locate the
-/// failed gate's line.
-pub fn check_gates(
-    scenarios: &[Scenario],
-    outcomes: &[Outcome],
-    prefix: &str,
-    text: impl Fn(&Scenario) -> Option<String>,
-) -> Vec<Error> {
-    scenarios
-        .iter()
-        .zip(outcomes)
-        .flat_map(|(scenario, outcome)| {
-            if scenario.header.expect.is_empty() {
-                return Vec::new();
-            }
-            gate_errors(
-                scenario,
-                &outcome.report,
-                prefix,
-                &text(scenario).unwrap_or_default(),
-            )
+        .zip(scenarios)
+        .map(|(evaluated, scenario)| Computed {
+            scenario,
+            page: evaluated.results.page(),
         })
         .collect()
 }
 
-/// The failed gates of one scenario, as errors located in `text`.
-pub fn gate_errors(scenario: &Scenario, report: &Report, prefix: &str, text: &str) -> Vec<Error> {
-    gates::check(&scenario.header.expect, &report.results)
+/// Check each scenario's gates against its results. Files are named
+/// `prefix` + source.
+pub fn check_gates(computed: &[Computed], prefix: &str) -> Vec<Error> {
+    computed
+        .iter()
+        .flat_map(|computed| gate_errors(computed, prefix))
+        .collect()
+}
+
+/// The failed gates of one scenario, as errors located in its source text.
+pub fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
+    let scenario = computed.scenario;
+    gates::check(&scenario.header.expect, &computed.page.results)
         .into_iter()
         .map(|failure| {
-            let (line, column) = gates::locate(text, &failure.figure);
+            let (line, column) = gates::locate(&scenario.text, &failure.figure);
             Error::Source {
                 file: format!("{prefix}{}", scenario.source),
                 line,
@@ -247,26 +239,20 @@ pub fn gate_errors(scenario: &Scenario, report: &Report, prefix: &str, text: &st
         .collect()
 }
 
-/// Parse scenario files given on the command line (outside any site).
+/// Parse scenario files given on the command line (outside any site),
+/// under the same limits as the content loader.
 pub fn load_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     for file in files {
         let name = file.to_string_lossy().replace('\\', "/");
-        match std::fs::read(file) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => match crate::scenario::parse_with_budget(&name, &text, budget) {
-                    Ok(s) => scenarios.push(s),
-                    Err(e) => errors.push(Error::from_scenario(e, "")),
-                },
-                Err(_) => errors.push(Error::Source {
-                    file: name,
-                    line: 1,
-                    column: 1,
-                    message: "the file is not valid UTF-8 text".into(),
-                }),
-            },
-            Err(e) => errors.push(Error::io(file, e)),
+        let parsed = content::read_text(file, &name).and_then(|text| {
+            crate::scenario::parse_with_budget(&name, &text, budget)
+                .map_err(|e| Error::from_scenario(e, ""))
+        });
+        match parsed {
+            Ok(scenario) => scenarios.push(scenario),
+            Err(err) => errors.push(err),
         }
     }
     match Error::from_list(errors) {
@@ -299,13 +285,12 @@ fn summary(
 
 /// `fairdice report`: load one scenario, compute it, and write it as one
 /// self-contained HTML file.
-pub fn report(file: &Path, out: &Path, budget: &Budget) -> Result<()> {
+pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> Result<()> {
     let scenarios = load_scenarios(&[file.to_path_buf()], budget)?;
-    let reports = compute(&scenarios);
-    let (Some(scenario), Some(report)) = (scenarios.first(), reports.into_iter().next()) else {
+    let Some(computed) = compute(&scenarios, progress).into_iter().next() else {
         return Err(Error::Refused(format!("{}: no scenario", file.display())));
     };
-    let html = site::standalone::report_html(&Computed { scenario, report })?;
+    let html = site::standalone::report_html(&computed)?;
     std::fs::write(out, html).map_err(|e| Error::io(out, e))
 }
 

@@ -1,7 +1,10 @@
-//! The result cache: computed reports kept on disk between builds, so a
+//! The result cache: typed exact results kept on disk between builds, so a
 //! rebuild recomputes only the scenarios that changed.
 //!
-//! An entry is keyed by everything that decides a report: the kind, the
+//! It stores results, never pages: layout and rendering run on every build,
+//! so a change to how a number is shown can never be served stale.
+//!
+//! An entry is keyed by everything that decides the results: the kind, the
 //! parsed parameters, the crate version and a digest of the engine and
 //! analysis sources taken at compile time. The key is hashed to name the
 //! file and also stored whole inside it; an entry is used only when it
@@ -14,7 +17,8 @@
 //! reuses the results.
 
 use crate::hash::Fnv;
-use crate::report::Report;
+use crate::kinds::Results;
+use crate::progress::Progress;
 use crate::scenario::Scenario;
 use std::path::{Path, PathBuf};
 
@@ -38,11 +42,11 @@ pub struct Cache {
 /// The identity of a computation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Key {
-    /// Everything the report depends on, spelled out.
+    /// Everything the results depend on, spelled out.
     pub material: String,
 }
 
-/// How a scenario's report was obtained.
+/// How a scenario's results were obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     /// Computed in this build.
@@ -52,7 +56,7 @@ pub enum Origin {
 }
 
 /// The first line of every entry; bump when the layout changes.
-const FORMAT: &str = "fairdice-cache 1";
+const FORMAT: &str = "fairdice-cache 2";
 
 fn checksum(bytes: &[u8]) -> String {
     let mut hash = Fnv::default();
@@ -98,34 +102,34 @@ impl Cache {
         self.dir.as_deref()
     }
 
-    /// The stored report for `key`, if a valid entry exists.
-    pub fn load(&self, key: &Key) -> Option<Report> {
+    /// The stored results of `scenario` under `key`, if a valid entry exists.
+    pub fn load(&self, key: &Key, scenario: &Scenario) -> Option<Results> {
         let path = self.dir.as_ref()?.join(key.file_name());
         let bytes = std::fs::read(path).ok()?;
         let mut parts = bytes.splitn(4, |&b| b == b'\n');
-        let (format, stored_key, sum, report) =
+        let (format, stored_key, sum, results) =
             (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
         let stored_key: String = serde_json::from_slice(stored_key).ok()?;
         let valid = format == FORMAT.as_bytes()
             && stored_key == key.material
-            && sum == checksum(report).as_bytes();
+            && sum == checksum(results).as_bytes();
         if !valid {
             return None;
         }
-        serde_json::from_slice(report).ok()
+        scenario.params.results_from_bytes(results)
     }
 
-    /// Store a report; failures only cost a recomputation later, so they
+    /// Store results; failures only cost a recomputation later, so they
     /// are returned for logging, not treated as build errors.
-    pub fn store(&self, key: &Key, report: &Report) -> std::io::Result<()> {
+    pub fn store(&self, key: &Key, results: &Results) -> std::io::Result<()> {
         let Some(dir) = &self.dir else {
             return Ok(());
         };
         std::fs::create_dir_all(dir)?;
-        let report = serde_json::to_vec(report).map_err(std::io::Error::other)?;
+        let results = results.to_bytes();
         let stored_key = serde_json::to_string(&key.material).map_err(std::io::Error::other)?;
-        let mut bytes = format!("{FORMAT}\n{stored_key}\n{}\n", checksum(&report)).into_bytes();
-        bytes.extend_from_slice(&report);
+        let mut bytes = format!("{FORMAT}\n{stored_key}\n{}\n", checksum(&results)).into_bytes();
+        bytes.extend_from_slice(&results);
         // Write aside and rename, so a reader never sees half an entry.
         let path = dir.join(key.file_name());
         let partial = dir.join(format!(
@@ -140,15 +144,15 @@ impl Cache {
         })
     }
 
-    /// The cached report for `scenario`, or a fresh one (then stored).
-    pub fn report(&self, scenario: &Scenario) -> (Report, Origin) {
+    /// The cached results of `scenario`, or fresh ones (then stored).
+    pub fn results(&self, scenario: &Scenario, progress: &Progress) -> (Results, Origin) {
         let key = Key::of(scenario);
-        if let Some(report) = self.load(&key) {
-            return (report, Origin::Cached);
+        if let Some(results) = self.load(&key, scenario) {
+            return (results, Origin::Cached);
         }
-        let report = scenario.params.analyse();
-        let _ = self.store(&key, &report);
-        (report, Origin::Computed)
+        let results = scenario.params.analyse(progress);
+        let _ = self.store(&key, &results);
+        (results, Origin::Computed)
     }
 }
 

@@ -3,7 +3,7 @@
 //! The SVG backend writes text as `<text>` elements, so no font files are
 //! read: the build needs no system fonts.
 
-use crate::report::{Chart, ChartKind};
+use crate::layout::blocks::{Chart, ChartKind};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -238,7 +238,7 @@ fn escape_xml(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Reference, Series};
+    use crate::layout::blocks::{Reference, Series};
 
     fn chart(kind: ChartKind, log_y: bool) -> Chart {
         Chart {

@@ -112,33 +112,16 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
         if !metadata.is_file() {
             continue;
         }
-        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        let limit = max_file_bytes(extension);
-        if metadata.len() > limit {
-            errors.push(located(format!(
-                "the file has {} bytes; {} files may have at most {} MB",
-                metadata.len(),
-                if extension.is_empty() {
-                    "such"
-                } else {
-                    extension
-                },
-                limit / 1_000_000
-            )));
-            continue;
-        }
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let text = || {
-            String::from_utf8(bytes.clone()).map_err(|e| Error::Source {
-                file: format!("{prefix}{relative}"),
-                line: 1 + bytes[..e.utf8_error().valid_up_to()]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count(),
-                column: 1,
-                message: "the file is not valid UTF-8 text".into(),
-            })
+        let name = format!("{prefix}{relative}");
+        let bytes = match read_limited(path, &name) {
+            Ok(bytes) => bytes,
+            Err(err) => {
+                errors.push(err);
+                continue;
+            }
         };
+        let text = || utf8(bytes.clone(), &name);
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         let parsed = match extension {
             "md" => text()
                 .and_then(|t| parse_page(&relative, &t, &prefix))
@@ -163,6 +146,65 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
         Some(err) => Err(err),
         None => Ok(content),
     }
+}
+
+/// Read a file a user wrote, refusing one over [`max_file_bytes`] for its
+/// extension. Every reader of user files (content, templates, scenario files
+/// named on the command line) goes through here, so one limit holds for all.
+/// `name` is how errors name the file.
+pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let limit = max_file_bytes(extension);
+    let too_big = |size: u64| Error::Source {
+        file: name.to_string(),
+        line: 1,
+        column: 1,
+        message: format!(
+            "the file has {size} bytes; {} files may have at most {} MB",
+            if extension.is_empty() {
+                "such"
+            } else {
+                extension
+            },
+            limit / 1_000_000
+        ),
+    };
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if size > limit {
+        return Err(too_big(size));
+    }
+    // Read one byte past the limit, in case the file grows while we read.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// A user's file as text: [`read_limited`], then UTF-8 checked with the
+/// line of the first bad byte.
+pub fn read_text(path: &Path, name: &str) -> Result<String> {
+    utf8(read_limited(path, name)?, name)
+}
+
+fn utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        Error::Source {
+            file: name.to_string(),
+            line: 1 + e.as_bytes()[..valid]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count(),
+            column: 1,
+            message: "the file is not valid UTF-8 text".into(),
+        }
+    })
 }
 
 /// Largest file read per kind, so no input makes fairdice allocate without

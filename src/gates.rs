@@ -11,7 +11,7 @@
 //! searched); [`case_figures`] finds them, so a new kind gets gates for free.
 
 use crate::engine::{exact_string, Exact};
-use crate::format;
+use crate::layout::format;
 use num_bigint::BigInt;
 use num_traits::One;
 use serde::de::{self, Deserializer, MapAccess, Visitor};

@@ -9,7 +9,8 @@ use fairdice::analyses::Budget;
 use fairdice::build::{self, Project, Summary};
 use fairdice::cache::Cache;
 use fairdice::error::Error;
-use fairdice::site::scenario_json;
+use fairdice::progress::Progress;
+use fairdice::site::{scenario_json, Computed};
 use fairdice::ui::Ui;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -101,8 +102,8 @@ enum Command {
     },
 }
 
-/// How a command ended.
-enum Outcome {
+/// How a command ended: its exit status (0, 1, 2).
+enum Exit {
     Success,
     Failure,
     Usage,
@@ -139,15 +140,15 @@ fn main() -> ExitCode {
         } => report(&file, &output, &Budget { factor: budget }, ui),
     };
     match outcome {
-        Outcome::Success => ExitCode::SUCCESS,
-        Outcome::Failure => ExitCode::from(1),
-        Outcome::Usage => ExitCode::from(2),
+        Exit::Success => ExitCode::SUCCESS,
+        Exit::Failure => ExitCode::from(1),
+        Exit::Usage => ExitCode::from(2),
     }
 }
 
 /// The project named by the arguments; a usage error when the folders
 /// cannot be used.
-fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Outcome> {
+fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Exit> {
     let mut project = Project::at(&args.root);
     if let Some(out) = &args.out {
         project.out = out.clone();
@@ -158,10 +159,10 @@ fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Outcome> {
     project.budget = Budget {
         factor: args.budget,
     };
-    project.progress = !ui.quiet;
+    project.progress = Progress::new(!ui.quiet);
     let usage = |err: Error| {
         ui.error(&err);
-        Outcome::Usage
+        Exit::Usage
     };
     if !args.root.join("content").is_dir() {
         return Err(usage(Error::Refused(format!(
@@ -174,39 +175,39 @@ fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Outcome> {
 }
 
 /// An error ends the command with exit code 1.
-fn failed(err: &Error, ui: Ui) -> Outcome {
+fn failed(err: &Error, ui: Ui) -> Exit {
     ui.error(err);
-    Outcome::Failure
+    Exit::Failure
 }
 
-fn build(project: &Project, ui: Ui) -> Outcome {
+fn build(project: &Project, ui: Ui) -> Exit {
     match build::build(project) {
         Ok(summary) => {
             ui.summary("built", &project.out, &summary);
-            Outcome::Success
+            Exit::Success
         }
         Err(err) => failed(&err, ui),
     }
 }
 
 /// `build --check`: the stale-site comparison alone.
-fn stale_check(project: &Project, ui: Ui) -> Outcome {
-    match build::check(project) {
+fn stale_check(project: &Project, ui: Ui) -> Exit {
+    match build::compare(project) {
         Ok(diff) if diff.is_clean() => {
             ui.note(&format!("{} is up to date", project.out.display()));
-            Outcome::Success
+            Exit::Success
         }
         Ok(diff) => {
             report_diff(&diff, &project.out, ui);
-            Outcome::Failure
+            Exit::Failure
         }
         Err(err) => failed(&err, ui),
     }
 }
 
 /// `check`: the gates and the stale-site comparison together.
-fn check(project: &Project, ui: Ui) -> Outcome {
-    let verification = match build::verify(project) {
+fn check(project: &Project, ui: Ui) -> Exit {
+    let verification = match build::check(project) {
         Ok(v) => v,
         Err(err) => return failed(&err, ui),
     };
@@ -219,9 +220,9 @@ fn check(project: &Project, ui: Ui) -> Outcome {
     let summary: &Summary = &verification.summary;
     if verification.passed() {
         ui.summary("checked", &project.out, summary);
-        Outcome::Success
+        Exit::Success
     } else {
-        Outcome::Failure
+        Exit::Failure
     }
 }
 
@@ -241,17 +242,16 @@ fn report_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
     )));
 }
 
-fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Outcome {
+fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
     let scenarios = match build::load_scenarios(files, budget) {
         Ok(s) => s,
         Err(err) => return failed(&err, ui),
     };
-    let reports = build::compute(&scenarios);
+    let computed = build::compute(&scenarios, &Progress::new(!ui.quiet));
     if json {
-        let documents: Vec<serde_json::Value> = scenarios
+        let documents: Vec<serde_json::Value> = computed
             .iter()
-            .zip(&reports)
-            .map(|(s, r)| scenario_json(s, r))
+            .map(|c| scenario_json(c.scenario, &c.page))
             .collect();
         let doc = serde_json::json!({ "scenarios": documents });
         println!(
@@ -259,9 +259,9 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Outcome {
             serde_json::to_string_pretty(&doc).expect("JSON values serialise")
         );
     } else {
-        for (scenario, report) in scenarios.iter().zip(&reports) {
+        for Computed { scenario, page } in &computed {
             println!("{} [{}]", scenario, scenario.params.kind());
-            for table in report.tables() {
+            for table in page.tables() {
                 println!(
                     "  table {}: {} ({} rows)",
                     table.id,
@@ -271,27 +271,24 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Outcome {
             }
         }
     }
-    let mut outcome = Outcome::Success;
-    for (scenario, report) in scenarios.iter().zip(&reports) {
-        let text = std::fs::read_to_string(&scenario.source).unwrap_or_default();
-        for err in build::gate_errors(scenario, report, "", &text) {
-            outcome = failed(&err, ui);
-        }
+    let mut exit = Exit::Success;
+    for err in build::check_gates(&computed, "") {
+        exit = failed(&err, ui);
     }
-    outcome
+    exit
 }
 
-fn report(file: &Path, output: &Path, budget: &Budget, ui: Ui) -> Outcome {
-    match build::report(file, output, budget) {
+fn report(file: &Path, output: &Path, budget: &Budget, ui: Ui) -> Exit {
+    match build::report(file, output, budget, &Progress::new(!ui.quiet)) {
         Ok(()) => {
             ui.note(&format!("wrote {}", output.display()));
-            Outcome::Success
+            Exit::Success
         }
         Err(err) => failed(&err, ui),
     }
 }
 
-fn serve(project: Project, port: u16, ui: Ui) -> Outcome {
+fn serve(project: Project, port: u16, ui: Ui) -> Exit {
     let server = match fairdice::serve::Server::start(project, port, ui) {
         Ok(server) => server,
         Err(err) => return failed(&err, ui),
@@ -300,10 +297,10 @@ fn serve(project: Project, port: u16, ui: Ui) -> Outcome {
     println!("serving http://{}/", server.addr());
     ui.note("watching content/ and templates/; press Ctrl-C to stop");
     server.wait();
-    Outcome::Success
+    Exit::Success
 }
 
-fn init(dir: &Path, ui: Ui) -> Outcome {
+fn init(dir: &Path, ui: Ui) -> Exit {
     match fairdice::init::init(dir) {
         Ok(files) => {
             for file in &files {
@@ -314,11 +311,11 @@ fn init(dir: &Path, ui: Ui) -> Outcome {
                 dir.display(),
                 files.len()
             ));
-            Outcome::Success
+            Exit::Success
         }
         Err(err @ Error::Refused(_)) => {
             ui.error(&err);
-            Outcome::Usage
+            Exit::Usage
         }
         Err(err) => failed(&err, ui),
     }

@@ -1,7 +1,11 @@
-//! A progress bar that shows itself only when work outlasts a second, and
-//! only on a terminal: quick builds stay quiet, and logs stay clean.
+//! The one owner of progress bars. A [`Progress`] is made once at the edge
+//! (from `--quiet` and whether stderr is a terminal) and handed down to
+//! every piece of long work, analyses included, so one switch silences
+//! them all and bars drawn at once stack instead of overwriting each other.
+//!
+//! Bars appear only when work outlasts [`DELAY`]: quick builds stay quiet.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -9,40 +13,113 @@ use std::time::Duration;
 /// How long work may run before a bar appears.
 pub const DELAY: Duration = Duration::from_secs(1);
 
-/// Run `work` with a bar of `len` steps labelled `label`; `work` receives
-/// the bar to advance. With `enabled` false, or when stderr is not a
-/// terminal, nothing is ever drawn.
-pub fn with_bar<T>(
-    enabled: bool,
-    len: usize,
-    label: &str,
-    work: impl FnOnce(&ProgressBar) -> T,
-) -> T {
-    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} {bar:30} {pos}/{len} {elapsed}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_message(label.to_string());
-    if !enabled || !std::io::stderr().is_terminal() {
-        return work(&bar);
+/// Where progress is drawn, or nowhere.
+#[derive(Clone, Default)]
+pub struct Progress {
+    /// `None` when silenced.
+    bars: Option<MultiProgress>,
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress")
+            .field("shown", &self.bars.is_some())
+            .finish()
     }
-    let (done, finished) = mpsc::channel::<()>();
-    let result = std::thread::scope(|scope| {
-        let shown = bar.clone();
-        scope.spawn(move || {
-            // Nothing arrives on this channel: it disconnects when the
-            // work ends, before or after the delay.
-            if let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(DELAY) {
-                shown.set_draw_target(ProgressDrawTarget::stderr());
-                shown.enable_steady_tick(Duration::from_millis(120));
+}
+
+impl Progress {
+    /// Bars on stderr when `wanted` (no `--quiet`) and stderr is a terminal.
+    pub fn new(wanted: bool) -> Progress {
+        if wanted && std::io::stderr().is_terminal() {
+            Progress {
+                bars: Some(MultiProgress::with_draw_target(ProgressDrawTarget::stderr())),
             }
-        });
-        let result = work(&bar);
-        drop(done);
+        } else {
+            Progress::hidden()
+        }
+    }
+
+    /// Nothing is ever drawn (tests, `--quiet`, logs).
+    pub fn hidden() -> Progress {
+        Progress { bars: None }
+    }
+
+    /// Whether anything will be drawn.
+    pub fn is_shown(&self) -> bool {
+        self.bars.is_some()
+    }
+
+    /// Run `work` with a bar of `len` steps labelled `label`; `work`
+    /// receives the bar to advance. It is drawn only once `work` has run
+    /// for [`DELAY`].
+    pub fn with_bar<T>(&self, len: usize, label: &str, work: impl FnOnce(&ProgressBar) -> T) -> T {
+        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} {bar:30} {pos}/{len} {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_message(label.to_string());
+        let result = self.after_delay(&bar, || work(&bar));
+        bar.finish_and_clear();
         result
-    });
-    bar.finish_and_clear();
-    result
+    }
+
+    /// A spinner for work of unknown length, labelled `label`; its message
+    /// says how far the work is. Drawn once it has spun for [`DELAY`];
+    /// call `finish_and_clear` when done.
+    pub fn with_spinner<T>(&self, label: &str, work: impl FnOnce(&ProgressBar) -> T) -> T {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(&format!("{{spinner}} {label} {{msg}} [{{elapsed}}]"))
+                .expect("valid template"),
+        );
+        let result = self.after_delay(&bar, || work(&bar));
+        bar.finish_and_clear();
+        result
+    }
+
+    /// Run `work`, showing `bar` among the others if it outlasts [`DELAY`].
+    fn after_delay<T>(&self, bar: &ProgressBar, work: impl FnOnce() -> T) -> T {
+        let Some(bars) = &self.bars else {
+            return work();
+        };
+        let (done, finished) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // Nothing arrives on this channel: it disconnects when the
+                // work ends, before or after the delay.
+                if let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(DELAY) {
+                    let shown = bars.add(bar.clone());
+                    shown.enable_steady_tick(Duration::from_millis(120));
+                }
+            });
+            let result = work();
+            drop(done);
+            result
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_progress_runs_the_work_and_draws_nothing() {
+        let progress = Progress::hidden();
+        assert!(!progress.is_shown());
+        let counted = progress.with_bar(3, "work", |bar| {
+            bar.inc(3);
+            bar.position()
+        });
+        assert_eq!(counted, 3);
+        assert_eq!(progress.with_spinner("race", |_| 7), 7);
+    }
+
+    #[test]
+    fn a_quiet_request_is_never_shown() {
+        assert!(!Progress::new(false).is_shown());
+    }
 }

@@ -1,7 +1,7 @@
 //! The render phase: pages, scenario pages, data files and the navigation,
 //! laid out by Tera templates into an in-memory site.
 //!
-//! Nothing here computes a result: numbers arrive formatted in the reports,
+//! Nothing here computes a result: numbers arrive formatted in the laid-out pages,
 //! and templates only place them.
 
 pub mod defaults;
@@ -14,8 +14,8 @@ pub mod standalone;
 use crate::charts;
 use crate::content::{page_output, Content, Page};
 use crate::error::{Error, Result};
+use crate::layout::blocks::{Block, ScenarioPage, Table};
 use crate::markdown::{self, Heading, Link};
-use crate::report::{Block, Report, Table};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -30,12 +30,12 @@ pub use expand::Expander;
 /// The finished site: output path (`/`-separated) to file contents.
 pub type SiteFiles = BTreeMap<String, Vec<u8>>;
 
-/// A scenario with its computed report, as the site receives it.
+/// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
     /// The scenario as loaded.
     pub scenario: &'a Scenario,
     /// Its exact results and page blocks.
-    pub report: Report,
+    pub page: ScenarioPage,
 }
 
 /// Tables longer than this show their first and last rows, with the full
@@ -52,12 +52,12 @@ pub fn scenario_output(scenario: &Scenario) -> String {
 }
 
 /// The JSON document of one scenario, as in `fairdice eval --json`.
-pub fn scenario_json(scenario: &Scenario, report: &Report) -> serde_json::Value {
+pub fn scenario_json(scenario: &Scenario, page: &ScenarioPage) -> serde_json::Value {
     json!({
         "file": scenario.source,
         "title": scenario.header.title,
         "kind": scenario.params.kind(),
-        "results": report.results,
+        "results": page.results,
     })
 }
 
@@ -325,7 +325,7 @@ impl Renderer<'_> {
         let output = scenario_output(scenario);
         let stem = scenario.name.rsplit('/').next().unwrap_or(&scenario.name);
         let mut files: SiteFiles = computed
-            .report
+            .page
             .tables()
             .map(|t| {
                 (
@@ -339,7 +339,7 @@ impl Renderer<'_> {
             download: None,
         };
         let (blocks, headings) = self.scenario_blocks(computed, &csv_link)?;
-        let json_doc = scenario_json(scenario, &computed.report);
+        let json_doc = scenario_json(scenario, &computed.page);
         let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
         json_text.push('\n');
         files.insert(format!("{}.json", scenario.name), json_text.into_bytes());
@@ -358,7 +358,7 @@ impl Renderer<'_> {
         let article = article_of(&html).to_string();
         files.insert(output.clone(), html.into_bytes());
         let mut anchors: BTreeSet<String> = headings.into_iter().map(|h| h.id).collect();
-        anchors.extend(computed.report.tables().map(|t| format!("table-{}", t.id)));
+        anchors.extend(computed.page.tables().map(|t| format!("table-{}", t.id)));
         Ok(RenderedPage {
             source: scenario.source.clone(),
             title: scenario.header.title.clone(),
@@ -371,7 +371,7 @@ impl Renderer<'_> {
         })
     }
 
-    /// A scenario report's blocks as the templates take them, and its
+    /// A scenario page's blocks as the templates take them, and its
     /// headings for the "on this page" list.
     fn scenario_blocks(
         &self,
@@ -380,7 +380,7 @@ impl Renderer<'_> {
     ) -> Result<(Vec<serde_json::Value>, Vec<Heading>)> {
         let mut blocks = Vec::new();
         let mut headings = Vec::new();
-        for block in &computed.report.blocks {
+        for block in &computed.page.blocks {
             let rendered = match block {
                 Block::Heading { text } => {
                     let id = markdown::slugify(text);
@@ -559,7 +559,7 @@ pub fn resolve(from: &str, link: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Cell;
+    use crate::layout::blocks::Cell;
 
     #[test]
     fn links_resolve_relative_to_the_page() {

@@ -92,13 +92,13 @@ fn check_reports_stale_missing_and_extra_files() {
     let dir = fixture(&site_files());
     let project = Project::at(dir.path());
     build::build(&project).unwrap();
-    assert!(build::check(&project).unwrap().is_clean());
+    assert!(build::compare(&project).unwrap().is_clean());
 
     let site = dir.path().join("site");
     fs::write(site.join("dice/ten.json"), "{}").unwrap();
     fs::write(site.join("leftover.html"), "old").unwrap();
     fs::remove_file(site.join("dice/ten.bins-2.csv")).unwrap();
-    let diff = build::check(&project).unwrap();
+    let diff = build::compare(&project).unwrap();
     assert_eq!(diff.stale, vec!["dice/ten.json".to_string()]);
     assert_eq!(diff.extra, vec!["leftover.html".to_string()]);
     assert_eq!(diff.missing, vec!["dice/ten.bins-2.csv".to_string()]);

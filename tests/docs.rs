@@ -73,19 +73,22 @@ fn every_scenario_example_parses_and_builds() {
 fn every_kind_is_documented_with_its_figures_and_an_example() {
     let text = reference();
     let blocks = yaml_blocks(&text);
-    for kind in fairdice::analyses::KINDS {
+    for kind in fairdice::kinds::names() {
         let section = kind_section(&text, kind)
             .unwrap_or_else(|| panic!("docs/reference.md has no section \"### Kind `{kind}`\""));
         let examples: Vec<_> = yaml_blocks(section)
             .into_iter()
             .map(|(_, yaml)| fairdice::scenario::parse("e.yaml", &yaml).unwrap())
-            .filter(|s| s.params.kind() == *kind)
+            .filter(|s| s.params.kind() == kind)
             .collect();
         assert!(!examples.is_empty(), "no example of kind {kind}");
         let mut figures = BTreeSet::new();
         for example in &examples {
-            let report = example.params.analyse();
-            for case in fairdice::gates::cases(&report.results) {
+            let results = example
+                .params
+                .analyse(&fairdice::progress::Progress::hidden())
+                .to_json();
+            for case in fairdice::gates::cases(&results) {
                 figures.extend(fairdice::gates::case_figures(case).into_keys());
             }
         }

@@ -2,7 +2,7 @@
 //! these tests make sure every quote resolves and still points at the case
 //! the sentence around it describes, and check the claims the prose makes.
 
-use fairdice::report::Report;
+use fairdice::layout::ScenarioPage;
 use fairdice::scenario;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -12,7 +12,7 @@ use std::path::Path;
 const SECTION: &str = "content/rules";
 
 /// Every scenario of the section, analysed, by shortcode name.
-fn reports() -> BTreeMap<String, Report> {
+fn reports() -> BTreeMap<String, ScenarioPage> {
     let mut reports = BTreeMap::new();
     for entry in fs::read_dir(SECTION).unwrap() {
         let path = entry.unwrap().path();
@@ -20,7 +20,13 @@ fn reports() -> BTreeMap<String, Report> {
             let relative = path.strip_prefix("content").unwrap().to_str().unwrap();
             let text = fs::read_to_string(&path).unwrap();
             let parsed = scenario::parse(relative, &text).unwrap_or_else(|e| panic!("{e}"));
-            reports.insert(parsed.name.clone(), parsed.params.analyse());
+            reports.insert(
+                parsed.name.clone(),
+                parsed
+                    .params
+                    .analyse(&fairdice::progress::Progress::hidden())
+                    .page(),
+            );
         }
     }
     reports

@@ -12,7 +12,7 @@ struct Fixture {
     tera: tera::Tera,
     assets: site::SiteFiles,
     scenario: fairdice::scenario::Scenario,
-    report: fairdice::report::Report,
+    page: fairdice::layout::ScenarioPage,
 }
 
 fn fixture() -> &'static Fixture {
@@ -22,8 +22,8 @@ fn fixture() -> &'static Fixture {
         let (tera, assets) = site::load_templates(&templates).expect("templates load");
         let scenario = fairdice::scenario::parse("targets.yaml", "title: T\nkind: sum-mod\ndice: d6\ntargets: [2, 10]\n")
             .expect("fixture scenario");
-        let report = scenario.params.analyse();
-        Fixture { tera, assets, scenario, report }
+        let page = scenario.params.analyse(&fairdice::progress::Progress::hidden()).page();
+        Fixture { tera, assets, scenario, page }
     })
 }
 
@@ -32,6 +32,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(page) = parse_page("page.md", text, "content/") else { return };
     let fixture = fixture();
     let content = Content { pages: vec![page], scenarios: vec![fixture.scenario.clone()], assets: Default::default() };
-    let computed = [Computed { scenario: &fixture.scenario, report: fixture.report.clone() }];
+    let computed = [Computed { scenario: &fixture.scenario, page: fixture.page.clone() }];
     let _ = site::render(&content, &computed, &fixture.tera, &fixture.assets);
 });

@@ -5,17 +5,17 @@
 //! is just how many of them there are: a Markov chain on 2..=p contenders,
 //! whose one-round transitions come from the distribution of one player's total.
 
+use crate::analyses::values::{DicePool, SizeSet};
 use crate::engine::{exact_string, to_f64, Dist, Exact};
-use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
-use crate::scenario::values::{DicePool, SizeSet};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, ScenarioPage, Series, Table};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-use super::cells::{fraction, optional_fraction};
 use super::{Cost, ParamError};
+use crate::layout::cells::{fraction, optional_fraction};
 
 /// Chains solved per second per unit of p^3 x bits per player, measured on
 /// the test profile (40 players with 10d20 took about 8 s).
@@ -418,7 +418,7 @@ impl Params {
     }
 
     /// The results contract and the page.
-    pub fn analyse(&self) -> Report {
+    pub fn analyse(&self) -> ScenarioPage {
         let cases = self.cases();
         let fastest = self.fastest(&cases);
         let results = json!({
@@ -438,7 +438,7 @@ impl Params {
             Block::Table(fastest_table(&fastest)),
             Block::Table(cases_table(&cases)),
         ];
-        Report { results, blocks }
+        ScenarioPage { results, blocks }
     }
 
     /// One line per dice choice, and per tie rule where it matters.

@@ -4,17 +4,19 @@
 //! Each scheme is a map from faces to cards (or to "roll again"); every figure
 //! is counted from that map, so the schemes are compared on the same footing.
 
+use crate::analyses::values::{DicePool, SizeSet};
 use crate::engine::{abs_diff, exact_string, to_f64, Exact};
-use crate::report::{Block, Cell, Chart, ChartKind, Reference, Report, Series, Table};
-use crate::scenario::values::{DicePool, SizeSet};
+use crate::layout::blocks::{
+    Block, Cell, Chart, ChartKind, Reference, ScenarioPage, Series, Table,
+};
 use num_traits::{One, Zero};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::fmt;
 
-use super::cells::{fraction, optional_fraction, yes_no};
 use super::{Cost, ParamError};
+use crate::layout::cells::{fraction, optional_fraction, yes_no};
 
 /// Face visits per second, measured on a modest machine.
 const STEPS_PER_SECOND: f64 = 3.3e6;
@@ -428,7 +430,7 @@ impl Params {
     }
 
     /// The results contract and the page.
-    pub fn analyse(&self) -> Report {
+    pub fn analyse(&self) -> ScenarioPage {
         let cases = self.cases();
         let banishings = self.banishings();
         let best: Vec<Value> = self
@@ -473,7 +475,7 @@ impl Params {
             text: "Every scheme".into(),
         });
         blocks.push(Block::Table(cases_table(&cases)));
-        Report { results, blocks }
+        ScenarioPage { results, blocks }
     }
 
     fn rolls_table(&self) -> Table {

@@ -6,16 +6,16 @@
 //! permutations. So the total variation distance to the uniform order is a sum
 //! of n terms instead of n! terms, and it is exact in big integers.
 
+use crate::analyses::values::SizeSet;
 use crate::engine::{exact_string, to_f64, Exact};
-use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
-use crate::scenario::values::SizeSet;
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, ScenarioPage, Series, Table};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::cells::fraction;
 use super::{Cost, ParamError};
+use crate::layout::cells::fraction;
 
 /// Big-integer word operations per second, on the safe side.
 const WORD_OPS_PER_SECOND: f64 = 6.7e7;
@@ -177,7 +177,7 @@ impl Params {
     }
 
     /// The results contract and the page.
-    pub fn analyse(&self) -> Report {
+    pub fn analyse(&self) -> ScenarioPage {
         let cases = self.cases();
         let needed = self.riffles_needed(&cases);
         let results = json!({
@@ -197,7 +197,7 @@ impl Params {
             Block::Table(self.tvd_table(&cases)),
             Block::Table(needed_table(&needed)),
         ];
-        Report { results, blocks }
+        ScenarioPage { results, blocks }
     }
 
     fn tvd_table(&self, cases: &[Case]) -> Table {

@@ -1,4 +1,4 @@
-//! [`ChartKind::Heatmap`](crate::report::ChartKind::Heatmap): a square
+//! [`ChartKind::Heatmap`](crate::layout::blocks::ChartKind::Heatmap): a square
 //! table of pairwise values drawn as coloured cells.
 //!
 //! Cells are laid out by hand in pixels rather than on a plotters chart:
@@ -12,7 +12,7 @@
 //! scale, labelled at its ends, half way to zero and at zero.
 
 use super::{DrawResult, HEIGHT, WIDTH};
-use crate::report::Chart;
+use crate::layout::blocks::Chart;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -215,7 +215,7 @@ fn value_label(value: f64) -> String {
 mod tests {
     use super::super::render_svg;
     use super::*;
-    use crate::report::{ChartKind, Series};
+    use crate::layout::blocks::{ChartKind, Series};
 
     fn margins() -> Chart {
         let values = [[0.0, 0.02, -0.05], [-0.02, 0.0, 0.01], [0.05, -0.01, 0.0]];

@@ -6,6 +6,7 @@
 mod dist;
 mod exact;
 pub mod modular;
+pub mod text;
 
 pub use dist::{Dist, DistError};
 pub use exact::{abs_diff, exact_string, prime_factors, ratio, ratio_smooth, to_f64, Exact};

@@ -3,12 +3,32 @@
 //! Parsing is pure (text in, scenario or located error out); reading the
 //! files is the content loader's job.
 
-pub mod fields;
-pub mod values;
-
-use crate::analyses::{Budget, Header, Params, KINDS};
-use fields::fields_of;
+use crate::analyses::fields::fields_of;
+use crate::analyses::Budget;
+use crate::kinds::{self, Params};
+use serde::Deserialize;
 use std::fmt;
+
+/// Keys every scenario file may carry whatever its kind.
+///
+/// Kinds' parameter structs do not repeat these: the loader checks every
+/// top-level key against the header's fields plus the kind's.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Header {
+    /// Page title.
+    pub title: String,
+    /// Which analysis runs.
+    pub kind: String,
+    /// Optional text shown under the title.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Order among the pages of a section (smaller first).
+    #[serde(default)]
+    pub weight: Option<i64>,
+    /// Fairness gates: figures the results must show, or the build fails.
+    #[serde(default)]
+    pub expect: crate::gates::Expect,
+}
 
 /// A parsed and validated scenario.
 #[derive(Debug, Clone)]
@@ -22,6 +42,8 @@ pub struct Scenario {
     pub header: Header,
     /// The kind's parameters.
     pub params: Params,
+    /// The file's text, to locate figures named in its `expect` block.
+    pub text: String,
 }
 
 /// A scenario that could not be read, located in its file.
@@ -79,7 +101,9 @@ pub fn parse_with_budget(
         ));
     }
     let header: Header = serde_yaml::from_str(text).map_err(from_yaml)?;
-    if let Some(kind_fields) = Params::fields(&header.kind) {
+    let kind = kinds::find(&header.kind);
+    if let Some(kind) = kind {
+        let kind_fields = (kind.fields)();
         let known: Vec<&str> = fields_of::<Header>()
             .iter()
             .chain(kind_fields)
@@ -89,8 +113,8 @@ pub fn parse_with_budget(
         check_keys(text, &mapping, &known)
             .map_err(|(line, column, message)| at(line, column, message))?;
     }
-    let params = match Params::from_yaml(&header.kind, text) {
-        Some(parsed) => parsed.map_err(from_yaml)?,
+    let params: Params = match kind {
+        Some(kind) => (kind.parse)(text).map_err(from_yaml)?,
         None => {
             let (line, column) = key_position(text, "kind");
             return Err(at(
@@ -99,7 +123,7 @@ pub fn parse_with_budget(
                 format!(
                     "unknown kind {:?}: expected one of {}",
                     header.kind,
-                    KINDS.join(", ")
+                    kinds::names().join(", ")
                 ),
             ));
         }
@@ -121,6 +145,7 @@ pub fn parse_with_budget(
         name,
         header,
         params,
+        text: text.to_string(),
     })
 }
 

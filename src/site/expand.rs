@@ -2,7 +2,7 @@
 
 use super::Renderer;
 use crate::charts;
-use crate::format;
+use crate::layout::format;
 use crate::shortcodes::{Call, Expand, Expansion};
 
 /// Resolves shortcodes for one page (links are relative to it).
@@ -26,7 +26,7 @@ impl Expand for Expander<'_, '_> {
         match call.name.as_str() {
             "value" => {
                 let path = call.arg("path")?;
-                let value = lookup(&computed.report.results, path).ok_or_else(|| {
+                let value = lookup(&computed.page.results, path).ok_or_else(|| {
                     format!("value(...): scenario {name:?} has no result at {path:?}")
                 })?;
                 let style = call.args.get("format").map_or("decimal", String::as_str);
@@ -36,8 +36,8 @@ impl Expand for Expander<'_, '_> {
             }
             "table" => {
                 let id = call.arg("id")?;
-                let table = computed.report.table(id).ok_or_else(|| {
-                    let ids: Vec<&str> = computed.report.tables().map(|t| t.id.as_str()).collect();
+                let table = computed.page.table(id).ok_or_else(|| {
+                    let ids: Vec<&str> = computed.page.tables().map(|t| t.id.as_str()).collect();
                     format!(
                         "table(...): scenario {name:?} has no table {id:?}; it has: {}",
                         ids.join(", ")
@@ -59,7 +59,7 @@ impl Expand for Expander<'_, '_> {
             "chart" => {
                 let id = call.arg("id")?;
                 let chart = computed
-                    .report
+                    .page
                     .chart(id)
                     .ok_or_else(|| format!("chart(...): scenario {name:?} has no chart {id:?}"))?;
                 // Prefixed by the scenario, so two scenarios' charts of the same

@@ -7,7 +7,7 @@ use super::nav::Nav;
 use super::{csv, scenario_json, Computed, CsvLink, Renderer};
 use crate::content::Content;
 use crate::error::{Error, Result};
-use crate::report::Table;
+use crate::layout::blocks::Table;
 use std::collections::BTreeMap;
 use tera::Tera;
 
@@ -43,7 +43,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         download: Some(format!("{stem}.{}.csv", table.id)),
     };
     let (blocks, headings) = renderer.scenario_blocks(computed, &csv_link)?;
-    let json_doc = scenario_json(scenario, &computed.report);
+    let json_doc = scenario_json(scenario, &computed.page);
     let json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
 
     let mut context = renderer.context(

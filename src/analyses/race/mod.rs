@@ -25,8 +25,8 @@ pub use game::{play, state_count, Outcome, Probability};
 pub use lists::{all_lists, list_count, mirror, Counts, Totals};
 pub use search::{optimise, Optimum};
 
-use crate::report::Report;
-use crate::scenario::values::DicePool;
+use crate::analyses::values::DicePool;
+use crate::layout::blocks::ScenarioPage;
 use serde::Deserialize;
 
 use super::{Cost, ParamError};
@@ -152,7 +152,7 @@ impl Params {
     }
 
     /// The results contract and the page.
-    pub fn analyse(&self) -> Report {
+    pub fn analyse(&self) -> ScenarioPage {
         page::build(self)
     }
 }

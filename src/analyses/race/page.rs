@@ -4,9 +4,9 @@ use super::game::Outcome;
 use super::lists::{Counts, Totals};
 use super::search::{optimise, MixedLists, Optimum, Rated};
 use super::{residues, solo, Params};
-use crate::analyses::cells::fraction;
 use crate::engine::{exact_string, ratio, to_f64, Exact};
-use crate::report::{Block, Cell, Chart, ChartKind, Report, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, ScenarioPage, Series, Table};
+use crate::layout::cells::fraction;
 use num_bigint::BigUint;
 use num_traits::Zero;
 use rayon::prelude::*;
@@ -43,7 +43,7 @@ impl Solo {
 }
 
 /// Compute and lay out everything a race scenario asks for.
-pub fn build(params: &Params) -> Report {
+pub fn build(params: &Params) -> ScenarioPage {
     let totals = params.totals();
     let matchups: Vec<(Counts, Counts, Outcome<Exact>)> = params
         .matchups
@@ -77,7 +77,7 @@ pub fn build(params: &Params) -> Report {
     if let Some(o) = &optimum {
         blocks.extend(optimizer_blocks(&totals, o));
     }
-    Report { results, blocks }
+    ScenarioPage { results, blocks }
 }
 
 /// Every list the scenario names or the optimizer reports, first mention first.
@@ -545,7 +545,7 @@ mod tests {
     use super::*;
     use num_traits::Signed;
 
-    fn report(yaml: &str) -> Report {
+    fn report(yaml: &str) -> ScenarioPage {
         let params: Params = serde_yaml::from_str(yaml).unwrap();
         params.validate().unwrap();
         build(&params)

@@ -1,15 +1,14 @@
-//! What an analysis hands to the site: exact results plus tables and charts
-//! described as plain data.
-//!
-//! This is the only meeting point of the maths and the site. Analyses fill
-//! these types (no HTML); the site lays them out (no arithmetic).
+//! A scenario page described as plain data: the meeting point of the maths
+//! and the site. Layout fills these types (no HTML); the site renders them
+//! (no arithmetic).
 
 use serde::{Deserialize, Serialize};
 
-/// Everything one scenario produces.
+/// What the site receives for one scenario.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Report {
-    /// The stable, machine-readable contract (`results` in the JSON).
+pub struct ScenarioPage {
+    /// The exact results as the JSON contract spells them (`results` in the
+    /// export), for shortcodes that quote a figure and for the gates.
     pub results: serde_json::Value,
     /// What the scenario page shows, in order.
     pub blocks: Vec<Block>,
@@ -132,8 +131,8 @@ pub struct Reference {
     pub y: f64,
 }
 
-impl Report {
-    /// The table with this id, if the report has one.
+impl ScenarioPage {
+    /// The table with this id, if the page has one.
     pub fn table(&self, id: &str) -> Option<&Table> {
         self.blocks.iter().find_map(|block| match block {
             Block::Table(table) if table.id == id => Some(table),
@@ -141,7 +140,7 @@ impl Report {
         })
     }
 
-    /// The chart with this id, if the report has one.
+    /// The chart with this id, if the page has one.
     pub fn chart(&self, id: &str) -> Option<&Chart> {
         self.blocks.iter().find_map(|block| match block {
             Block::Chart(chart) if chart.id == id => Some(chart),

@@ -1,8 +1,8 @@
 //! Table cells for exact values, shared by the analyses that fill tables.
 
 use crate::engine::{exact_string, Exact};
-use crate::format;
-use crate::report::Cell;
+use crate::layout::blocks::Cell;
+use crate::layout::format;
 use num_bigint::BigUint;
 
 /// A fraction: rounded for the reader, `p/q` for the CSV.

@@ -1,0 +1,289 @@
+//! The registry: every scenario kind, in one list.
+//!
+//! A kind is an [`Analysis`] (name, parameters, validation, cost, exact
+//! results) and a [`Layout`] (its page); [`Kind`] asks for both, so the
+//! compiler rejects a kind that leaves anything out. Adding a kind is its
+//! two halves and one line in [`KINDS`]; `docs/adding-a-kind.md` walks
+//! through it.
+//!
+//! Everything after loading reaches a kind only through [`Params`] and
+//! [`Results`], which hide the kind's own types behind one interface.
+
+use crate::analyses::fields::fields_of;
+use crate::analyses::{self, Analysis, Cost, ParamError};
+use crate::layout::{Layout, ScenarioPage};
+use crate::progress::Progress;
+use std::fmt;
+use std::sync::Arc;
+
+/// A scenario kind: what it computes and how its page is laid out.
+pub trait Kind: Analysis + Layout {}
+
+impl<K: Analysis + Layout> Kind for K {}
+
+/// Every kind a scenario's `kind:` may name, in the order the docs list them.
+pub static KINDS: &[Entry] = &[
+    entry::<analyses::sum_mod::SumMod>(),
+    legacy::<analyses::reroll::Params>(),
+    legacy::<analyses::first_player::Params>(),
+    legacy::<analyses::shuffle::Params>(),
+    legacy::<analyses::race::Params>(),
+];
+
+/// One registered kind, reached by its name.
+pub struct Entry {
+    /// As written after `kind:`.
+    pub name: &'static str,
+    /// The top-level keys of its parameters (besides the header's).
+    pub fields: fn() -> &'static [&'static str],
+    /// Read its parameters from a scenario file's text.
+    pub parse: fn(&str) -> Result<Params, serde_yaml::Error>,
+}
+
+const fn entry<K: Kind>() -> Entry {
+    Entry {
+        name: K::NAME,
+        fields: fields_of::<K::Params>,
+        parse: parse::<K>,
+    }
+}
+
+fn parse<K: Kind>(text: &str) -> Result<Params, serde_yaml::Error> {
+    let params: K::Params = serde_yaml::from_str(text)?;
+    Ok(Params(Arc::new(Typed::<K> {
+        params: Arc::new(params),
+    })))
+}
+
+/// The registered kind called `name`.
+pub fn find(name: &str) -> Option<&'static Entry> {
+    KINDS.iter().find(|entry| entry.name == name)
+}
+
+/// The names of every kind, for error messages.
+pub fn names() -> Vec<&'static str> {
+    KINDS.iter().map(|entry| entry.name).collect()
+}
+
+/// One scenario's parameters, of whichever kind.
+#[derive(Clone)]
+pub struct Params(Arc<dyn ErasedParams>);
+
+/// One scenario's exact results, of whichever kind.
+#[derive(Clone)]
+pub struct Results(Arc<dyn ErasedResults>);
+
+impl Params {
+    /// The kind's name.
+    pub fn kind(&self) -> &'static str {
+        self.0.kind()
+    }
+    /// Checks across keys (see [`Analysis::validate`]).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.0.validate()
+    }
+    /// The estimated cost (see [`Analysis::cost`]).
+    pub fn cost(&self) -> Cost {
+        self.0.cost()
+    }
+    /// Compute the exact results.
+    pub fn analyse(&self, progress: &Progress) -> Results {
+        self.0.analyse(progress)
+    }
+    /// Results stored by [`Results::to_bytes`] for these parameters;
+    /// `None` when they do not read back as this kind's results.
+    pub fn results_from_bytes(&self, bytes: &[u8]) -> Option<Results> {
+        self.0.read(bytes)
+    }
+}
+
+impl fmt::Debug for Params {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Results {
+    /// The results as the JSON contract spells them.
+    pub fn to_json(&self) -> serde_json::Value {
+        self.0.to_json()
+    }
+    /// The stored form, for the cache.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.to_bytes()
+    }
+    /// The scenario page: the contract and the laid-out blocks.
+    pub fn page(&self) -> ScenarioPage {
+        self.0.page()
+    }
+}
+
+impl fmt::Debug for Results {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+trait ErasedParams: fmt::Debug + Send + Sync {
+    fn kind(&self) -> &'static str;
+    fn validate(&self) -> Result<(), ParamError>;
+    fn cost(&self) -> Cost;
+    fn analyse(&self, progress: &Progress) -> Results;
+    fn read(&self, bytes: &[u8]) -> Option<Results>;
+}
+
+trait ErasedResults: fmt::Debug + Send + Sync {
+    fn to_json(&self) -> serde_json::Value;
+    fn to_bytes(&self) -> Vec<u8>;
+    fn page(&self) -> ScenarioPage;
+}
+
+struct Typed<K: Kind> {
+    params: Arc<K::Params>,
+}
+
+impl<K: Kind> fmt::Debug for Typed<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.params.fmt(f)
+    }
+}
+
+struct TypedResults<K: Kind> {
+    params: Arc<K::Params>,
+    results: K::Results,
+}
+
+impl<K: Kind> fmt::Debug for TypedResults<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.results.fmt(f)
+    }
+}
+
+impl<K: Kind> ErasedParams for Typed<K> {
+    fn kind(&self) -> &'static str {
+        K::NAME
+    }
+    fn validate(&self) -> Result<(), ParamError> {
+        K::validate(&self.params)
+    }
+    fn cost(&self) -> Cost {
+        K::cost(&self.params)
+    }
+    fn analyse(&self, progress: &Progress) -> Results {
+        let results = K::analyse(&self.params, progress);
+        Results(Arc::new(TypedResults::<K> {
+            params: self.params.clone(),
+            results,
+        }))
+    }
+    fn read(&self, bytes: &[u8]) -> Option<Results> {
+        let results: K::Results = serde_json::from_slice(bytes).ok()?;
+        Some(Results(Arc::new(TypedResults::<K> {
+            params: self.params.clone(),
+            results,
+        })))
+    }
+}
+
+impl<K: Kind> ErasedResults for TypedResults<K> {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.results).expect("results serialize")
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.results).expect("results serialize")
+    }
+    fn page(&self) -> ScenarioPage {
+        ScenarioPage {
+            results: self.to_json(),
+            blocks: K::layout(&self.params, &self.results),
+        }
+    }
+}
+
+// TRANSITIONAL: kinds not yet split into typed results and a layout. Removed
+// once every kind implements `Kind`.
+pub(crate) trait LegacyKind:
+    serde::de::DeserializeOwned + fmt::Debug + Send + Sync + 'static
+{
+    const NAME: &'static str;
+    fn validate(&self) -> Result<(), ParamError>;
+    fn cost(&self) -> Cost;
+    fn analyse(&self) -> ScenarioPage;
+}
+
+struct Legacy<P>(Arc<P>);
+
+impl<P: LegacyKind> fmt::Debug for Legacy<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[derive(Debug)]
+struct LegacyResults(ScenarioPage);
+
+const fn legacy<P: LegacyKind>() -> Entry {
+    Entry {
+        name: P::NAME,
+        fields: fields_of::<P>,
+        parse: parse_legacy::<P>,
+    }
+}
+
+fn parse_legacy<P: LegacyKind>(text: &str) -> Result<Params, serde_yaml::Error> {
+    let params: P = serde_yaml::from_str(text)?;
+    Ok(Params(Arc::new(Legacy(Arc::new(params)))))
+}
+
+impl<P: LegacyKind> ErasedParams for Legacy<P> {
+    fn kind(&self) -> &'static str {
+        P::NAME
+    }
+    fn validate(&self) -> Result<(), ParamError> {
+        self.0.validate()
+    }
+    fn cost(&self) -> Cost {
+        self.0.cost()
+    }
+    fn analyse(&self, _progress: &Progress) -> Results {
+        Results(Arc::new(LegacyResults(self.0.analyse())))
+    }
+    fn read(&self, bytes: &[u8]) -> Option<Results> {
+        Some(Results(Arc::new(LegacyResults(
+            serde_json::from_slice(bytes).ok()?,
+        ))))
+    }
+}
+
+impl ErasedResults for LegacyResults {
+    fn to_json(&self) -> serde_json::Value {
+        self.0.results.clone()
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.0).expect("page serializes")
+    }
+    fn page(&self) -> ScenarioPage {
+        self.0.clone()
+    }
+}
+
+macro_rules! legacy_kind {
+    ($name:literal, $params:ty) => {
+        impl LegacyKind for $params {
+            const NAME: &'static str = $name;
+            fn validate(&self) -> Result<(), ParamError> {
+                <$params>::validate(self)
+            }
+            fn cost(&self) -> Cost {
+                <$params>::cost(self)
+            }
+            fn analyse(&self) -> ScenarioPage {
+                <$params>::analyse(self)
+            }
+        }
+    };
+}
+legacy_kind!("reroll", analyses::reroll::Params);
+legacy_kind!("first-player", analyses::first_player::Params);
+legacy_kind!("shuffle", analyses::shuffle::Params);
+legacy_kind!("race", analyses::race::Params);
