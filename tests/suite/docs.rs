@@ -3,10 +3,8 @@
 //! command-line flag is described, and the CI workflow runs the documented
 //! local script.
 
-mod common;
-
-use common::fairdice;
-use fairdice::build::{self, Project};
+use crate::common::fairdice;
+use ::fairdice::build::{self, Project};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
@@ -56,12 +54,12 @@ fn every_scenario_example_parses_and_builds() {
     let blocks = yaml_blocks(&text);
     assert!(blocks.len() >= 3, "the reference has scenario examples");
     let dir = tempfile::tempdir().unwrap();
-    common::write(dir.path(), "content/_index.md", "# Examples\n");
+    crate::common::write(dir.path(), "content/_index.md", "# Examples\n");
     for (i, (line, yaml)) in blocks.iter().enumerate() {
         let name = format!("example-{i}.yaml");
-        fairdice::scenario::parse(&name, yaml)
+        ::fairdice::scenario::parse(&name, yaml)
             .unwrap_or_else(|e| panic!("docs/reference.md:{line}: {e}"));
-        common::write(dir.path(), &format!("content/{name}"), yaml);
+        crate::common::write(dir.path(), &format!("content/{name}"), yaml);
     }
     // No templates/ folder: the built-in templates are used.
     let summary = build::build(&Project::at(dir.path()))
@@ -73,12 +71,12 @@ fn every_scenario_example_parses_and_builds() {
 fn every_kind_is_documented_with_its_figures_and_an_example() {
     let text = reference();
     let blocks = yaml_blocks(&text);
-    for kind in fairdice::kinds::names() {
+    for kind in ::fairdice::kinds::names() {
         let section = kind_section(&text, kind)
             .unwrap_or_else(|| panic!("docs/reference.md has no section \"### Kind `{kind}`\""));
         let examples: Vec<_> = yaml_blocks(section)
             .into_iter()
-            .map(|(_, yaml)| fairdice::scenario::parse("e.yaml", &yaml).unwrap())
+            .map(|(_, yaml)| ::fairdice::scenario::parse("e.yaml", &yaml).unwrap())
             .filter(|s| s.params.kind() == kind)
             .collect();
         assert!(!examples.is_empty(), "no example of kind {kind}");
@@ -86,10 +84,10 @@ fn every_kind_is_documented_with_its_figures_and_an_example() {
         for example in &examples {
             let results = example
                 .params
-                .analyse(&fairdice::progress::Progress::hidden())
+                .analyse(&::fairdice::progress::Progress::hidden())
                 .to_json();
-            for case in fairdice::gates::cases(&results) {
-                figures.extend(fairdice::gates::case_figures(case).into_keys());
+            for case in ::fairdice::gates::cases(&results) {
+                figures.extend(::fairdice::gates::case_figures(case).into_keys());
             }
         }
         for figure in figures {

@@ -1,9 +1,7 @@
 //! The result cache: hits, misses after an edit, and entries that must not
 //! be trusted.
 
-mod common;
-
-use common::{fixture, snapshot, write};
+use crate::common::{fixture, snapshot, write};
 use fairdice::build::{self, Project};
 use fairdice::cache::Cache;
 use std::fs;

@@ -1,8 +1,6 @@
 //! End-to-end: small fixture sites built into temporary folders.
 
-mod common;
-
-use common::{broken_links, fixture, snapshot, write};
+use crate::common::{broken_links, fixture, snapshot, write};
 use fairdice::build::{self, Project};
 use std::fs;
 

@@ -1,7 +1,5 @@
 //! The command line: exit codes, stderr, and the JSON contract of `eval`.
 
-mod common;
-
 use std::process::Command;
 
 fn fairdice(args: &[&str], dir: &std::path::Path) -> std::process::Output {
@@ -14,7 +12,7 @@ fn fairdice(args: &[&str], dir: &std::path::Path) -> std::process::Output {
 
 #[test]
 fn eval_prints_the_json_contract() {
-    let dir = common::fixture(&[(
+    let dir = crate::common::fixture(&[(
         "s.yaml",
         "title: Seed\nkind: sum-mod\ndice: d6\ntargets: [2, 3, 10]\n",
     )]);
@@ -62,7 +60,7 @@ fn reduced(p: u64, q: u64) -> String {
 
 #[test]
 fn errors_go_to_stderr_with_exit_code_1() {
-    let dir = common::fixture(&[(
+    let dir = crate::common::fixture(&[(
         "bad.yaml",
         "title: Bad\nkind: sum-mod\ndice: 2x6\ntargets: 3\n",
     )]);
@@ -78,7 +76,7 @@ fn errors_go_to_stderr_with_exit_code_1() {
 
 #[test]
 fn build_check_exits_1_on_a_stale_site() {
-    let dir = common::fixture(&[("content/_index.md", "# Home\n")]);
+    let dir = crate::common::fixture(&[("content/_index.md", "# Home\n")]);
     let out = fairdice(&["build", "--check"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing: ./site/index.html"));

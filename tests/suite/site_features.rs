@@ -1,9 +1,7 @@
 //! Site features end to end on fixture projects: math, callouts, the print
 //! page, the search index and single-file reports.
 
-mod common;
-
-use common::{broken_links, fixture};
+use crate::common::{broken_links, fixture};
 use fairdice::build::{self, Project};
 use std::fs;
 use std::path::Path;

@@ -1,13 +1,11 @@
 //! Text from scenarios and front matter reaches pages as text, never as markup.
 
-mod common;
-
 use fairdice::build::{self, Project};
 
 #[test]
 fn titles_and_descriptions_are_escaped() {
     let evil = "<script>alert(1)</script>";
-    let dir = common::fixture(&[
+    let dir = crate::common::fixture(&[
         ("content/_index.md", "---\ntitle: \"<script>alert(1)</script>\"\ndescription: \"\\\" onload=\\\"alert(2)\"\n---\nHome.\n"),
         (
             "content/evil.yaml",
@@ -38,7 +36,7 @@ fn titles_and_descriptions_are_escaped() {
 
 #[test]
 fn raw_html_in_markdown_is_shown_as_text() {
-    let dir = common::fixture(&[(
+    let dir = crate::common::fixture(&[(
         "content/_index.md",
         "# Home\n\n<script>alert(1)</script>\n\n<iframe src=\"https://e.org\"></iframe>\n\nPress <kbd>/</kbd>.\n",
     )]);

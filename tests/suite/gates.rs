@@ -1,9 +1,7 @@
 //! Fairness gates end to end: `expect:` in a scenario, the build failing
 //! with the scenario, case and figure, and `fairdice check`.
 
-mod common;
-
-use common::{fairdice, fixture, write};
+use crate::common::{fairdice, fixture, write};
 
 /// The seed cases: 2 and 3 targets are exactly uniform, 10 is not.
 const SEED: &str = "title: Seed\nkind: sum-mod\ndice: d6\ntargets: [2, 3, 10]\n";
@@ -70,8 +68,8 @@ fn a_gate_that_fails_names_the_file_case_figure_value_and_bound() {
     assert_eq!(out.status.code(), Some(1));
     let (exact, approx) = ten_d6_max_abs_deviation();
     assert!(approx > 1e-4 && approx < 1e-3, "{approx}");
-    let about = fairdice::layout::format::decimal(
-        &fairdice::layout::format::parse_fraction(&exact).unwrap(),
+    let about = ::fairdice::layout::format::decimal(
+        &::fairdice::layout::format::parse_fraction(&exact).unwrap(),
     );
     assert_eq!(
         out.stderr_text().trim(),

@@ -1,9 +1,7 @@
 //! Exit codes, the summary line, --quiet and --verbose, and plain output
 //! when stderr is not a terminal.
 
-mod common;
-
-use common::{fairdice, fixture};
+use crate::common::{fairdice, fixture};
 
 const SCENARIO: &str = "title: S\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n";
 

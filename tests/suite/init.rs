@@ -1,9 +1,7 @@
 //! `fairdice init` and the built-in templates: a new site builds at once,
 //! and a folder with only content/ builds too.
 
-mod common;
-
-use common::{fairdice, snapshot, write};
+use crate::common::{fairdice, snapshot, write};
 use std::fs;
 
 #[test]
@@ -28,7 +26,7 @@ fn init_then_build_gives_a_working_site() {
     assert!(home.contains("46,656"), "{home}");
     assert!(home.contains("1/6"), "{home}");
     assert_eq!(
-        common::broken_links(&dir.join("site")),
+        crate::common::broken_links(&dir.join("site")),
         Vec::<String>::new()
     );
     let out = fairdice(&["check"], &dir);
@@ -38,13 +36,13 @@ fn init_then_build_gives_a_working_site() {
 #[test]
 fn the_starter_has_a_scenario_of_every_kind() {
     let tmp = tempfile::tempdir().unwrap();
-    fairdice::init::init(tmp.path()).unwrap();
+    ::fairdice::init::init(tmp.path()).unwrap();
     let mut kinds = Vec::new();
     for entry in walkdir::WalkDir::new(tmp.path().join("content")) {
         let entry = entry.unwrap();
         if entry.path().extension().is_some_and(|e| e == "yaml") {
             let text = fs::read_to_string(entry.path()).unwrap();
-            let scenario = fairdice::scenario::parse("s.yaml", &text).unwrap();
+            let scenario = ::fairdice::scenario::parse("s.yaml", &text).unwrap();
             assert!(
                 !scenario.header.expect.is_empty(),
                 "{}: starters show a gate",
@@ -53,7 +51,7 @@ fn the_starter_has_a_scenario_of_every_kind() {
             kinds.push(scenario.params.kind());
         }
     }
-    for kind in fairdice::kinds::names() {
+    for kind in ::fairdice::kinds::names() {
         assert!(kinds.contains(&kind), "no starter scenario of kind {kind}");
     }
 }
@@ -78,7 +76,7 @@ fn init_refuses_a_folder_that_is_not_empty() {
 #[test]
 fn content_alone_builds_with_the_built_in_templates_and_files_override_them() {
     let tmp = tempfile::tempdir().unwrap();
-    fairdice::init::init(tmp.path()).unwrap();
+    ::fairdice::init::init(tmp.path()).unwrap();
     assert_eq!(fairdice(&["build"], tmp.path()).status.code(), Some(0));
     let with_templates = snapshot(&tmp.path().join("site"));
 

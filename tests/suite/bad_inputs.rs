@@ -1,9 +1,7 @@
 //! A corpus of bad inputs: each must fail the build with its file, line,
 //! column and what was expected, and leave the site exactly as it was.
 
-mod common;
-
-use common::{fixture, snapshot, write};
+use crate::common::{fixture, snapshot, write};
 use fairdice::build::{self, Project};
 use std::path::Path;
 

@@ -2,9 +2,7 @@
 //! script in served pages only, picks up edits, and shows build errors over
 //! the last good site.
 
-mod common;
-
-use common::{fixture, write};
+use crate::common::{fixture, write};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};

@@ -9,8 +9,6 @@
 //! dump returns. Screenshots for a person to look at are written to
 //! `target/browser/screenshots/`. Skipped, with a notice, without Chromium.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -53,7 +51,7 @@ fn built_site(work: &Path) -> PathBuf {
         "build the site first: cargo run --release -- build"
     );
     let copy = work.join("site");
-    common::copy_dir(&site, &copy);
+    crate::common::copy_dir(&site, &copy);
     copy
 }
 

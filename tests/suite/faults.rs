@@ -1,9 +1,7 @@
 //! Faults mid-build: a failing write, a kill during the swap, two builds at
 //! once, and determinism across thread counts.
 
-mod common;
-
-use common::{fixture, snapshot, write};
+use crate::common::{fixture, snapshot, write};
 use fairdice::build::{self, Project};
 use fairdice::output;
 use std::path::Path;

@@ -1,7 +1,5 @@
 //! Fixture sites built in temporary folders.
 
-#![allow(dead_code)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 

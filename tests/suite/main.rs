@@ -1,0 +1,20 @@
+//! The end-to-end suite: every integration test in one crate, one module
+//! per feature, so the test binary is linked once instead of fourteen times.
+//! Each module builds small fixture sites in temporary folders
+//! ([`common`]).
+
+mod bad_inputs;
+mod browser;
+mod build;
+mod cache;
+mod cli;
+mod cli_exit;
+mod common;
+mod docs;
+mod escaping;
+mod faults;
+mod gates;
+mod init;
+mod rules_pages;
+mod serve;
+mod site_features;
