@@ -6,34 +6,36 @@
 //! take many minutes for those. Set `RACE_BENCH_LARGE=0` to skip them.
 
 use criterion::{black_box, Criterion};
-use fairdice::analyses::race::Params;
+use fairdice::analyses::race::{Params, Race};
+use fairdice::analyses::Analysis;
+use fairdice::progress::Progress;
 use std::time::Instant;
 
 fn params(dice: &str, picks: u64) -> Params {
     let yaml = format!("dice: {dice}\npicks: {picks}\noptimize: true\n");
     let params: Params = serde_yaml::from_str(&yaml).expect("valid scenario");
-    params.validate().expect("within budget");
+    Race::validate(&params).expect("within budget");
     params
 }
 
 fn complete_two_d6_five_picks(c: &mut Criterion) {
     let params = params("2d6", 5);
     c.bench_function("race 2d6 M=5 complete analysis", |b| {
-        b.iter(|| black_box(params.analyse()))
+        b.iter(|| black_box(Race::analyse(&params, &Progress::hidden())))
     });
 }
 
 fn time_once(dice: &str, picks: u64) {
     let params = params(dice, picks);
     let start = Instant::now();
-    let report = params.analyse();
-    let optimizer = &report.results["optimizer"];
+    let results = Race::analyse(&params, &Progress::hidden());
+    let optimizer = results.results.optimizer.expect("optimize is on");
     println!(
         "race {dice} M={picks}: {:.2} s, {} lists, {} rows, maximin {}",
         start.elapsed().as_secs_f64(),
-        optimizer["lists"],
-        optimizer["rows_evaluated"],
-        optimizer["maximin"]
+        optimizer.lists,
+        optimizer.rows_evaluated,
+        serde_json::to_value(&optimizer.maximin).expect("results serialize")
     );
 }
 

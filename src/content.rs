@@ -5,6 +5,7 @@
 
 use crate::analyses::Budget;
 use crate::error::{Error, Result};
+use crate::paths;
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -31,8 +32,7 @@ pub struct Page {
 impl Page {
     /// Whether this page introduces its folder (`_index.md` or `index.md`).
     pub fn is_section_index(&self) -> bool {
-        let file = self.source.rsplit('/').next().unwrap_or(&self.source);
-        file == "_index.md" || file == "index.md"
+        paths::is_section_index(&self.source)
     }
 
     /// The folder the page lives in, `""` at the top.
@@ -307,11 +307,11 @@ fn check_collisions(content: &Content, prefix: &str, errors: &mut Vec<Error>) {
     let pages = content
         .pages
         .iter()
-        .map(|p| (page_output(&p.source), p.source.as_str()));
+        .map(|p| (paths::page_output(&p.source), p.source.as_str()));
     let scenarios = content
         .scenarios
         .iter()
-        .map(|s| (format!("{}.html", s.name), s.source.as_str()));
+        .map(|s| (paths::scenario_output(&s.name), s.source.as_str()));
     for (output, source) in pages.chain(scenarios) {
         if let Some(first) = outputs.insert(output.clone(), source) {
             errors.push(Error::Source {
@@ -323,16 +323,6 @@ fn check_collisions(content: &Content, prefix: &str, errors: &mut Vec<Error>) {
                 ),
             });
         }
-    }
-}
-
-/// Where a markdown page lands in the site.
-pub fn page_output(source: &str) -> String {
-    let stem = source.trim_end_matches(".md");
-    match stem.rsplit_once('/') {
-        Some((dir, "_index" | "index")) => format!("{dir}/index.html"),
-        None if stem == "_index" || stem == "index" => "index.html".into(),
-        _ => format!("{stem}.html"),
     }
 }
 
@@ -373,12 +363,5 @@ mod tests {
                 .starts_with("content/p.md:2:9: front matter: weight: invalid type"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn pages_land_at_stable_paths() {
-        assert_eq!(page_output("_index.md"), "index.html");
-        assert_eq!(page_output("rules/_index.md"), "rules/index.html");
-        assert_eq!(page_output("rules/dice.md"), "rules/dice.html");
     }
 }

@@ -4,7 +4,7 @@
 //! `uniform: true` or `max_abs_deviation: "< 1/1000"`. Conditions are read
 //! exactly while the file is deserialized (so a malformed bound is reported
 //! with its line and column), and checked after the analysis against the
-//! report's `results`.
+//! scenario's exact `results`.
 //!
 //! Gates know nothing about kinds. A kind exposes its figures by putting
 //! them in `results.cases[i]`, directly or in nested objects (lists are not
@@ -247,7 +247,7 @@ pub fn case_figures(case: &Value) -> BTreeMap<String, &Value> {
     figures
 }
 
-/// The cases of a report's results: `results.cases`, or the results as a
+/// The cases of a scenario's results: `results.cases`, or the results as a
 /// single case when a kind has no `cases` list.
 pub fn cases(results: &Value) -> Vec<&Value> {
     match results.get("cases").and_then(Value::as_array) {

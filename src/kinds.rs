@@ -24,10 +24,10 @@ impl<K: Analysis + Layout> Kind for K {}
 /// Every kind a scenario's `kind:` may name, in the order the docs list them.
 pub static KINDS: &[Entry] = &[
     entry::<analyses::sum_mod::SumMod>(),
-    legacy::<analyses::reroll::Params>(),
-    legacy::<analyses::first_player::Params>(),
-    legacy::<analyses::shuffle::Params>(),
-    legacy::<analyses::race::Params>(),
+    entry::<analyses::reroll::Reroll>(),
+    entry::<analyses::first_player::FirstPlayer>(),
+    entry::<analyses::shuffle::Shuffle>(),
+    entry::<analyses::race::Race>(),
 ];
 
 /// One registered kind, reached by its name.
@@ -187,7 +187,7 @@ impl<K: Kind> ErasedParams for Typed<K> {
 
 impl<K: Kind> ErasedResults for TypedResults<K> {
     fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.results).expect("results serialize")
+        K::contract(&self.results)
     }
     fn to_bytes(&self) -> Vec<u8> {
         serde_json::to_vec(&self.results).expect("results serialize")
@@ -199,91 +199,3 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
         }
     }
 }
-
-// TRANSITIONAL: kinds not yet split into typed results and a layout. Removed
-// once every kind implements `Kind`.
-pub(crate) trait LegacyKind:
-    serde::de::DeserializeOwned + fmt::Debug + Send + Sync + 'static
-{
-    const NAME: &'static str;
-    fn validate(&self) -> Result<(), ParamError>;
-    fn cost(&self) -> Cost;
-    fn analyse(&self) -> ScenarioPage;
-}
-
-struct Legacy<P>(Arc<P>);
-
-impl<P: LegacyKind> fmt::Debug for Legacy<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-#[derive(Debug)]
-struct LegacyResults(ScenarioPage);
-
-const fn legacy<P: LegacyKind>() -> Entry {
-    Entry {
-        name: P::NAME,
-        fields: fields_of::<P>,
-        parse: parse_legacy::<P>,
-    }
-}
-
-fn parse_legacy<P: LegacyKind>(text: &str) -> Result<Params, serde_yaml::Error> {
-    let params: P = serde_yaml::from_str(text)?;
-    Ok(Params(Arc::new(Legacy(Arc::new(params)))))
-}
-
-impl<P: LegacyKind> ErasedParams for Legacy<P> {
-    fn kind(&self) -> &'static str {
-        P::NAME
-    }
-    fn validate(&self) -> Result<(), ParamError> {
-        self.0.validate()
-    }
-    fn cost(&self) -> Cost {
-        self.0.cost()
-    }
-    fn analyse(&self, _progress: &Progress) -> Results {
-        Results(Arc::new(LegacyResults(self.0.analyse())))
-    }
-    fn read(&self, bytes: &[u8]) -> Option<Results> {
-        Some(Results(Arc::new(LegacyResults(
-            serde_json::from_slice(bytes).ok()?,
-        ))))
-    }
-}
-
-impl ErasedResults for LegacyResults {
-    fn to_json(&self) -> serde_json::Value {
-        self.0.results.clone()
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(&self.0).expect("page serializes")
-    }
-    fn page(&self) -> ScenarioPage {
-        self.0.clone()
-    }
-}
-
-macro_rules! legacy_kind {
-    ($name:literal, $params:ty) => {
-        impl LegacyKind for $params {
-            const NAME: &'static str = $name;
-            fn validate(&self) -> Result<(), ParamError> {
-                <$params>::validate(self)
-            }
-            fn cost(&self) -> Cost {
-                <$params>::cost(self)
-            }
-            fn analyse(&self) -> ScenarioPage {
-                <$params>::analyse(self)
-            }
-        }
-    };
-}
-legacy_kind!("reroll", analyses::reroll::Params);
-legacy_kind!("first-player", analyses::first_player::Params);
-legacy_kind!("shuffle", analyses::shuffle::Params);
-legacy_kind!("race", analyses::race::Params);

@@ -19,6 +19,7 @@ pub mod kinds;
 pub mod layout;
 pub mod markdown;
 pub mod output;
+pub mod paths;
 pub mod progress;
 pub mod scenario;
 pub mod serve;

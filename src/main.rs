@@ -198,7 +198,7 @@ fn stale_check(project: &Project, ui: Ui) -> Exit {
             Exit::Success
         }
         Ok(diff) => {
-            report_diff(&diff, &project.out, ui);
+            print_diff(&diff, &project.out, ui);
             Exit::Failure
         }
         Err(err) => failed(&err, ui),
@@ -215,7 +215,7 @@ fn check(project: &Project, ui: Ui) -> Exit {
         ui.error(err);
     }
     if !verification.diff.is_clean() {
-        report_diff(&verification.diff, &project.out, ui);
+        print_diff(&verification.diff, &project.out, ui);
     }
     let summary: &Summary = &verification.summary;
     if verification.passed() {
@@ -226,7 +226,7 @@ fn check(project: &Project, ui: Ui) -> Exit {
     }
 }
 
-fn report_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
+fn print_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
     for (label, paths) in [
         ("stale", &diff.stale),
         ("missing", &diff.missing),

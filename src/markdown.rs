@@ -4,7 +4,7 @@
 
 mod math;
 
-use crate::content::page_output;
+use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion};
 use pulldown_cmark::{
     html, BlockQuoteKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
@@ -98,7 +98,7 @@ pub fn render(
                 title,
                 id,
             }) => {
-                let dest_url = rewrite_link(&dest_url).map_or(dest_url, CowStr::from);
+                let dest_url = paths::source_link(&dest_url).map_or(dest_url, CowStr::from);
                 if is_relative(&dest_url) {
                     rendered.links.push(Link {
                         target: dest_url.to_string(),
@@ -262,31 +262,6 @@ fn fill_in(html: &str, expansions: &[Expansion], errors: &mut Vec<MarkdownError>
     out
 }
 
-/// `other.md#x` -> `other.html#x`, `dir/_index.md` -> `dir/index.html`,
-/// `scenario.yaml` -> `scenario.html`.
-fn rewrite_link(url: &str) -> Option<String> {
-    if !is_relative(url) {
-        return None;
-    }
-    let (path, fragment) = url
-        .split_once('#')
-        .map_or((url, None), |(p, f)| (p, Some(f)));
-    let mut target = if let Some(page) = path.strip_suffix(".md") {
-        page_output(&format!("{page}.md"))
-    } else {
-        // A scenario file links to the page it becomes.
-        let scenario = path
-            .strip_suffix(".yaml")
-            .or_else(|| path.strip_suffix(".yml"))?;
-        format!("{scenario}.html")
-    };
-    if let Some(fragment) = fragment {
-        target.push('#');
-        target.push_str(fragment);
-    }
-    Some(target)
-}
-
 /// Raw HTML in markdown is shown as text, so a page from a stranger cannot
 /// run a script or restyle the site; only these bare inline tags pass.
 const ALLOWED_INLINE_TAGS: [&str; 6] = ["kbd", "sub", "sup", "br", "abbr", "mark"];
@@ -309,11 +284,6 @@ fn is_allowed_url(url: &str) -> bool {
         || ["http://", "https://", "mailto:"]
             .iter()
             .any(|s| lower.starts_with(s))
-}
-
-/// Links the site must resolve itself: no scheme, not protocol-relative.
-pub fn is_relative(url: &str) -> bool {
-    !(url.is_empty() || url.starts_with("//") || url.starts_with('/') || url.contains(':'))
 }
 
 fn plain_text(events: &[Event]) -> String {

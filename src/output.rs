@@ -2,10 +2,13 @@
 //! only when complete, so a failed build leaves `site/` as it was.
 
 use crate::error::{Error, Result};
-use crate::site::SiteFiles;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+/// A site in memory: output path (`/`-separated) to file contents, as
+/// rendering makes it and writing takes it.
+pub type SiteFiles = std::collections::BTreeMap<String, Vec<u8>>;
 
 /// A file every fairdice output folder holds, so `--out` knows it may
 /// replace the folder.

@@ -12,10 +12,12 @@ mod search;
 pub mod standalone;
 
 use crate::charts;
-use crate::content::{page_output, Content, Page};
+use crate::content::{Content, Page};
 use crate::error::{Error, Result};
 use crate::layout::blocks::{Block, ScenarioPage, Table};
 use crate::markdown::{self, Heading, Link};
+use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
+use crate::paths::{self, page_output, resolve, root_prefix};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -26,9 +28,6 @@ use std::path::Path;
 use tera::{Context, Tera};
 
 pub use expand::Expander;
-
-/// The finished site: output path (`/`-separated) to file contents.
-pub type SiteFiles = BTreeMap<String, Vec<u8>>;
 
 /// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
@@ -45,11 +44,6 @@ const SUMMARY_THRESHOLD: usize = 40;
 const SUMMARY_EDGE: usize = 10;
 /// Past this many rows the full table is offered as CSV only.
 const MAX_INLINE_ROWS: usize = 2000;
-
-/// Where a scenario's files land.
-pub fn scenario_output(scenario: &Scenario) -> String {
-    format!("{}.html", scenario.name)
-}
 
 /// The JSON document of one scenario, as in `fairdice eval --json`.
 pub fn scenario_json(scenario: &Scenario, page: &ScenarioPage) -> serde_json::Value {
@@ -79,7 +73,8 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
                 .unwrap_or(entry.path())
                 .to_string_lossy()
                 .replace('\\', "/");
-            let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+            let bytes =
+                crate::content::read_limited(entry.path(), &format!("templates/{relative}"))?;
             files.insert(relative, bytes);
         }
     }
@@ -166,10 +161,7 @@ pub fn render(
     for (path, bytes) in assets {
         files.insert(path.clone(), bytes.clone());
     }
-    files.insert(
-        crate::output::MARKER.into(),
-        crate::output::MARKER_TEXT.as_bytes().to_vec(),
-    );
+    files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
     Ok(files)
 }
 
@@ -322,27 +314,23 @@ impl Renderer<'_> {
 
     fn scenario(&self, computed: &Computed) -> Result<RenderedPage> {
         let scenario = computed.scenario;
-        let output = scenario_output(scenario);
-        let stem = scenario.name.rsplit('/').next().unwrap_or(&scenario.name);
+        let output = paths::scenario_output(&scenario.name);
         let mut files: SiteFiles = computed
             .page
             .tables()
-            .map(|t| {
-                (
-                    format!("{}.{}.csv", scenario.name, t.id),
-                    csv(t).into_bytes(),
-                )
-            })
+            .map(|t| (paths::table_csv(&scenario.name, &t.id), csv(t).into_bytes()))
             .collect();
         let csv_link = |table: &Table| CsvLink {
-            href: format!("{stem}.{}.csv", table.id),
+            href: paths::file_name(&paths::table_csv(&scenario.name, &table.id)).to_string(),
             download: None,
         };
         let (blocks, headings) = self.scenario_blocks(computed, &csv_link)?;
         let json_doc = scenario_json(scenario, &computed.page);
         let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
         json_text.push('\n');
-        files.insert(format!("{}.json", scenario.name), json_text.into_bytes());
+        let json_path = paths::scenario_json(&scenario.name);
+        let json_href = paths::file_name(&json_path).to_string();
+        files.insert(json_path, json_text.into_bytes());
 
         let mut context = self.context(
             &output,
@@ -352,7 +340,7 @@ impl Renderer<'_> {
         );
         context.insert("blocks", &blocks);
         context.insert("kind", scenario.params.kind());
-        context.insert("json_href", &format!("{stem}.json"));
+        context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
@@ -460,11 +448,6 @@ impl Renderer<'_> {
     }
 }
 
-/// `../` once per folder level, so links work from `file://`.
-pub fn root_prefix(output: &str) -> String {
-    "../".repeat(output.matches('/').count())
-}
-
 /// Exact values, one row per line; fields quoted when they need it.
 fn csv(table: &Table) -> String {
     let field = |text: &str| {
@@ -539,42 +522,10 @@ fn check_links(pages: &[RenderedPage], errors: &mut Vec<Error>) {
     }
 }
 
-/// The output path a relative link from `from` points at, or `None` when it
-/// climbs out of the site.
-pub fn resolve(from: &str, link: &str) -> Option<String> {
-    let mut parts: Vec<&str> = from.split('/').collect();
-    parts.pop();
-    for part in link.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::layout::blocks::Cell;
-
-    #[test]
-    fn links_resolve_relative_to_the_page() {
-        assert_eq!(
-            resolve("rules/dice.html", "../index.html"),
-            Some("index.html".into())
-        );
-        assert_eq!(
-            resolve("rules/dice.html", "banish.html"),
-            Some("rules/banish.html".into())
-        );
-        assert_eq!(resolve("index.html", "../x.html"), None);
-        assert_eq!(root_prefix("a/b/c.html"), "../../");
-        assert_eq!(root_prefix("c.html"), "");
-    }
 
     #[test]
     fn csv_holds_exact_values() {

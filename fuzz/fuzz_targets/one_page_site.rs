@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 struct Fixture {
     tera: tera::Tera,
-    assets: site::SiteFiles,
+    assets: fairdice::output::SiteFiles,
     scenario: fairdice::scenario::Scenario,
     page: fairdice::layout::ScenarioPage,
 }

@@ -5,17 +5,19 @@
 //! is just how many of them there are: a Markov chain on 2..=p contenders,
 //! whose one-round transitions come from the distribution of one player's total.
 
-use crate::analyses::values::{DicePool, SizeSet};
-use crate::engine::{exact_string, to_f64, Dist, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, ScenarioPage, Series, Table};
+use crate::engine::{text, Dist, Exact};
+use crate::progress::Progress;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use super::{Cost, ParamError};
-use crate::layout::cells::{fraction, optional_fraction};
+use super::dice::Dice;
+use super::values::{DicePool, SizeSet};
+use super::{Analysis, Cost, ParamError};
+
+/// The `first-player` kind.
+pub struct FirstPlayer;
 
 /// Chains solved per second per unit of p^3 x bits per player, measured on
 /// the test profile (40 players with 10d20 took about 8 s).
@@ -25,7 +27,7 @@ const UNITS_PER_SECOND: f64 = 3.3e5;
 pub const ROUNDS_SHOWN: u64 = 5;
 
 /// Who rolls again after a tie for the top.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TieRule {
     /// Every player rolls again.
@@ -217,97 +219,50 @@ impl Chain {
     }
 }
 
-/// A figure shown against the number of players, one line per choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum View {
-    /// Expected rounds, per dice and tie rule.
-    Rounds,
-    /// P(tie in the first round), per dice: the first round ignores the rule.
-    Tie,
-}
-
-impl View {
-    fn id(self) -> &'static str {
-        match self {
-            View::Rounds => "rounds",
-            View::Tie => "tie",
-        }
-    }
-
-    fn value(self, case: &Case) -> &Exact {
-        match self {
-            View::Rounds => &case.expected_rounds,
-            View::Tie => &case.p_tie_first_round,
-        }
-    }
-
-    /// Title, description and vertical label of the chart; caption of the table.
-    fn texts(self) -> [&'static str; 4] {
-        match self {
-            View::Rounds => [
-                "Rounds until someone goes first",
-                "Mean number of rounds until one player is alone on top, per dice and tie rule.",
-                "expected rounds",
-                "Expected rounds until one player is alone on top",
-            ],
-            View::Tie => [
-                "Tie for the top in the first round",
-                "Chance that two or more players share the highest total in the first round.",
-                "probability of a tie",
-                "Chance that the first round ends in a tie for the top",
-            ],
-        }
-    }
+/// Every (players, dice, tie rule), worked out exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// One case per (players, dice, tie rule), players first.
+    pub cases: Vec<Case>,
+    /// For each (players, tie rule), the dice that settle it fastest.
+    pub fastest: Vec<Fastest>,
 }
 
 /// One (players, dice, tie rule), worked out.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// Players p.
     pub players: u64,
-    /// What each player rolls.
-    pub dice: DicePool,
+    /// What each player rolls; a bare `d6` is one die.
+    pub dice: Dice,
     /// Who rolls again.
-    pub rule: TieRule,
+    pub ties: TieRule,
     /// P(tie for the top in the first round).
+    #[serde(with = "text")]
     pub p_tie_first_round: Exact,
     /// Mean rounds.
+    #[serde(with = "text")]
     pub expected_rounds: Exact,
     /// P(player i goes first), i = 1..p.
+    #[serde(with = "text")]
     pub p_first: Vec<Exact>,
     /// P(more than r rounds), r = 1..=ROUNDS_SHOWN.
+    #[serde(with = "text")]
     pub rounds_more_than: Vec<Exact>,
 }
 
-impl Case {
-    fn dice_label(&self) -> String {
-        format!("{}d{}", self.dice.count_or(1), self.dice.sides)
-    }
-
-    fn to_json(&self) -> Value {
-        let strings = |v: &[Exact]| v.iter().map(exact_string).collect::<Vec<_>>();
-        json!({
-            "players": self.players,
-            "dice": { "count": self.dice.count_or(1), "sides": self.dice.sides },
-            "ties": self.rule.name(),
-            "p_tie_first_round": exact_string(&self.p_tie_first_round),
-            "expected_rounds": exact_string(&self.expected_rounds),
-            "p_first": strings(&self.p_first),
-            "rounds_more_than": strings(&self.rounds_more_than),
-        })
-    }
-
-    fn row(&self) -> Vec<Cell> {
-        let mut row = vec![
-            Cell::plain(self.players.to_string()),
-            Cell::plain(self.dice_label()),
-            Cell::plain(self.rule.name()),
-            fraction(&self.p_tie_first_round),
-            fraction(&self.expected_rounds),
-        ];
-        row.extend(self.rounds_more_than.iter().map(fraction));
-        row
-    }
+/// The dice with the fewest expected rounds for one (players, tie rule).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fastest {
+    /// Players p.
+    pub players: u64,
+    /// Who rolls again.
+    pub ties: TieRule,
+    /// The fastest dice; the first listed win ties.
+    pub dice: Dice,
+    /// Their mean rounds.
+    #[serde(with = "text")]
+    pub expected_rounds: Exact,
 }
 
 /// Parameters of a `first-player` scenario.
@@ -322,39 +277,6 @@ pub struct Params {
 }
 
 impl Params {
-    /// Lists must not be empty, a game needs two players, and the sums over
-    /// totals must fit the budget.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        let refuse = |key, message: String| Err(ParamError { key, message });
-        if self.players.min() < 2 {
-            return refuse("players", "a game needs at least 2 players".into());
-        }
-        if self.dice.is_empty() {
-            return refuse(
-                "dice",
-                "expected at least one choice of dice, such as [2d6]".into(),
-            );
-        }
-        if self.ties.is_empty() {
-            return refuse(
-                "ties",
-                "expected at least one tie rule, such as [reroll-all]".into(),
-            );
-        }
-        Ok(())
-    }
-
-    /// Time from the measured chain cost; the results are a few fractions
-    /// per case.
-    pub fn cost(&self) -> Cost {
-        let cases = (self.players.values().len() * self.dice.len() * self.ties.len()) as f64;
-        Cost {
-            seconds: self.estimated_seconds(),
-            bytes: cases * 4e3,
-            key: "players",
-        }
-    }
-
     /// The fractions of a chain grow with the players and the bits of one
     /// player's outcomes; measured, the time follows p^3 times those bits.
     fn estimated_seconds(&self) -> f64 {
@@ -369,7 +291,7 @@ impl Params {
     }
 
     /// Every (players, dice, tie rule), players first.
-    pub fn cases(&self) -> Vec<Case> {
+    fn cases(&self) -> Vec<Case> {
         let rounds: Vec<RoundCounts> = self
             .dice
             .iter()
@@ -385,8 +307,11 @@ impl Params {
                     let chain = Chain::new(players, rule, round);
                     cases.push(Case {
                         players,
-                        dice: *dice,
-                        rule,
+                        dice: Dice {
+                            count: dice.count_or(1),
+                            sides: dice.sides,
+                        },
+                        ties: rule,
                         p_tie_first_round: chain.p_tie_first_round(),
                         expected_rounds: chain.expected_rounds(),
                         // Every player rolls the same dice, so each one's
@@ -399,160 +324,75 @@ impl Params {
         }
         cases
     }
-
-    /// For each (players, tie rule), the case with the fewest expected
-    /// rounds; the first listed dice win ties.
-    fn fastest<'a>(&self, cases: &'a [Case]) -> Vec<&'a Case> {
-        let mut best: Vec<&Case> = Vec::new();
-        for case in cases {
-            match best
-                .iter_mut()
-                .find(|b| b.players == case.players && b.rule == case.rule)
-            {
-                Some(b) if case.expected_rounds < b.expected_rounds => *b = case,
-                Some(_) => {}
-                None => best.push(case),
-            }
-        }
-        best
-    }
-
-    /// The results contract and the page.
-    pub fn analyse(&self) -> ScenarioPage {
-        let cases = self.cases();
-        let fastest = self.fastest(&cases);
-        let results = json!({
-            "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
-            "fastest": fastest.iter().map(|c| json!({
-                "players": c.players,
-                "ties": c.rule.name(),
-                "dice": { "count": c.dice.count_or(1), "sides": c.dice.sides },
-                "expected_rounds": exact_string(&c.expected_rounds),
-            })).collect::<Vec<_>>(),
-        });
-        let blocks = vec![
-            Block::Chart(self.by_players_chart(&cases, View::Rounds)),
-            Block::Table(self.by_players_table(&cases, View::Rounds)),
-            Block::Chart(self.by_players_chart(&cases, View::Tie)),
-            Block::Table(self.by_players_table(&cases, View::Tie)),
-            Block::Table(fastest_table(&fastest)),
-            Block::Table(cases_table(&cases)),
-        ];
-        ScenarioPage { results, blocks }
-    }
-
-    /// One line per dice choice, and per tie rule where it matters.
-    fn series<'a>(&self, cases: &'a [Case], view: View) -> Vec<(String, Vec<&'a Case>)> {
-        let rules = match view {
-            View::Rounds => &self.ties[..],
-            View::Tie => &self.ties[..1],
-        };
-        let mut series = Vec::new();
-        for dice in &self.dice {
-            for &rule in rules {
-                let members: Vec<&Case> = cases
-                    .iter()
-                    .filter(|c| c.dice == *dice && c.rule == rule)
-                    .collect();
-                let name = match view {
-                    View::Rounds => format!("{}, {}", members[0].dice_label(), rule.name()),
-                    View::Tie => members[0].dice_label(),
-                };
-                series.push((name, members));
-            }
-        }
-        series
-    }
-
-    fn by_players_table(&self, cases: &[Case], view: View) -> Table {
-        let series = self.series(cases, view);
-        let mut columns = vec!["players".to_string()];
-        columns.extend(series.iter().map(|(name, _)| name.clone()));
-        let rows = self
-            .players
-            .values()
-            .iter()
-            .map(|&p| {
-                let mut row = vec![Cell::plain(p.to_string())];
-                row.extend(series.iter().map(|(_, members)| {
-                    let case = members.iter().find(|c| c.players == p);
-                    optional_fraction(case.map(|c| view.value(c)))
-                }));
-                row
-            })
-            .collect();
-        Table {
-            id: view.id().into(),
-            caption: view.texts()[3].into(),
-            columns,
-            rows,
-        }
-    }
-
-    fn by_players_chart(&self, cases: &[Case], view: View) -> Chart {
-        let [title, description, y_label, _] = view.texts();
-        Chart {
-            id: view.id().into(),
-            title: title.into(),
-            description: description.into(),
-            kind: ChartKind::Lines,
-            x_label: "players".into(),
-            y_label: y_label.into(),
-            log_y: false,
-            series: self
-                .series(cases, view)
-                .into_iter()
-                .map(|(name, members)| Series {
-                    name,
-                    points: members
-                        .iter()
-                        .map(|c| (c.players as f64, to_f64(view.value(c))))
-                        .collect(),
-                })
-                .collect(),
-            reference: None,
-            table_id: Some(view.id().into()),
-        }
-    }
 }
 
-fn fastest_table(fastest: &[&Case]) -> Table {
-    Table {
-        id: "fastest".into(),
-        caption: "The dice that settle it in the fewest rounds".into(),
-        columns: ["players", "ties", "dice", "expected rounds"]
-            .map(String::from)
-            .to_vec(),
-        rows: fastest
-            .iter()
-            .map(|c| {
-                vec![
-                    Cell::plain(c.players.to_string()),
-                    Cell::plain(c.rule.name()),
-                    Cell::plain(c.dice_label()),
-                    fraction(&c.expected_rounds),
-                ]
-            })
-            .collect(),
+/// For each (players, tie rule), the case with the fewest expected rounds;
+/// the first listed dice win ties.
+fn fastest(cases: &[Case]) -> Vec<Fastest> {
+    let mut best: Vec<&Case> = Vec::new();
+    for case in cases {
+        match best
+            .iter_mut()
+            .find(|b| b.players == case.players && b.ties == case.ties)
+        {
+            Some(b) if case.expected_rounds < b.expected_rounds => *b = case,
+            Some(_) => {}
+            None => best.push(case),
+        }
     }
+    best.into_iter()
+        .map(|c| Fastest {
+            players: c.players,
+            ties: c.ties,
+            dice: c.dice,
+            expected_rounds: c.expected_rounds.clone(),
+        })
+        .collect()
 }
 
-fn cases_table(cases: &[Case]) -> Table {
-    let mut columns: Vec<String> = [
-        "players",
-        "dice",
-        "ties",
-        "tie in round 1",
-        "expected rounds",
-    ]
-    .map(String::from)
-    .to_vec();
-    columns.extend((1..=ROUNDS_SHOWN).map(|r| format!("more than {r} round(s)")));
-    Table {
-        id: "cases".into(),
-        caption: "Every number of players, dice and tie rule".into(),
-        columns,
-        rows: cases.iter().map(Case::row).collect(),
+impl Analysis for FirstPlayer {
+    const NAME: &'static str = "first-player";
+    type Params = Params;
+    type Results = Results;
+
+    /// Lists must not be empty and a game needs two players.
+    fn validate(params: &Params) -> Result<(), ParamError> {
+        let refuse = |key, message: String| Err(ParamError { key, message });
+        if params.players.min() < 2 {
+            return refuse("players", "a game needs at least 2 players".into());
+        }
+        if params.dice.is_empty() {
+            return refuse(
+                "dice",
+                "expected at least one choice of dice, such as [2d6]".into(),
+            );
+        }
+        if params.ties.is_empty() {
+            return refuse(
+                "ties",
+                "expected at least one tie rule, such as [reroll-all]".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Time from the measured chain cost; the results are a few fractions
+    /// per case.
+    fn cost(params: &Params) -> Cost {
+        let cases = (params.players.values().len() * params.dice.len() * params.ties.len()) as f64;
+        Cost {
+            seconds: params.estimated_seconds(),
+            bytes: cases * 4e3,
+            key: "players",
+        }
+    }
+
+    fn analyse(params: &Params, _: &Progress) -> Results {
+        let cases = params.cases();
+        Results {
+            fastest: fastest(&cases),
+            cases,
+        }
     }
 }
 
@@ -560,9 +400,14 @@ fn cases_table(cases: &[Case]) -> Table {
 mod tests {
     use super::*;
     use crate::engine::ratio;
+    use serde_json::json;
 
     fn params(yaml: &str) -> Params {
         serde_yaml::from_str(yaml).unwrap()
+    }
+
+    fn results(yaml: &str) -> Results {
+        FirstPlayer::analyse(&params(yaml), &Progress::hidden())
     }
 
     fn frac(p: u64, q: u64) -> Exact {
@@ -702,9 +547,8 @@ mod tests {
 
     #[test]
     fn json_contract_and_fastest() {
-        let report =
-            params("players: [2, 3]\ndice: [2d6, d20]\nties: [reroll-all, reroll-tied]").analyse();
-        let r = &report.results;
+        let results = results("players: [2, 3]\ndice: [2d6, d20]\nties: [reroll-all, reroll-tied]");
+        let r = serde_json::to_value(&results).unwrap();
         let first = &r["cases"][0];
         assert_eq!(first["players"], 2);
         assert_eq!(first["dice"], json!({"count": 2, "sides": 6}));
@@ -716,38 +560,48 @@ mod tests {
         assert_eq!(r["cases"][2]["dice"], json!({"count": 1, "sides": 20}));
         assert_eq!(r["cases"][2]["expected_rounds"], "20/19");
         assert_eq!(r["fastest"][0]["dice"], json!({"count": 1, "sides": 20}));
-        assert!(report.chart("rounds").is_some() && report.table("tie").is_some());
     }
 
     #[test]
+    fn results_read_back_as_written() {
+        let results = results("players: 2..4\ndice: [2d6, d12]\nties: [reroll-all, reroll-tied]");
+        let json = serde_json::to_value(&results).unwrap();
+        assert_eq!(serde_json::from_value::<Results>(json).unwrap(), results);
+    }
+
+    /// Bad values are refused while reading, where they stand; bad
+    /// combinations by `validate` and the budget, at the key the loader
+    /// points to.
+    #[test]
     fn bad_files_are_refused_with_their_place() {
-        use crate::scenario::parse;
-        let at = |text: &str| {
-            let e = parse("rules/f.yaml", text).unwrap_err();
-            (e.line, e.column, e.message)
-        };
         let head = "title: T\nkind: first-player\n";
-        let (line, column, message) = at(&format!(
+        let at = |text: &str| {
+            let e = serde_yaml::from_str::<Params>(text).unwrap_err();
+            let place = e.location().map(|l| (l.line(), l.column()));
+            (place, e.to_string())
+        };
+        let (place, message) = at(&format!(
             "{head}players: 2\ndice: [2d6]\nties: [reroll-all, reroll-some]\n"
         ));
-        assert_eq!((line, column), (5, 20), "{message}");
+        assert_eq!(place, Some((5, 20)), "{message}");
         assert!(
             message.contains("unknown variant `reroll-some`"),
             "{message}"
         );
-        let (line, _, message) = at(&format!(
-            "{head}players: 1\ndice: [2d6]\nties: [reroll-all]\n"
-        ));
-        assert_eq!(line, 3);
-        assert!(message.contains("at least 2 players"), "{message}");
-        let (line, column, _) = at(&format!(
+        let (place, _) = at(&format!(
             "{head}players: 2\ndice: [2d6, 2x6]\nties: [reroll-all]\n"
         ));
-        assert_eq!((line, column), (4, 13));
-        let (line, _, message) = at(&format!(
-            "{head}players: 500\ndice: [100d20]\nties: [reroll-tied]\n"
-        ));
-        assert_eq!(line, 3);
-        assert!(message.contains("--budget"), "{message}");
+        assert_eq!(place, Some((4, 13)));
+        let error = FirstPlayer::validate(&params("players: 1\ndice: [2d6]\nties: [reroll-all]"))
+            .unwrap_err();
+        assert_eq!(error.key, "players");
+        assert!(error.message.contains("at least 2 players"), "{error:?}");
+        let huge = params("players: 500\ndice: [100d20]\nties: [reroll-tied]");
+        assert!(FirstPlayer::validate(&huge).is_ok());
+        let error = crate::analyses::Budget::default()
+            .admit(&FirstPlayer::cost(&huge))
+            .unwrap_err();
+        assert_eq!(error.key, "players");
+        assert!(error.message.contains("--budget"), "{error:?}");
     }
 }

@@ -4,6 +4,7 @@
 //! is [`crate::layout`]'s job, and [`crate::kinds`] joins the two.
 
 pub mod cost;
+pub mod dice;
 pub mod fields;
 pub mod first_player;
 pub mod race;
@@ -31,8 +32,9 @@ pub trait Analysis: 'static {
     /// The kind's keys, read from the scenario file. Its `Debug` form keys
     /// the cache, so it must show every field that changes the results.
     type Params: DeserializeOwned + Debug + Clone + Send + Sync;
-    /// The exact results. Serialized, they are the `results` of the JSON
-    /// contract and what the cache stores.
+    /// The exact results, as the cache stores them. Serialized, they are
+    /// also the `results` of the JSON contract, unless [`Analysis::contract`]
+    /// picks a part of them.
     type Results: Serialize + DeserializeOwned + Debug + Clone + Send + Sync;
 
     /// Checks that need several keys together, before any work starts.
@@ -42,6 +44,16 @@ pub trait Analysis: 'static {
     /// Compute the results; only called on validated parameters within
     /// budget. Long work reports through `progress`.
     fn analyse(params: &Self::Params, progress: &Progress) -> Self::Results;
+
+    /// The `results` of the JSON contract (`eval --json`, the scenario's
+    /// `.json`, shortcode paths, gates): by default all of the results.
+    /// A kind whose page needs exact figures beyond its published contract
+    /// keeps them in its results and serializes only the contract part
+    /// here, so the figures are cached with the rest and layout stays
+    /// formatting only.
+    fn contract(results: &Self::Results) -> serde_json::Value {
+        serde_json::to_value(results).expect("results serialize")
+    }
 }
 
 /// A parameter that is well-formed but impossible or too costly together

@@ -7,15 +7,16 @@
 //! of n terms instead of n! terms, and it is exact in big integers.
 
 use crate::analyses::values::SizeSet;
-use crate::engine::{exact_string, to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, ScenarioPage, Series, Table};
+use crate::engine::{text, Exact};
+use crate::progress::Progress;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-use super::{Cost, ParamError};
-use crate::layout::cells::fraction;
+use super::{Analysis, Cost, ParamError};
+
+/// The `shuffle` kind.
+pub struct Shuffle;
 
 /// Big-integer word operations per second, on the safe side.
 const WORD_OPS_PER_SECOND: f64 = 6.7e7;
@@ -92,38 +93,75 @@ fn binomial(m: &BigUint, k: u64) -> BigUint {
     result
 }
 
+/// Every pile after every number of riffles, and the riffles each pile needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// One case per (cards, riffles), cards first.
+    pub cases: Vec<Case>,
+    /// One row per (cards, threshold), in the order of [`THRESHOLDS`].
+    pub riffles_needed: Vec<RifflesNeeded>,
+}
+
 /// One pile size after one number of riffles.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// Cards n.
     pub cards: u64,
     /// Riffles r.
     pub riffles: u64,
     /// Total variation distance to a random order.
+    #[serde(with = "text")]
     pub tvd: Exact,
 }
 
-impl Params {
+/// The fewest listed riffles bringing one pile within one threshold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RifflesNeeded {
+    /// Cards n.
+    pub cards: u64,
+    /// The threshold the distance must come under (or reach).
+    #[serde(with = "text")]
+    pub tvd_at_most: Exact,
+    /// `None` when even the most riffles listed leave the pile too far.
+    pub riffles: Option<u64>,
+}
+
+impl Analysis for Shuffle {
+    const NAME: &'static str = "shuffle";
+    type Params = Params;
+    type Results = Results;
+
     /// Nothing to check across keys: each value validated itself.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    fn validate(_: &Params) -> Result<(), ParamError> {
         Ok(())
     }
 
     /// Big-integer word operations at a conservative rate; the results are
     /// one fraction of about n log10 n digits per (cards, riffles).
-    pub fn cost(&self) -> Cost {
+    fn cost(params: &Params) -> Cost {
         let mut bytes = 0.0;
-        for &n in self.cards.values() {
+        for &n in params.cards.values() {
             let digits = n as f64 * (n.max(2) as f64).log10();
-            bytes += self.riffles.values().len() as f64 * (2.0 * digits + 60.0) * 4.0;
+            bytes += params.riffles.values().len() as f64 * (2.0 * digits + 60.0) * 4.0;
         }
         Cost {
-            seconds: self.word_ops() / WORD_OPS_PER_SECOND,
+            seconds: params.word_ops() / WORD_OPS_PER_SECOND,
             bytes,
             key: "cards",
         }
     }
 
+    fn analyse(params: &Params, _: &Progress) -> Results {
+        let cases = params.cases();
+        let riffles_needed = params.riffles_needed(&cases);
+        Results {
+            cases,
+            riffles_needed,
+        }
+    }
+}
+
+impl Params {
     /// Eulerian rows cost n^2/2 products of n log2 n bits; each (n, r) then
     /// multiplies n binomials of n (r + log2 n) bits by Eulerian numbers.
     fn word_ops(&self) -> f64 {
@@ -142,7 +180,7 @@ impl Params {
     }
 
     /// Every (cards, riffles), cards first.
-    pub fn cases(&self) -> Vec<Case> {
+    fn cases(&self) -> Vec<Case> {
         let mut cases = Vec::new();
         for &cards in self.cards.values() {
             let eulerian = eulerian_row(cards);
@@ -160,129 +198,40 @@ impl Params {
 
     /// For each pile and threshold, the fewest listed riffles that bring the
     /// distance to at most the threshold.
-    fn riffles_needed(&self, cases: &[Case]) -> Vec<(u64, Exact, Option<u64>)> {
+    fn riffles_needed(&self, cases: &[Case]) -> Vec<RifflesNeeded> {
         let mut rows = Vec::new();
         for &cards in self.cards.values() {
             for (p, q) in THRESHOLDS {
-                let threshold = Exact::new(p.into(), q.into());
+                let tvd_at_most = Exact::new(p.into(), q.into());
                 let riffles = cases
                     .iter()
-                    .filter(|c| c.cards == cards && c.tvd <= threshold)
+                    .filter(|c| c.cards == cards && c.tvd <= tvd_at_most)
                     .map(|c| c.riffles)
                     .min();
-                rows.push((cards, threshold, riffles));
+                rows.push(RifflesNeeded {
+                    cards,
+                    tvd_at_most,
+                    riffles,
+                });
             }
         }
         rows
-    }
-
-    /// The results contract and the page.
-    pub fn analyse(&self) -> ScenarioPage {
-        let cases = self.cases();
-        let needed = self.riffles_needed(&cases);
-        let results = json!({
-            "cases": cases.iter().map(|c| json!({
-                "cards": c.cards,
-                "riffles": c.riffles,
-                "tvd": exact_string(&c.tvd),
-            })).collect::<Vec<_>>(),
-            "riffles_needed": needed.iter().map(|(cards, threshold, riffles)| json!({
-                "cards": cards,
-                "tvd_at_most": exact_string(threshold),
-                "riffles": riffles,
-            })).collect::<Vec<Value>>(),
-        });
-        let blocks = vec![
-            Block::Chart(self.tvd_chart(&cases)),
-            Block::Table(self.tvd_table(&cases)),
-            Block::Table(needed_table(&needed)),
-        ];
-        ScenarioPage { results, blocks }
-    }
-
-    fn tvd_table(&self, cases: &[Case]) -> Table {
-        let mut columns = vec!["riffles".to_string()];
-        columns.extend(self.cards.values().iter().map(|n| format!("{n} cards")));
-        Table {
-            id: "tvd".into(),
-            caption: "Total variation distance to a random order after r riffles".into(),
-            columns,
-            rows: self
-                .riffles
-                .values()
-                .iter()
-                .map(|&r| {
-                    let mut row = vec![Cell::plain(r.to_string())];
-                    row.extend(
-                        cases
-                            .iter()
-                            .filter(|c| c.riffles == r)
-                            .map(|c| fraction(&c.tvd)),
-                    );
-                    row
-                })
-                .collect(),
-        }
-    }
-
-    fn tvd_chart(&self, cases: &[Case]) -> Chart {
-        Chart {
-            id: "tvd".into(),
-            title: "Distance to a random order against riffles".into(),
-            description: "Exact total variation distance between the pile's order after r \
-                          riffles and a uniformly random order, one line per pile size."
-                .into(),
-            kind: ChartKind::Lines,
-            x_label: "riffles r".into(),
-            y_label: "total variation distance".into(),
-            log_y: false,
-            series: self
-                .cards
-                .values()
-                .iter()
-                .map(|&n| Series {
-                    name: format!("{n} cards"),
-                    points: cases
-                        .iter()
-                        .filter(|c| c.cards == n)
-                        .map(|c| (c.riffles as f64, to_f64(&c.tvd)))
-                        .collect(),
-                })
-                .collect(),
-            reference: None,
-            table_id: Some("tvd".into()),
-        }
-    }
-}
-
-fn needed_table(needed: &[(u64, Exact, Option<u64>)]) -> Table {
-    Table {
-        id: "riffles-needed".into(),
-        caption: "Fewest listed riffles bringing the distance under each threshold".into(),
-        columns: ["cards", "distance at most", "riffles"]
-            .map(String::from)
-            .to_vec(),
-        rows: needed
-            .iter()
-            .map(|(cards, threshold, riffles)| {
-                vec![
-                    Cell::plain(cards.to_string()),
-                    fraction(threshold),
-                    Cell::plain(riffles.map_or("more than listed".into(), |r| r.to_string())),
-                ]
-            })
-            .collect(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{abs_diff, ratio};
+    use crate::engine::{abs_diff, ratio, to_f64};
+    use serde_json::json;
     use std::collections::HashMap;
 
     fn params(yaml: &str) -> Params {
         serde_yaml::from_str(yaml).unwrap()
+    }
+
+    fn results(yaml: &str) -> Results {
+        Shuffle::analyse(&params(yaml), &Progress::hidden())
     }
 
     /// One GSR riffle of `deck`: each of the 2^n cut-and-drop words, equally
@@ -374,7 +323,7 @@ mod tests {
 
     #[test]
     fn distance_falls_with_every_riffle() {
-        let cases = params("cards: [11, 20]\nriffles: \"1..14\"").cases();
+        let cases = results("cards: [11, 20]\nriffles: \"1..14\"").cases;
         for pair in cases.windows(2).filter(|w| w[0].cards == w[1].cards) {
             assert!(pair[1].tvd < pair[0].tvd, "{pair:?}");
         }
@@ -382,8 +331,7 @@ mod tests {
 
     #[test]
     fn json_contract_and_summary() {
-        let report = params("cards: [1, 52]\nriffles: \"1..12\"").analyse();
-        let r = &report.results;
+        let r = serde_json::to_value(results("cards: [1, 52]\nriffles: \"1..12\"")).unwrap();
         assert_eq!(
             r["cases"][0],
             json!({"cards": 1, "riffles": 1, "tvd": "0/1"})
@@ -397,19 +345,29 @@ mod tests {
         // 0.167 after 8 riffles, 0.085 after 9 (the published table).
         assert_eq!(r["riffles_needed"][4]["riffles"], 8);
         assert_eq!(r["riffles_needed"][5]["riffles"], 9);
-        assert!(report.chart("tvd").is_some() && report.table("tvd").is_some());
+    }
+
+    #[test]
+    fn results_round_trip_through_json() {
+        // 60 cards never come within 1/10 in 3 riffles: a `None` to read back.
+        let r = results("cards: [1, 60]\nriffles: \"1..3\"");
+        assert_eq!(r.riffles_needed.last().unwrap().riffles, None);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(serde_json::from_value::<Results>(json).unwrap(), r);
     }
 
     #[test]
     fn huge_piles_are_refused_before_work() {
         let budget = crate::analyses::Budget::default();
         let err = budget
-            .admit(&params("cards: 5000\nriffles: 12").cost())
+            .admit(&Shuffle::cost(&params("cards: 5000\nriffles: 12")))
             .unwrap_err();
         assert_eq!(err.key, "cards");
         assert!(err.message.contains("--budget"), "{}", err.message);
         assert!(budget
-            .admit(&params("cards: [11, 20, 52]\nriffles: \"1..12\"").cost())
+            .admit(&Shuffle::cost(&params(
+                "cards: [11, 20, 52]\nriffles: \"1..12\""
+            )))
             .is_ok());
     }
 }

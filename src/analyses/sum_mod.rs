@@ -6,6 +6,7 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 
+use super::dice::{Dice, Total};
 use super::values::{DicePool, SizeSet};
 use super::{Analysis, Cost, ParamError};
 
@@ -44,28 +45,6 @@ pub struct Case {
     pub bins: Vec<Bin>,
     /// Fairness figures of the bins.
     pub fairness: Fairness,
-}
-
-/// N dice of k faces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Dice {
-    /// N, the dice rolled.
-    pub count: u64,
-    /// k, faces per die.
-    pub sides: u64,
-}
-
-/// One total of the dice.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Total {
-    /// The total.
-    pub total: u64,
-    /// Outcomes giving it.
-    #[serde(with = "text")]
-    pub ways: BigUint,
-    /// ways / k^N.
-    #[serde(with = "text")]
-    pub probability: Exact,
 }
 
 /// One bin, the targets' v = total mod n.

@@ -8,7 +8,11 @@
 
 pub mod blocks;
 pub mod cells;
+mod first_player;
 pub mod format;
+mod race;
+mod reroll;
+mod shuffle;
 mod sum_mod;
 
 use crate::analyses::Analysis;

@@ -135,11 +135,7 @@ pub fn parse_with_budget(
             let (line, column) = key_position(text, err.key);
             at(line, column, format!("{}: {}", err.key, err.message))
         })?;
-    let name = source_path
-        .strip_suffix(".yaml")
-        .or_else(|| source_path.strip_suffix(".yml"))
-        .unwrap_or(source_path)
-        .to_string();
+    let name = crate::paths::scenario_name(source_path);
     Ok(Scenario {
         source: source_path.to_string(),
         name,
@@ -270,5 +266,25 @@ mod tests {
         assert!(e.message.contains("--budget"), "{e}");
         assert!(e.message.starts_with("targets: "), "{e}");
         assert_eq!(e.to_string(), format!("s.yaml:4:10: {}", e.message));
+    }
+
+    #[test]
+    fn reroll_files_are_located_at_the_bad_value() {
+        let at = |text: &str| {
+            let e = parse("rules/r.yaml", text).unwrap_err();
+            (e.line, e.column, e.message)
+        };
+        let head = "title: T\nkind: reroll\n";
+        let (line, column, message) = at(&format!("{head}cards: 0\ndice: [d6]\n"));
+        assert_eq!((line, column), (3, 8), "{message}");
+        let (line, column, message) = at(&format!("{head}cards: 3\ndice: [d6, d8, d1O]\n"));
+        assert_eq!((line, column), (4, 16), "{message}");
+        assert!(message.contains("expected dice"), "{message}");
+        let (line, _, message) = at(&format!("{head}cards: 3\ndice: [d1]\n"));
+        assert_eq!(line, 4);
+        assert!(message.contains("at least 2 faces"), "{message}");
+        let (line, column, message) = at(&format!("{head}cards: 3\ndice: [d6]\nbanish: 4\n"));
+        assert_eq!((line, column), (5, 9));
+        assert!(message.starts_with("banish: cannot banish 4"), "{message}");
     }
 }

@@ -22,7 +22,11 @@ impl Expand for Expander<'_, '_> {
                 known.join(", ")
             )
         })?;
-        let scenario_href = format!("{}{}", self.root, super::scenario_output(computed.scenario));
+        let scenario_href = format!(
+            "{}{}",
+            self.root,
+            crate::paths::scenario_output(&computed.scenario.name)
+        );
         match call.name.as_str() {
             "value" => {
                 let path = call.arg("path")?;
@@ -44,7 +48,11 @@ impl Expand for Expander<'_, '_> {
                     )
                 })?;
                 let csv = super::CsvLink {
-                    href: format!("{}{}.{}.csv", self.root, computed.scenario.name, table.id),
+                    href: format!(
+                        "{}{}",
+                        self.root,
+                        crate::paths::table_csv(&computed.scenario.name, &table.id)
+                    ),
                     download: None,
                 };
                 let html = self

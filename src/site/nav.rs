@@ -1,8 +1,9 @@
 //! Navigation: the sidebar tree, breadcrumbs and reading order, mirroring the
 //! folders of `content/`.
 
-use super::{root_prefix, scenario_output, Computed};
-use crate::content::{page_output, Content};
+use super::Computed;
+use crate::content::Content;
+use crate::paths::{page_output, root_prefix, scenario_output};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -103,7 +104,7 @@ impl Nav {
             folders.entry(folder).or_default().push(Placed {
                 weight: c.scenario.header.weight.unwrap_or(0),
                 title: c.scenario.header.title.clone(),
-                output: scenario_output(c.scenario),
+                output: scenario_output(&c.scenario.name),
                 description: c.scenario.header.description.clone(),
             });
         }

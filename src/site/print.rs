@@ -2,8 +2,7 @@
 //! PDF. Each page's article is copied in with its ids prefixed, so anchors
 //! stay unique, and its links pointed inside the print page where they can.
 
-use super::resolve;
-use crate::markdown::is_relative;
+use crate::paths::{is_relative, resolve};
 use std::collections::BTreeSet;
 
 /// The anchor a page gets in the print page: `targets/method.html` ->

@@ -8,6 +8,7 @@ use super::{csv, scenario_json, Computed, CsvLink, Renderer};
 use crate::content::Content;
 use crate::error::{Error, Result};
 use crate::layout::blocks::Table;
+use crate::paths;
 use std::collections::BTreeMap;
 use tera::Tera;
 
@@ -37,10 +38,9 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         scenarios: &BTreeMap::new(),
     };
     let scenario = computed.scenario;
-    let stem = scenario.name.rsplit('/').next().unwrap_or(&scenario.name);
     let csv_link = |table: &Table| CsvLink {
         href: data_address("text/csv", &csv(table)),
-        download: Some(format!("{stem}.{}.csv", table.id)),
+        download: Some(paths::file_name(&paths::table_csv(&scenario.name, &table.id)).to_string()),
     };
     let (blocks, headings) = renderer.scenario_blocks(computed, &csv_link)?;
     let json_doc = scenario_json(scenario, &computed.page);
@@ -58,7 +58,10 @@ pub fn report_html(computed: &Computed) -> Result<String> {
     context.insert("style", STYLE);
     context.insert("json", &json_text);
     context.insert("json_href", &data_address("application/json", &json_text));
-    context.insert("json_download", &format!("{stem}.json"));
+    context.insert(
+        "json_download",
+        paths::file_name(&paths::scenario_json(&scenario.name)),
+    );
     context.insert("version", env!("CARGO_PKG_VERSION"));
     renderer.render_template("report.html", &context)
 }

@@ -140,3 +140,60 @@ fn no_cache_reads_and_writes_nothing() {
     assert_eq!(counts(&project), (2, 0));
     assert!(!dir.path().join(".fairdice-cache").exists());
 }
+
+#[test]
+fn the_cache_holds_exact_results_and_never_a_formatted_number() {
+    let dir = fixture(&files());
+    let project = Project::at(dir.path());
+    assert_eq!(counts(&project), (2, 0));
+    let exported: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.path().join("site/ten.json")).unwrap()).unwrap();
+    let stored: Vec<serde_json::Value> = entries(dir.path())
+        .iter()
+        .map(|path| {
+            let bytes = fs::read(path).unwrap();
+            // Format line, key, checksum, then the typed results as JSON.
+            let body = bytes.splitn(4, |&b| b == b'\n').nth(3).unwrap();
+            serde_json::from_slice(body).unwrap()
+        })
+        .collect();
+    assert!(
+        stored.contains(&exported["results"]),
+        "an entry is exactly the scenario's exact results"
+    );
+    for entry in &stored {
+        let text = entry.to_string();
+        for display in ["\"shown\"", "\"blocks\"", "\"caption\"", "×"] {
+            assert!(!text.contains(display), "a cache entry holds {display}");
+        }
+    }
+}
+
+#[test]
+fn a_change_in_how_a_number_is_shown_reaches_the_page_through_the_cache() {
+    let dir = fixture(&files());
+    let project = Project::at(dir.path());
+    assert_eq!(counts(&project), (2, 0));
+    let home = || fs::read_to_string(dir.path().join("site/index.html")).unwrap();
+    let before = home();
+    // The same figure, shown as a percentage: layout and rendering run
+    // again on the cached results.
+    write(
+        dir.path(),
+        "content/_index.md",
+        "---\ntitle: Home\n---\nTen targets: {{ value(scenario=\"ten\", path=\"cases.0.fairness.tvd\", format=\"percent\") }}\n",
+    );
+    assert_eq!(counts(&project), (0, 2), "the results come from the cache");
+    let after = home();
+    assert_ne!(before, after);
+    let decimal = before.split("Ten targets: ").nth(1).unwrap();
+    let percent = after.split("Ten targets: ").nth(1).unwrap();
+    assert!(
+        !decimal.split('<').next().unwrap().contains('%'),
+        "{decimal}"
+    );
+    assert!(
+        percent.split('<').next().unwrap().ends_with('%'),
+        "{percent}"
+    );
+}

@@ -77,7 +77,7 @@ fn pager_order(site: &Path) -> Vec<String> {
         let tag_start = html[..at].rfind("<a ").unwrap();
         let href_start = tag_start + html[tag_start..].find("href=\"").unwrap() + 6;
         let href = &html[href_start..href_start + html[href_start..].find('"').unwrap()];
-        let next = fairdice::site::resolve(&current, href).unwrap();
+        let next = fairdice::paths::resolve(&current, href).unwrap();
         assert!(!order.contains(&next), "reading order loops at {next}");
         order.push(next);
     }

@@ -13,12 +13,16 @@
 //! The same code runs in exact fractions (reported results) and in `f64`
 //! (steering searches). The float version only adds and multiplies
 //! non-negative numbers, so each probability carries a relative error of a
-//! few units in the last place per roll of depth: far below the `1e-9`
-//! the search treats as "too close to call".
+//! few units in the last place per roll of depth: far below [`TOO_CLOSE`],
+//! under which float results are never trusted.
 
 use super::lists::Totals;
 use crate::engine::Exact;
 use num_traits::Zero;
+
+/// Float margins closer than this are decided in exact arithmetic: the
+/// float game's error is far smaller, so anything wider is a real gap.
+pub const TOO_CLOSE: f64 = 1e-9;
 
 /// The numbers a game can be played in: exact fractions or floats.
 pub trait Probability: Clone + Send + Sync {
@@ -78,9 +82,10 @@ impl Probability for Exact {
     }
 }
 
-/// How a game between lists A and B ends.
+/// The exact odds of a head-to-head game between lists A and B, and its
+/// expected length.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome<T> {
+pub struct GameOdds<T> {
     /// A empties its list strictly first.
     pub a_wins: T,
     /// B empties its list strictly first.
@@ -91,7 +96,7 @@ pub struct Outcome<T> {
     pub expected_rolls: T,
 }
 
-impl<T: Probability> Outcome<T> {
+impl<T: Probability> GameOdds<T> {
     /// P(A wins) - P(B wins).
     pub fn margin(&self) -> T {
         self.a_wins.minus(&self.b_wins)
@@ -221,9 +226,9 @@ pub fn state_count(a: &[u8], b: &[u8]) -> f64 {
 }
 
 /// Play A against B to the end, in the number type `T`.
-pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<T> {
+pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<T> {
     let walk = Walk::of(totals, a, b);
-    let mut outcome = Outcome {
+    let mut odds = GameOdds {
         a_wins: T::nothing(),
         b_wins: T::nothing(),
         tie: T::nothing(),
@@ -237,15 +242,14 @@ pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<T> {
         }
         let here = std::mem::replace(&mut reach[state], T::nothing());
         match step {
-            Step::Tie => outcome.tie.add(&here),
-            Step::AWins => outcome.a_wins.add(&here),
-            Step::BWins => outcome.b_wins.add(&here),
+            Step::Tie => odds.tie.add(&here),
+            Step::AWins => odds.a_wins.add(&here),
+            Step::BWins => odds.b_wins.add(&here),
             Step::Roll { useful } => {
                 // One division per state: here / W, then times each w_s.
                 let mut share = T::nothing();
                 share.add_product(&here, &T::fraction(1, useful));
-                outcome
-                    .expected_rolls
+                odds.expected_rolls
                     .add_product(&share, &T::fraction(totals.outcomes, 1));
                 for (next, ways) in walk.moves(state, rolled) {
                     reach[next].add_product(&share, &T::fraction(ways, 1));
@@ -253,7 +257,7 @@ pub fn play<T: Probability>(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<T> {
             }
         }
     });
-    outcome
+    odds
 }
 
 #[cfg(test)]
@@ -272,8 +276,8 @@ mod tests {
     /// crosses nothing off leaves everything as it was, so each step is a
     /// draw among the totals still on some list, preceded by a geometric run
     /// of useless rolls lasting K / (their ways) rolls on average.
-    fn brute_force(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
-        let mut outcome = Outcome {
+    fn brute_force(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<Exact> {
+        let mut odds = GameOdds {
             a_wins: Exact::zero(),
             b_wins: Exact::zero(),
             tie: Exact::zero(),
@@ -289,7 +293,7 @@ mod tests {
                     .filter(|&i| left_a[i] + left_b[i] > 0)
                     .collect();
                 let hit: u64 = useful.iter().map(|&i| totals.ways[i]).sum();
-                outcome.expected_rolls += &mass * Exact::fraction(totals.outcomes, hit);
+                odds.expected_rolls += &mass * Exact::fraction(totals.outcomes, hit);
                 for &s in &useful {
                     let mut na = left_a.clone();
                     let mut nb = left_b.clone();
@@ -299,16 +303,16 @@ mod tests {
                     let a_empty = na.iter().all(|&n| n == 0);
                     let b_empty = nb.iter().all(|&n| n == 0);
                     match (a_empty, b_empty) {
-                        (true, true) => outcome.tie += p,
-                        (true, false) => outcome.a_wins += p,
-                        (false, true) => outcome.b_wins += p,
+                        (true, true) => odds.tie += p,
+                        (true, false) => odds.a_wins += p,
+                        (false, true) => odds.b_wins += p,
                         (false, false) => *next.entry((na, nb)).or_insert_with(Exact::zero) += p,
                     }
                 }
             }
             frontier = next;
         }
-        outcome
+        odds
     }
 
     #[test]

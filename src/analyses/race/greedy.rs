@@ -17,10 +17,11 @@
 
 use super::lists::{Counts, Totals};
 use super::residues;
-use crate::engine::Exact;
+use crate::engine::{text, Exact};
+use serde::{Deserialize, Serialize};
 
-/// One comparison the search made.
-#[derive(Debug, Clone, PartialEq)]
+/// One comparison the search made, as the results report it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// Position in the probability-ordered list, counted from 0.
     pub position: usize,
@@ -29,8 +30,10 @@ pub struct Step {
     /// The total tried in its place.
     pub challenger: u64,
     /// P(the list with the challenger wins) against the current list.
+    #[serde(rename = "p_challenger_wins", with = "text")]
     pub challenger_wins: Exact,
     /// P(the current list wins).
+    #[serde(rename = "p_incumbent_wins", with = "text")]
     pub incumbent_wins: Exact,
     /// Whether the challenger took the position.
     pub accepted: bool,

@@ -16,7 +16,7 @@
 //! check finds a list that beats the mix after all, it joins the restricted
 //! game and the loop goes on.
 
-use super::search::TOO_CLOSE;
+use super::game::TOO_CLOSE;
 use super::simplex;
 use crate::engine::Exact;
 use num_traits::{Signed, Zero};

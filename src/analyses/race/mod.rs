@@ -8,28 +8,34 @@
 //! When no list is unbeaten, [`mixed`] finds an optimal random choice of
 //! lists by a double oracle over exact restricted games ([`simplex`]).
 //! [`poisson`] holds the closed form the search's reasoning rests on and
-//! checks the dynamic programme against it.
+//! checks the dynamic programme against it. [`results`] gathers it all
+//! into the typed results.
 
 mod game;
 mod greedy;
 mod lists;
 mod mixed;
-mod page;
 pub mod poisson;
 pub mod residues;
+pub mod results;
 mod search;
 mod simplex;
 mod solo;
 
-pub use game::{play, state_count, Outcome, Probability};
+pub use game::{play, state_count, GameOdds, Probability};
+pub use greedy::Step;
 pub use lists::{all_lists, list_count, mirror, Counts, Totals};
+pub use results::{page_figures, Analysed, PageFigures, Results};
 pub use search::{optimise, Optimum};
 
 use crate::analyses::values::DicePool;
-use crate::layout::blocks::ScenarioPage;
+use crate::progress::Progress;
 use serde::Deserialize;
 
-use super::{Cost, ParamError};
+use super::{Analysis, Cost, ParamError};
+
+/// The `race` kind.
+pub struct Race;
 
 /// The most picks a list may have.
 pub const MAX_PICKS: u64 = 40;
@@ -63,34 +69,6 @@ impl Params {
     /// The totals of the dice.
     pub fn totals(&self) -> Totals {
         Totals::of(self.count(), self.dice.sides)
-    }
-
-    /// Refuse impossible lists and too costly work before any starts.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        let err = |key, message: String| Err(ParamError { key, message });
-        if self.dice.count.is_none() {
-            return err(
-                "dice",
-                "a race needs a fixed number of dice, such as 2d6".into(),
-            );
-        }
-        let outcomes = (self.dice.sides as f64).powf(self.count() as f64);
-        if outcomes > MAX_OUTCOMES || self.count() * self.dice.sides > 10_000 {
-            return err(
-                "dice",
-                format!(
-                    "{} has about {outcomes:.1e} outcomes per roll; at most 9e15 are supported",
-                    self.dice
-                ),
-            );
-        }
-        if !(1..=MAX_PICKS).contains(&self.picks) {
-            return err(
-                "picks",
-                format!("expected 1 to {MAX_PICKS} picks, found {}", self.picks),
-            );
-        }
-        self.validate_matchups()
     }
 
     fn validate_matchups(&self) -> Result<(), ParamError> {
@@ -130,30 +108,71 @@ impl Params {
         }
         Ok(())
     }
+}
+
+impl Analysis for Race {
+    const NAME: &'static str = "race";
+    type Params = Params;
+    type Results = Analysed;
+
+    /// Refuse impossible lists and too costly work before any starts.
+    fn validate(params: &Params) -> Result<(), ParamError> {
+        let err = |key, message: String| Err(ParamError { key, message });
+        if params.dice.count.is_none() {
+            return err(
+                "dice",
+                "a race needs a fixed number of dice, such as 2d6".into(),
+            );
+        }
+        let outcomes = (params.dice.sides as f64).powf(params.count() as f64);
+        if outcomes > MAX_OUTCOMES || params.count() * params.dice.sides > 10_000 {
+            return err(
+                "dice",
+                format!(
+                    "{} has about {outcomes:.1e} outcomes per roll; at most 9e15 are supported",
+                    params.dice
+                ),
+            );
+        }
+        if !(1..=MAX_PICKS).contains(&params.picks) {
+            return err(
+                "picks",
+                format!("expected 1 to {MAX_PICKS} picks, found {}", params.picks),
+            );
+        }
+        params.validate_matchups()
+    }
 
     /// The search covers every list, so its cost grows with their number;
     /// each matchup is one game over at most [`MAX_GAME_STATES`] states.
-    pub fn cost(&self) -> Cost {
-        let matchups = self.matchups.len() as f64 * MAX_GAME_STATES * 1e-6;
-        if !self.optimize {
+    fn cost(params: &Params) -> Cost {
+        let matchups = params.matchups.len() as f64 * MAX_GAME_STATES * 1e-6;
+        if !params.optimize {
             return Cost {
                 seconds: matchups,
                 bytes: 1e6,
                 key: "matchups",
             };
         }
-        let totals_len = self.count() * (self.dice.sides - 1) + 1;
-        let lists = list_count(totals_len as usize, self.picks);
+        let totals_len = params.count() * (params.dice.sides - 1) + 1;
+        let lists = list_count(totals_len as usize, params.picks);
         Cost {
-            seconds: matchups + estimated_seconds(lists, self.picks),
+            seconds: matchups + estimated_seconds(lists, params.picks),
             bytes: 1e6 + lists * 256.0,
             key: "optimize",
         }
     }
 
-    /// The results contract and the page.
-    pub fn analyse(&self) -> ScenarioPage {
-        page::build(self)
+    fn analyse(params: &Params, progress: &Progress) -> Analysed {
+        let results = results::analyse(params, progress);
+        let page = page_figures(params, &results);
+        Analysed { results, page }
+    }
+
+    /// Only the published results: the page's extra figures are cached
+    /// with them but are not part of the contract.
+    fn contract(analysed: &Analysed) -> serde_json::Value {
+        serde_json::to_value(&analysed.results).expect("results serialize")
     }
 }
 
@@ -178,33 +197,32 @@ mod tests {
 
     #[test]
     fn validation_names_the_key_at_fault() {
-        let bad = |yaml: &str| params(yaml).validate().unwrap_err();
+        let bad = |yaml: &str| Race::validate(&params(yaml)).unwrap_err();
         assert_eq!(bad("dice: d6\npicks: 2").key, "dice");
         assert_eq!(bad("dice: 2d6\npicks: 0").key, "picks");
         let e = bad("dice: 2d6\npicks: 2\nmatchups: [[[2, 13], [3, 4]]]");
         assert!(e.message.contains("cannot roll 13"), "{}", e.message);
         let e = bad("dice: 2d6\npicks: 2\nmatchups: [[[2, 3, 4], [3, 4]]]");
         assert!(e.message.contains("has 3 totals"), "{}", e.message);
-        assert!(
-            params("dice: 2d6\npicks: 5\nmatchups: [[[5, 6, 7, 8, 9], [5, 6, 7, 8, 7]]]")
-                .validate()
-                .is_ok()
-        );
+        assert!(Race::validate(&params(
+            "dice: 2d6\npicks: 5\nmatchups: [[[5, 6, 7, 8, 9], [5, 6, 7, 8, 7]]]"
+        ))
+        .is_ok());
     }
 
     #[test]
     fn searches_over_budget_are_refused_with_the_way_out() {
         let budget = crate::analyses::Budget::default();
         let e = budget
-            .admit(&params("dice: 4d6\npicks: 7\noptimize: true").cost())
+            .admit(&Race::cost(&params("dice: 4d6\npicks: 7\noptimize: true")))
             .unwrap_err();
         assert_eq!(e.key, "optimize");
         assert!(e.message.contains("--budget"), "{}", e.message);
         assert!(budget
-            .admit(&params("dice: 2d6\npicks: 8\noptimize: true").cost())
+            .admit(&Race::cost(&params("dice: 2d6\npicks: 8\noptimize: true")))
             .is_ok());
         assert!(budget
-            .admit(&params("dice: 3d6\npicks: 5\noptimize: true").cost())
+            .admit(&Race::cost(&params("dice: 3d6\npicks: 5\noptimize: true")))
             .is_ok());
     }
 }

@@ -19,7 +19,7 @@
 //! [`game`]: super::game
 //! [`modular`]: crate::engine::modular
 
-use super::game::{play, Outcome, Step, Walk};
+use super::game::{play, GameOdds, Step, Walk};
 use super::lists::Totals;
 use crate::engine::modular::{self, primes_for_bits, Prime};
 use crate::engine::Exact;
@@ -30,7 +30,7 @@ use num_traits::One;
 /// P(A wins) - P(B wins), exactly.
 pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
     match solve(totals, a, b) {
-        Solved::Fractions(outcome) => outcome.margin(),
+        Solved::Fractions(odds) => odds.margin(),
         Solved::Residues(run) => run.exact(
             run.primes
                 .iter()
@@ -45,17 +45,17 @@ pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
 /// against itself: the game ends on the roll that empties it).
 pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
     match solve(totals, list, list) {
-        Solved::Fractions(outcome) => outcome.expected_rolls,
+        Solved::Fractions(odds) => odds.expected_rolls,
         Solved::Residues(run) => run.exact(run.rolls.iter().copied()),
     }
 }
 
 /// Play A against B exactly, modulo primes; in fractions if a game would
 /// need more primes than there are.
-pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
+pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<Exact> {
     match solve(totals, a, b) {
-        Solved::Fractions(outcome) => outcome,
-        Solved::Residues(run) => Outcome {
+        Solved::Fractions(odds) => odds,
+        Solved::Residues(run) => GameOdds {
             a_wins: run.exact(run.a_wins.iter().copied()),
             b_wins: run.exact(run.b_wins.iter().copied()),
             tie: run.exact(run.tie.iter().copied()),
@@ -67,7 +67,7 @@ pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> Outcome<Exact> {
 /// A game played out, in residues or (beyond the primes) in fractions.
 enum Solved {
     Residues(Run),
-    Fractions(Outcome<Exact>),
+    Fractions(GameOdds<Exact>),
 }
 
 /// A game's quantities modulo each prime, each the residue of value / D.

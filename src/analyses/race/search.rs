@@ -26,26 +26,20 @@
 //! - the fastest solo lists from every list's exact solo time;
 //! - the cycle and the margin table of the strongest lists.
 
-use super::game::{play, state_count};
+use super::game::{play, state_count, TOO_CLOSE};
 use super::greedy::{self, Greedy};
 use super::lists::{all_lists, mirror_indices, Counts, Totals};
 use super::mixed::{self, Margins};
 use super::residues;
 use crate::engine::Exact;
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::Progress;
 use num_traits::{Signed, Zero};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Float margins closer than this are decided in exact arithmetic.
-pub const TOO_CLOSE: f64 = 1e-9;
-
 /// How many of the strongest lists the margin table and the cycle look at.
 pub const STRONGEST: usize = 12;
-
-/// Searches with more lists than this show a progress bar.
-const PROGRESS_FROM_LISTS: usize = 5_000;
 
 /// A list with its exact worst margin.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,8 +107,12 @@ struct Row {
     worst: f64,
 }
 
-/// Search every list of `picks` totals.
-pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
+/// Where the search says how far it has got: the spinner's message.
+type Report<'a> = &'a dyn Fn(String);
+
+/// Search every list of `picks` totals. Searches that outlast
+/// [`crate::progress::DELAY`] show a spinner on `progress`.
+pub fn optimise(totals: &Totals, picks: u64, progress: &Progress) -> Optimum {
     let lists = all_lists(totals.kinds(), picks);
     let greedy = greedy::search(totals, picks);
     let solo_rolls: Vec<Exact> = lists
@@ -127,10 +125,12 @@ pub fn optimise(totals: &Totals, picks: u64) -> Optimum {
         .expect("the greedy list is a list");
     let steer: Vec<f64> = solo_rolls.iter().map(crate::engine::to_f64).collect();
     let mirrors = mirror_indices(&lists);
-    let progress = progress_bar(lists.len());
-    let rows = bound_and_prune(totals, &lists, &mirrors, &steer, start, &progress);
-    let mut proof = certify(totals, &lists, &mirrors, &rows, &progress);
-    progress.finish_and_clear();
+    let (rows, mut proof) = progress.with_spinner("race", |bar| {
+        let report = |message: String| bar.set_message(message);
+        let rows = bound_and_prune(totals, &lists, &mirrors, &steer, start, &report);
+        let proof = certify(totals, &lists, &mirrors, &rows, &report);
+        (rows, proof)
+    });
     let maximin = proof.maximin(&lists);
     let unbeaten: Vec<Rated> = maximin
         .iter()
@@ -245,7 +245,7 @@ fn bound_and_prune(
     mirrors: &[usize],
     solo_rolls: &[f64],
     start: usize,
-    progress: &ProgressBar,
+    report: Report,
 ) -> Vec<Row> {
     let mut bound = vec![f64::INFINITY; lists.len()];
     let mut evaluated = vec![false; lists.len()];
@@ -269,11 +269,10 @@ fn bound_and_prune(
             margins,
             worst,
         });
-        progress.set_message(format!(
+        report(format!(
             "search: {} rows, best worst margin {best:.6}",
             rows.len()
         ));
-        progress.inc(1);
         next = (0..lists.len())
             .filter(|&j| !evaluated[j] && bound[j] >= best - TOO_CLOSE)
             .max_by(|&x, &y| {
@@ -284,18 +283,6 @@ fn bound_and_prune(
             });
     }
     rows
-}
-
-fn progress_bar(lists: usize) -> ProgressBar {
-    if lists < PROGRESS_FROM_LISTS {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} race {msg} [{elapsed}]").expect("valid template"),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }
 
 /// The row of a list's mirror image, from the list's own row:
@@ -365,7 +352,7 @@ fn certify(
     lists: &[Counts],
     mirrors: &[usize],
     rows: &[Row],
-    progress: &ProgressBar,
+    report: Report,
 ) -> Certificate {
     let best_float = rows
         .iter()
@@ -386,7 +373,7 @@ fn certify(
     loop {
         let due: Vec<usize> = std::mem::take(&mut pending);
         for (done, &list) in due.iter().enumerate() {
-            progress.set_message(format!(
+            report(format!(
                 "proof: whole exact row {} of {} ({} games each)",
                 done + 1,
                 due.len(),
@@ -407,7 +394,7 @@ fn certify(
             .filter(|&i| !witnessed[i] && !proof.full.contains_key(&i))
             .map(|i| (i, witness(lists, rows, best_float, i)))
             .collect();
-        progress.set_message(format!(
+        report(format!(
             "proof: {} exact games against witnesses",
             games.len()
         ));
@@ -575,7 +562,7 @@ mod tests {
                 .filter(|(_, w)| *w == best)
                 .map(|(l, _)| l)
                 .collect();
-            let found = optimise(&totals, picks);
+            let found = optimise(&totals, picks, &Progress::hidden());
             let got: Vec<&Counts> = found.maximin.iter().map(|r| &r.list).collect();
             let mut expected_sorted = expected.clone();
             expected_sorted.sort();
@@ -615,8 +602,7 @@ mod tests {
             margins: vec![0.9; lists.len()],
             worst: 0.9,
         };
-        let hidden = ProgressBar::hidden();
-        let mut proof = certify(&totals, &lists, &mirror_indices(&lists), &[liar], &hidden);
+        let mut proof = certify(&totals, &lists, &mirror_indices(&lists), &[liar], &|_| {});
         let worst = brute_force_worst(&totals, 2);
         let best = worst.iter().max().unwrap();
         let truth: Vec<Counts> = (0..lists.len())
@@ -632,7 +618,7 @@ mod tests {
     #[test]
     fn cycles_are_real_and_the_margin_table_is_antisymmetric() {
         let totals = Totals::of(2, 6);
-        let found = optimise(&totals, 3);
+        let found = optimise(&totals, 3, &Progress::hidden());
         let m = &found.strongest_margins;
         for (i, row) in m.iter().enumerate() {
             for (j, margin) in row.iter().enumerate() {
@@ -651,7 +637,7 @@ mod tests {
     #[test]
     fn fastest_solo_is_the_true_minimum() {
         let totals = Totals::of(2, 6);
-        let found = optimise(&totals, 2);
+        let found = optimise(&totals, 2, &Progress::hidden());
         let lists = all_lists(totals.kinds(), 2);
         let fewest = lists
             .iter()
@@ -681,7 +667,7 @@ mod tests {
         // Three two-sided dice, six picks: every one of the 84 lists loses
         // to some other list.
         let totals = Totals::of(3, 2);
-        let found = optimise(&totals, 6);
+        let found = optimise(&totals, 6, &Progress::hidden());
         assert!(found.unbeaten.is_empty());
         let mixed = found.mixed.clone().expect("a mix when no list is unbeaten");
         let weights = &mixed.mix.weights;
@@ -697,14 +683,18 @@ mod tests {
             .unwrap();
         assert_eq!(worst, mixed.mix.worst_margin);
         assert!(!worst.is_negative());
-        assert_eq!(Some(mixed), optimise(&totals, 6).mixed, "deterministic");
+        assert_eq!(
+            Some(mixed),
+            optimise(&totals, 6, &Progress::hidden()).mixed,
+            "deterministic"
+        );
     }
 
     #[test]
     fn the_game_among_the_strongest_lists_is_solved_exactly() {
         // Real race margins: the restricted game on the strongest lists.
         let totals = Totals::of(3, 2);
-        let found = optimise(&totals, 6);
+        let found = optimise(&totals, 6, &Progress::hidden());
         let margins = &found.strongest_margins;
         let solution = super::super::simplex::solve_game(margins);
         assert!(solution.value.is_zero());

@@ -1,0 +1,392 @@
+//! The `race` page: the totals, the head-to-head games, each list alone,
+//! then what the search for the strongest lists found.
+
+use crate::analyses::race::results::{List, Matchup, Mix, Optimizer, Solo};
+use crate::analyses::race::{Analysed, Params, Race, Results};
+use crate::engine::{to_f64, Exact};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
+use crate::layout::cells::{fraction, yes_no};
+use crate::layout::Layout;
+use num_traits::Zero;
+
+impl Layout for Race {
+    fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
+        let (results, figures) = (&analysed.results, &analysed.page);
+        let mut blocks = vec![
+            Block::Table(sums_table(results)),
+            Block::Table(matchups_table(&results.matchups)),
+            Block::Table(solo_table(&results.solo)),
+            Block::Chart(solo_chart(&results.solo, &figures.solo_within)),
+            Block::Table(solo_distribution_table(&results.solo, &figures.solo_within)),
+        ];
+        if results.matchups.is_empty() {
+            blocks.remove(1);
+        }
+        if let Some(o) = &results.optimizer {
+            blocks.extend(optimizer_blocks(o, &figures.strongest_margins));
+        }
+        blocks
+    }
+}
+
+fn list_text(list: &List) -> String {
+    let sums: Vec<String> = list.iter().map(u64::to_string).collect();
+    format!("[{}]", sums.join(", "))
+}
+
+fn lists_text<'a>(lists: impl Iterator<Item = &'a List>) -> String {
+    lists.map(list_text).collect::<Vec<_>>().join("; ")
+}
+
+/// A yes/no fact.
+fn yes_no_text(flag: bool) -> String {
+    yes_no(flag).shown
+}
+
+fn sums_table(results: &Results) -> Table {
+    Table {
+        id: "sums".into(),
+        caption: "Totals: ways and probability per roll".into(),
+        columns: vec!["total".into(), "ways".into(), "probability".into()],
+        rows: results
+            .sums
+            .iter()
+            .map(|t| {
+                vec![
+                    Cell::plain(t.total.to_string()),
+                    Cell::plain(t.ways.to_string()),
+                    fraction(&t.probability),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn matchups_table(matchups: &[Matchup]) -> Table {
+    Table {
+        id: "matchups".into(),
+        caption: "Head-to-head games, exact".into(),
+        columns: [
+            "list A",
+            "list B",
+            "P(A wins)",
+            "P(B wins)",
+            "P(tie)",
+            "expected rolls",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: matchups
+            .iter()
+            .map(|m| {
+                vec![
+                    Cell::plain(list_text(&m.a)),
+                    Cell::plain(list_text(&m.b)),
+                    fraction(&m.p_a_wins),
+                    fraction(&m.p_b_wins),
+                    fraction(&m.p_tie),
+                    fraction(&m.expected_rolls),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn solo_table(solos: &[Solo]) -> Table {
+    Table {
+        id: "solo".into(),
+        caption: "One player alone: rolls to cross off the whole list".into(),
+        columns: ["list", "expected rolls", "median rolls"]
+            .map(String::from)
+            .to_vec(),
+        rows: solos
+            .iter()
+            .map(|s| {
+                vec![
+                    Cell::plain(list_text(&s.list)),
+                    fraction(&s.expected_rolls),
+                    Cell::plain(s.median_rolls.map_or("—".into(), |m| m.to_string())),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// `within[i][n]`: P(list i finished alone within n rolls).
+fn solo_chart(solos: &[Solo], within: &[Vec<Exact>]) -> Chart {
+    Chart {
+        id: "solo-distribution".into(),
+        title: "Rolls to finish a list alone".into(),
+        description: "Probability that one player alone has crossed off the whole list within n rolls, one line per list.".into(),
+        kind: ChartKind::Lines,
+        x_label: "rolls n".into(),
+        y_label: "P(finished within n rolls)".into(),
+        log_y: false,
+        series: solos
+            .iter()
+            .zip(within)
+            .map(|(s, within)| Series {
+                name: list_text(&s.list),
+                points: within
+                    .iter()
+                    .enumerate()
+                    .map(|(n, p)| (n as f64, to_f64(p)))
+                    .collect(),
+            })
+            .collect(),
+        reference: None,
+        table_id: Some("solo-distribution".into()),
+    }
+}
+
+fn solo_distribution_table(solos: &[Solo], within: &[Vec<Exact>]) -> Table {
+    let horizon = within.iter().map(Vec::len).max().unwrap_or(0);
+    let mut columns = vec!["rolls".to_string()];
+    columns.extend(
+        solos
+            .iter()
+            .map(|s| format!("P(done) {}", list_text(&s.list))),
+    );
+    Table {
+        id: "solo-distribution".into(),
+        caption: "Cumulative probability of having finished alone within n rolls".into(),
+        columns,
+        rows: (1..horizon)
+            .map(|n| {
+                std::iter::once(Cell::plain(n.to_string()))
+                    .chain(within.iter().map(|p| fraction(&p[n])))
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Block> {
+    let mut blocks = vec![
+        Block::Heading {
+            text: "The strongest lists".into(),
+        },
+        Block::Facts {
+            items: vec![
+                ("Lists".into(), o.lists.to_string()),
+                (
+                    "Rows of the margin table computed".into(),
+                    o.rows_evaluated.to_string(),
+                ),
+                (
+                    "Games played exactly to prove the answer".into(),
+                    o.exact_games.to_string(),
+                ),
+                ("Greedy search ends at".into(), list_text(&o.greedy.list)),
+                (
+                    "Unbeaten lists".into(),
+                    if o.unbeaten.is_empty() {
+                        "none".into()
+                    } else {
+                        lists_text(o.unbeaten.iter().map(|r| &r.list))
+                    },
+                ),
+                (
+                    "Greedy list is unbeaten".into(),
+                    yes_no_text(o.greedy.is_unbeaten),
+                ),
+                (
+                    "Fastest solo list".into(),
+                    lists_text(o.fastest_solo.lists.iter()),
+                ),
+                (
+                    "Fastest solo list is unbeaten".into(),
+                    yes_no_text(o.fastest_solo.is_unbeaten),
+                ),
+            ],
+        },
+        Block::Table(greedy_table(o)),
+        Block::Table(Table {
+            id: "maximin".into(),
+            caption: "Lists with the best worst margin over every opponent".into(),
+            columns: ["list", "worst margin", "unbeaten"]
+                .map(String::from)
+                .to_vec(),
+            rows: o
+                .maximin
+                .iter()
+                .map(|r| {
+                    vec![
+                        Cell::plain(list_text(&r.list)),
+                        fraction(&r.min_margin),
+                        yes_no(r.min_margin.is_zero()),
+                    ]
+                })
+                .collect(),
+        }),
+    ];
+    if let Some(c) = &o.cycle {
+        blocks.push(Block::Table(Table {
+            id: "cycle".into(),
+            caption: "A non-transitive cycle: each list beats the next".into(),
+            columns: ["list", "beats", "margin"].map(String::from).to_vec(),
+            rows: (0..3)
+                .map(|i| {
+                    vec![
+                        Cell::plain(list_text(&c.lists[i])),
+                        Cell::plain(list_text(&c.lists[(i + 1) % 3])),
+                        fraction(&c.margins[i]),
+                    ]
+                })
+                .collect(),
+        }));
+    }
+    if let Some(m) = &o.mixed {
+        blocks.push(Block::Table(mixed_table(m)));
+    }
+    blocks.push(Block::Chart(margins_heatmap(o, strongest_margins)));
+    blocks.push(Block::Table(margins_table(o, strongest_margins)));
+    blocks
+}
+
+/// The margins table as a heatmap: row list against column list.
+fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
+    Chart {
+        id: "margins".into(),
+        title: "Margins among the strongest lists".into(),
+        description: "Each cell is P(row list wins) minus P(column list wins): \
+                      blue where the row list is favoured, vermilion where the column list is, \
+                      white for an even game; columns are numbered like the rows."
+            .into(),
+        kind: ChartKind::Heatmap,
+        x_label: "opponent (column), numbered as the rows".into(),
+        y_label: "list (row)".into(),
+        log_y: false,
+        series: o
+            .strongest
+            .iter()
+            .zip(margins)
+            .map(|(l, row)| Series {
+                name: list_text(l),
+                points: row
+                    .iter()
+                    .enumerate()
+                    .map(|(j, m)| (j as f64, to_f64(m)))
+                    .collect(),
+            })
+            .collect(),
+        reference: None,
+        table_id: Some("margins".into()),
+    }
+}
+
+fn mixed_table(m: &Mix) -> Table {
+    Table {
+        id: "mixed".into(),
+        caption: "No list is unbeaten: the optimal random choice of lists".into(),
+        columns: ["list", "probability"].map(String::from).to_vec(),
+        rows: m
+            .support
+            .iter()
+            .zip(&m.weights)
+            .map(|(l, w)| vec![Cell::plain(list_text(l)), fraction(w)])
+            .collect(),
+    }
+}
+
+fn greedy_table(o: &Optimizer) -> Table {
+    Table {
+        id: "greedy-steps".into(),
+        caption: "The greedy substitution search, every comparison exact".into(),
+        columns: [
+            "position",
+            "incumbent",
+            "challenger",
+            "P(challenger wins)",
+            "P(incumbent wins)",
+            "accepted",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: o
+            .greedy
+            .steps
+            .iter()
+            .map(|s| {
+                vec![
+                    Cell::plain(s.position.to_string()),
+                    Cell::plain(s.incumbent.to_string()),
+                    Cell::plain(s.challenger.to_string()),
+                    fraction(&s.challenger_wins),
+                    fraction(&s.incumbent_wins),
+                    yes_no(s.accepted),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The heatmap of margins among the strongest lists, as a table: the cell
+/// in row A, column B is P(A wins) - P(B wins).
+fn margins_table(o: &Optimizer, margins: &[Vec<Exact>]) -> Table {
+    let mut columns = vec!["list".to_string()];
+    columns.extend(o.strongest.iter().map(list_text));
+    Table {
+        id: "margins".into(),
+        caption: "Margins P(row wins) − P(column wins) among the strongest lists".into(),
+        columns,
+        rows: o
+            .strongest
+            .iter()
+            .zip(margins)
+            .map(|(l, row)| {
+                std::iter::once(Cell::plain(list_text(l)))
+                    .chain(row.iter().map(fraction))
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::Analysis;
+    use crate::layout::ScenarioPage;
+    use crate::progress::Progress;
+
+    fn page(yaml: &str) -> (Results, ScenarioPage) {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        Race::validate(&params).unwrap();
+        let analysed = Race::analyse(&params, &Progress::hidden());
+        let page = ScenarioPage {
+            results: Race::contract(&analysed),
+            blocks: Race::layout(&params, &analysed),
+        };
+        (analysed.results, page)
+    }
+
+    #[test]
+    fn the_seeds_matchup_on_the_page() {
+        let (_, r) =
+            page("dice: 2d6\npicks: 5\nmatchups:\n  - [[5, 6, 7, 8, 9], [5, 6, 7, 8, 7]]\n");
+        assert!(r.table("matchups").is_some() && r.chart("solo-distribution").is_some());
+        assert_eq!(r.table("solo").unwrap().rows.len(), 2);
+    }
+
+    #[test]
+    fn optimizer_blocks_on_a_small_game() {
+        let (_, r) = page("dice: 2d6\npicks: 2\noptimize: true\n");
+        assert!(r.table("matchups").is_none(), "no matchups, no table");
+        let table = r.table("margins").unwrap();
+        assert_eq!(table.rows.len(), table.columns.len() - 1);
+        let heatmap = r.chart("margins").unwrap();
+        assert_eq!(heatmap.kind, ChartKind::Heatmap);
+        assert_eq!(heatmap.table_id.as_deref(), Some("margins"));
+        assert_eq!(heatmap.series.len(), table.rows.len());
+        assert_eq!(heatmap.series[0].name, table.rows[0][0].shown);
+        assert!(r.table("mixed").is_none());
+    }
+
+    #[test]
+    fn mixed_table_when_no_list_is_unbeaten() {
+        let (results, r) = page("dice: 3d2\npicks: 6\noptimize: true\n");
+        let mixed = results.optimizer.unwrap().mixed.unwrap();
+        assert_eq!(r.table("mixed").unwrap().rows.len(), mixed.weights.len());
+    }
+}

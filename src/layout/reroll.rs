@@ -1,0 +1,288 @@
+//! The `reroll` page: expected rolls per die and the best die, banishing
+//! several cards, the mod shortcut's bias, then every scheme.
+
+use crate::analyses::reroll::{
+    Banishing, BestDie, Case, Die, Params, Reroll, Results, Scheme, StageDie,
+};
+use crate::engine::to_f64;
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table};
+use crate::layout::cells::{fraction, optional_fraction, yes_no};
+use crate::layout::Layout;
+
+impl Layout for Reroll {
+    fn layout(params: &Params, results: &Results) -> Vec<Block> {
+        let mut blocks = vec![
+            Block::Heading {
+                text: "Expected rolls per die".into(),
+            },
+            Block::Chart(rolls_chart(&params.dice, &results.cases)),
+            Block::Table(rolls_table(&params.dice, &results.cases)),
+            Block::Table(best_table(&results.best_die)),
+        ];
+        if let Some(banishings) = results.banish.as_ref().filter(|rows| !rows.is_empty()) {
+            blocks.push(Block::Heading {
+                text: "Banishing several cards".into(),
+            });
+            blocks.push(Block::Table(banish_table(banishings)));
+        }
+        blocks.push(Block::Heading {
+            text: "The mod shortcut".into(),
+        });
+        for case in mod_examples(&params.dice, &results.cases) {
+            blocks.extend(mod_blocks(case));
+        }
+        blocks.push(Block::Heading {
+            text: "Every scheme".into(),
+        });
+        blocks.push(Block::Table(cases_table(&results.cases)));
+        blocks
+    }
+}
+
+fn die_label(sides: u64) -> String {
+    Die { sides }.to_string()
+}
+
+/// The `multi-face` cases, cards first then the dice as listed (the order
+/// of the results).
+fn multi_face(cases: &[Case]) -> impl Iterator<Item = &Case> {
+    cases.iter().filter(|c| c.scheme == Scheme::MultiFace)
+}
+
+fn rolls_table(dice: &[Die], cases: &[Case]) -> Table {
+    let mut columns = vec!["cards".to_string()];
+    columns.extend(dice.iter().map(|d| d.to_string()));
+    let multi_face: Vec<&Case> = multi_face(cases).collect();
+    Table {
+        id: "expected-rolls".into(),
+        caption: "Expected rolls to pick a card, several faces per card (multi-face)".into(),
+        columns,
+        // One row per number of cards: one case per die.
+        rows: multi_face
+            .chunks(dice.len())
+            .map(|row| {
+                let mut cells = vec![Cell::plain(row[0].cards.to_string())];
+                cells.extend(
+                    row.iter()
+                        .map(|c| optional_fraction(c.expected_rolls.as_ref())),
+                );
+                cells
+            })
+            .collect(),
+    }
+}
+
+fn rolls_chart(dice: &[Die], cases: &[Case]) -> Chart {
+    Chart {
+        id: "expected-rolls".into(),
+        title: "Expected rolls against the number of cards".into(),
+        description: "Mean number of rolls until a face names a card, each card owning \
+                      as many faces as the die allows; a die appears once it has enough faces."
+            .into(),
+        kind: ChartKind::Lines,
+        x_label: "cards n".into(),
+        y_label: "expected rolls".into(),
+        log_y: false,
+        series: dice
+            .iter()
+            .map(|d| Series {
+                name: d.to_string(),
+                points: multi_face(cases)
+                    .filter(|c| c.die == d.sides)
+                    .filter_map(|c| {
+                        let rolls = c.expected_rolls.as_ref()?;
+                        Some((c.cards as f64, to_f64(rolls)))
+                    })
+                    .collect(),
+            })
+            .collect(),
+        reference: Some(Reference {
+            label: "a single roll".into(),
+            y: 1.0,
+        }),
+        table_id: Some("expected-rolls".into()),
+    }
+}
+
+fn best_table(best: &[BestDie]) -> Table {
+    Table {
+        id: "best-die".into(),
+        caption: "The die with the fewest expected rolls (multi-face), fewer faces on ties".into(),
+        columns: vec!["cards".into(), "die".into(), "expected rolls".into()],
+        rows: best
+            .iter()
+            .map(|row| {
+                vec![
+                    Cell::plain(row.cards.to_string()),
+                    Cell::plain(row.die.map_or("none".into(), die_label)),
+                    optional_fraction(row.expected_rolls.as_ref()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// For each die, the `mod` case of the last card count it does not divide:
+/// there the mod shortcut favours the low cards most visibly.
+fn mod_examples<'a>(dice: &'a [Die], cases: &'a [Case]) -> impl Iterator<Item = &'a Case> {
+    dice.iter().filter_map(|d| {
+        cases.iter().rev().find(|c| {
+            c.scheme == Scheme::Mod
+                && c.die == d.sides
+                && c.cards <= d.sides
+                && d.sides % c.cards != 0
+        })
+    })
+}
+
+fn mod_blocks(case: &Case) -> [Block; 2] {
+    let id = format!("mod-d{}-{}", case.die, case.cards);
+    let probabilities = case.card_probabilities.as_ref().expect("mod always ends");
+    let faces = case.faces_of_card().expect("mod always ends");
+    let n = case.cards;
+    let chart = Chart {
+        id: id.clone(),
+        title: format!("d{} mod {n}: each card's chance", case.die),
+        description: format!(
+            "Probability of each of {n} cards when a d{} is read mod {n}, \
+             beside the fair share 1/{n}.",
+            case.die
+        ),
+        kind: ChartKind::Bars,
+        x_label: "card".into(),
+        y_label: "probability".into(),
+        log_y: false,
+        series: vec![Series {
+            name: "probability of the card".into(),
+            points: probabilities
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ((i + 1) as f64, to_f64(p)))
+                .collect(),
+        }],
+        reference: Some(Reference {
+            label: format!("fair share 1/{n}"),
+            y: 1.0 / n as f64,
+        }),
+        table_id: Some(id.clone()),
+    };
+    let table = Table {
+        id,
+        caption: format!("d{} mod {n}: faces and probability per card", case.die),
+        columns: vec!["card".into(), "faces".into(), "probability".into()],
+        rows: probabilities
+            .iter()
+            .zip(&faces)
+            .enumerate()
+            .map(|(i, (p, faces))| {
+                vec![
+                    Cell::plain((i + 1).to_string()),
+                    Cell::plain(faces.to_string()),
+                    fraction(p),
+                ]
+            })
+            .collect(),
+    };
+    [Block::Chart(chart), Block::Table(table)]
+}
+
+fn cases_table(cases: &[Case]) -> Table {
+    Table {
+        id: "cases".into(),
+        caption: "Every number of cards, die and scheme".into(),
+        columns: [
+            "cards",
+            "die",
+            "scheme",
+            "every card possible",
+            "faces per card (fewest)",
+            "rerolled faces",
+            "expected rolls",
+            "uniform",
+            "max |P(card) − 1/n|",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: cases
+            .iter()
+            .map(|case| {
+                vec![
+                    Cell::plain(case.cards.to_string()),
+                    Cell::plain(die_label(case.die)),
+                    Cell::plain(case.scheme.name()),
+                    yes_no(case.feasible),
+                    Cell::plain(case.faces_per_card.to_string()),
+                    Cell::plain(case.rerolled_faces.to_string()),
+                    optional_fraction(case.expected_rolls.as_ref()),
+                    yes_no(case.uniform),
+                    optional_fraction(case.max_abs_deviation.as_ref()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn banish_table(banishings: &[Banishing]) -> Table {
+    Table {
+        id: "banish".into(),
+        caption: "Expected rolls to banish several cards one after another (multi-face)".into(),
+        columns: ["cards", "die", "die per stage", "expected total rolls"]
+            .map(String::from)
+            .to_vec(),
+        rows: banishings
+            .iter()
+            .map(|row| {
+                let rule = match row.die {
+                    StageDie::Fixed(die) => die.to_string(),
+                    StageDie::Best => "best".into(),
+                };
+                let stages: Vec<String> = row
+                    .stage_dice
+                    .iter()
+                    .map(|sides| sides.map_or("none".into(), die_label))
+                    .collect();
+                vec![
+                    Cell::plain(row.cards.to_string()),
+                    Cell::plain(rule),
+                    Cell::plain(stages.join(", ")),
+                    optional_fraction(row.expected_total_rolls.as_ref()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::Analysis;
+    use crate::layout::ScenarioPage;
+    use crate::progress::Progress;
+
+    fn page(yaml: &str) -> ScenarioPage {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        let results = Reroll::analyse(&params, &Progress::hidden());
+        ScenarioPage {
+            results: serde_json::to_value(&results).unwrap(),
+            blocks: Reroll::layout(&params, &results),
+        }
+    }
+
+    #[test]
+    fn the_page_charts_the_rolls_and_the_mod_shortcut() {
+        let report = page("cards: [5, 7]\ndice: [d6, d8]\nbanish: 2");
+        assert!(report.chart("expected-rolls").is_some());
+        assert!(report.table("mod-d8-7").is_some());
+        // d8 mod 7: card 1 owns faces 1 and 8.
+        let faces: Vec<&str> = report.table("mod-d8-7").unwrap().rows[..2]
+            .iter()
+            .map(|row| row[1].shown.as_str())
+            .collect();
+        assert_eq!(faces, ["2", "1"]);
+        let rolls = report.table("expected-rolls").unwrap();
+        assert_eq!(rolls.rows.len(), 2);
+        assert_eq!(rolls.rows[1][2].exact, "8/7");
+        assert_eq!(rolls.rows[1][1].shown, "—");
+        assert!(page("cards: 3\ndice: [d6]").table("banish").is_none());
+    }
+}
