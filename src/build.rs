@@ -7,6 +7,7 @@ use crate::content::{self, Content};
 use crate::error::{Error, Result};
 use crate::gates;
 use crate::kinds::Results;
+use crate::limits::{self, Watch};
 use crate::output::{self, Diff, SiteFiles};
 use crate::progress::Progress;
 use crate::scenario::Scenario;
@@ -98,10 +99,15 @@ impl Verification {
 /// Load, compute and render, all in memory.
 pub fn render_site(project: &Project) -> Result<Built> {
     let started = Instant::now();
+    let _watch = watch(&project.budget, "the build")?;
     // Load.
+    let stage = limits::stage("loading content/ and templates/");
     let content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
+    admit_all(&content.scenarios, "content/", &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
+    drop(stage);
     // Compute, or reuse.
+    let stage = limits::stage("computing the scenarios");
     let evaluated = compute_cached(&content.scenarios, &project.cache, &project.progress);
     let timings = content
         .scenarios
@@ -120,7 +126,9 @@ pub fn render_site(project: &Project) -> Result<Built> {
         })
         .collect();
     let gate_failures = check_gates(&computed, "content/");
+    drop(stage);
     // Render.
+    let _stage = limits::stage("rendering the site");
     let files = site::render(&content, &computed, &tera, &assets)?;
     let summary = summary(&content, &files, timings, started);
     Ok(Built {
@@ -132,15 +140,18 @@ pub fn render_site(project: &Project) -> Result<Built> {
 
 /// Build the site and swap it into place; gates that fail stop the build
 /// before anything is written. A site already identical is left alone.
+/// The watchdog guards everything but the write itself.
 pub fn build(project: &Project) -> Result<Summary> {
     let started = Instant::now();
     output::check_out_dir(&project.out, &project.root)?;
+    let watch = watch(&project.budget, "the build")?;
     let built = render_site(project)?;
     if let Some(err) = Error::from_list(built.gate_failures) {
         return Err(err);
     }
     let mut summary = built.summary;
-    if !output::diff(&project.out, &built.files)?.is_clean() {
+    if !compare_with_disk(&project.out, &built.files)?.is_clean() {
+        drop(watch);
         output::write_site(&project.out, &built.files)?;
         summary.written = true;
     }
@@ -149,18 +160,27 @@ pub fn build(project: &Project) -> Result<Summary> {
 }
 
 /// `fairdice build --check`: build in memory and compare with the site on
-/// disk (gates not applied).
+/// disk (gates not applied; no cache, as for [`check`]).
 pub fn compare(project: &Project) -> Result<Diff> {
-    let built = render_site(project)?;
-    output::diff(&project.out, &built.files)
+    let _watch = watch(&project.budget, "the build")?;
+    let built = render_site(&Project {
+        cache: Cache::disabled(),
+        ..project.clone()
+    })?;
+    compare_with_disk(&project.out, &built.files)
 }
 
 /// `fairdice check`: build in memory, run the gates, and compare with the
-/// site on disk.
+/// site on disk. Every scenario is computed afresh: a CI check never trusts
+/// a cache that a pull request can write.
 pub fn check(project: &Project) -> Result<Verification> {
-    let built = render_site(project)?;
+    let _watch = watch(&project.budget, "the check")?;
+    let built = render_site(&Project {
+        cache: Cache::disabled(),
+        ..project.clone()
+    })?;
     Ok(Verification {
-        diff: output::diff(&project.out, &built.files)?,
+        diff: compare_with_disk(&project.out, &built.files)?,
         gate_failures: built.gate_failures,
         summary: built.summary,
     })
@@ -222,13 +242,19 @@ pub fn check_gates(computed: &[Computed], prefix: &str) -> Vec<Error> {
         .collect()
 }
 
-/// The failed gates of one scenario, as errors located in its source text.
+/// The failed gates of one scenario, as errors located in its source text
+/// (read once, however many gates fail).
 pub fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
     let scenario = computed.scenario;
-    gates::check(&scenario.header.expect, &computed.page.results)
+    let failures = gates::check(&scenario.header.expect, &computed.page.results);
+    if failures.is_empty() {
+        return Vec::new();
+    }
+    let places = gates::Places::of(&scenario.text);
+    failures
         .into_iter()
         .map(|failure| {
-            let (line, column) = gates::locate(&scenario.text, &failure.figure);
+            let (line, column) = places.of_figure(&failure.figure);
             Error::Source {
                 file: format!("{prefix}{}", scenario.source),
                 line,
@@ -240,8 +266,17 @@ pub fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
 }
 
 /// Parse scenario files given on the command line (outside any site),
-/// under the same limits as the content loader.
+/// under the same limits as the content loader, for `eval`: the watchdog
+/// holds the rest of the process to `budget` (it only prints).
 pub fn load_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
+    watch(budget, "eval")?.keep();
+    read_scenarios(files, budget)
+}
+
+/// The scenario files, each under `budget` and all together under the
+/// whole-build budget.
+fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
+    let _stage = limits::stage("loading the scenario files");
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     for file in files {
@@ -255,10 +290,34 @@ pub fn load_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario
             Err(err) => errors.push(err),
         }
     }
-    match Error::from_list(errors) {
-        Some(err) => Err(err),
-        None => Ok(scenarios),
+    if let Some(err) = Error::from_list(errors) {
+        return Err(err);
     }
+    admit_all(&scenarios, "", budget)?;
+    Ok(scenarios)
+}
+
+/// Arm the watchdog for `command` ("the build"), refusing a budget out of
+/// range first.
+fn watch(budget: &Budget, command: &'static str) -> Result<Watch> {
+    budget.check().map_err(Error::Refused)?;
+    Ok(limits::watch(budget, command))
+}
+
+/// Refuse scenarios that each fit the budget but not all together: every
+/// one's results stay in memory until the site is written.
+fn admit_all(scenarios: &[Scenario], prefix: &str, budget: &Budget) -> Result<()> {
+    let costs: Vec<_> = scenarios
+        .iter()
+        .map(|s| (format!("{prefix}{}", s.source), s.params.cost()))
+        .collect();
+    budget.admit_all(&costs).map_err(Error::Refused)
+}
+
+/// [`output::diff`], named for the watchdog: it reads the old site.
+fn compare_with_disk(out: &Path, files: &SiteFiles) -> Result<Diff> {
+    let _stage = limits::stage(format!("comparing with {}", out.display()));
+    output::diff(out, files)
 }
 
 fn summary(
@@ -286,12 +345,15 @@ fn summary(
 /// `fairdice report`: load one scenario, compute it, and write it as one
 /// self-contained HTML file.
 pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> Result<()> {
-    let scenarios = load_scenarios(&[file.to_path_buf()], budget)?;
+    let watch = watch(budget, "the report")?;
+    let scenarios = read_scenarios(&[file.to_path_buf()], budget)?;
+    let _stage = limits::stage("computing and rendering the report");
     let Some(computed) = compute(&scenarios, progress).into_iter().next() else {
         return Err(Error::Refused(format!("{}: no scenario", file.display())));
     };
     let html = site::standalone::report_html(&computed)?;
-    std::fs::write(out, html).map_err(|e| Error::io(out, e))
+    drop(watch);
+    output::files::replace(out, html.as_bytes()).map_err(|e| Error::io(out, e))
 }
 
 /// Where the project is when no `--root` is given: the current folder.

@@ -11,6 +11,10 @@
 //! parses and its stored key equals the wanted one, so a corrupt, stale or
 //! colliding entry is recomputed, never trusted.
 //!
+//! The cache is a convenience, not evidence: anything this program can
+//! compute, a person who can write the folder can forge (checksum
+//! included), so `check` and `build --check` never read it.
+//!
 //! Keying on the parsed parameters rather than the file's text means the key
 //! always describes exactly what was computed (an edit racing the build
 //! cannot pair old results with new text), and editing a title or a comment
@@ -18,6 +22,7 @@
 
 use crate::hash::Fnv;
 use crate::kinds::Results;
+use crate::output::files;
 use crate::progress::Progress;
 use crate::scenario::Scenario;
 use std::path::{Path, PathBuf};
@@ -64,6 +69,16 @@ fn checksum(bytes: &[u8]) -> String {
     hash.hex()
 }
 
+/// Whether `name` is an entry's name as [`Key::file_name`] makes it.
+fn is_entry_name(name: &str) -> bool {
+    name.strip_suffix(".json").is_some_and(|hash| {
+        hash.len() == 16
+            && hash
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
 impl Key {
     /// The key of a scenario's computation.
     pub fn of(scenario: &Scenario) -> Key {
@@ -102,10 +117,39 @@ impl Cache {
         self.dir.as_deref()
     }
 
+    /// The folder, when enabled and a real folder: a link named like the
+    /// cache is never followed, for reading or writing.
+    fn folder(&self) -> Option<&Path> {
+        let dir = self.dir.as_deref()?;
+        let meta = std::fs::symlink_metadata(dir).ok()?;
+        meta.is_dir().then_some(dir)
+    }
+
+    /// Remove the temporaries that builds which have ended left in the
+    /// cache (named by [`files`]' scheme, for an entry's name); nothing else.
+    pub fn remove_stale_temporaries(&self) {
+        let Some(dir) = self.folder() else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let stale = name
+                .to_str()
+                .and_then(files::stale_temporary)
+                .is_some_and(is_entry_name);
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+
     /// The stored results of `scenario` under `key`, if a valid entry exists.
     pub fn load(&self, key: &Key, scenario: &Scenario) -> Option<Results> {
-        let path = self.dir.as_ref()?.join(key.file_name());
-        let bytes = std::fs::read(path).ok()?;
+        let path = self.folder()?.join(key.file_name());
+        let bytes = files::read_regular(&path, u64::MAX).ok()?;
         let mut parts = bytes.splitn(4, |&b| b == b'\n');
         let (format, stored_key, sum, results) =
             (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
@@ -126,22 +170,15 @@ impl Cache {
             return Ok(());
         };
         std::fs::create_dir_all(dir)?;
+        let dir = self.folder().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a real folder")
+        })?;
         let results = results.to_bytes();
         let stored_key = serde_json::to_string(&key.material).map_err(std::io::Error::other)?;
         let mut bytes = format!("{FORMAT}\n{stored_key}\n{}\n", checksum(&results)).into_bytes();
         bytes.extend_from_slice(&results);
-        // Write aside and rename, so a reader never sees half an entry.
-        let path = dir.join(key.file_name());
-        let partial = dir.join(format!(
-            "{}.tmp-{}-{:?}",
-            key.file_name(),
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::write(&partial, bytes)?;
-        std::fs::rename(&partial, &path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&partial);
-        })
+        // Whole or not at all, so a reader never sees half an entry.
+        files::replace(&dir.join(key.file_name()), &bytes)
     }
 
     /// The cached results of `scenario`, or fresh ones (then stored).
@@ -174,5 +211,34 @@ mod tests {
         assert_ne!(Key::of(&base), Key::of(&changed));
         assert_ne!(Key::of(&base).file_name(), Key::of(&changed).file_name());
         assert!(Key::of(&base).material.contains(ENGINE_VERSION));
+    }
+
+    #[test]
+    fn entry_names_are_sixteen_lowercase_hex_digits() {
+        let s = scenario("title: A\nkind: sum-mod\ndice: d6\ntargets: 2\n");
+        assert!(is_entry_name(&Key::of(&s).file_name()));
+        for name in [
+            "0123456789ABCDEF.json",
+            "0123.json",
+            "0123456789abcdef.yaml",
+            ".json",
+        ] {
+            assert!(!is_entry_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_stored_entry_leaves_no_temporary_and_loads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = scenario("title: A\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n");
+        let cache = Cache::at(dir.path().join("c"));
+        let key = Key::of(&s);
+        let results = s.params.analyse(&Progress::hidden());
+        cache.store(&key, &results).unwrap();
+        cache.store(&key, &results).unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("c")).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        let loaded = cache.load(&key, &s).unwrap();
+        assert_eq!(loaded.to_bytes(), results.to_bytes());
     }
 }

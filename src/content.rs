@@ -9,7 +9,7 @@ use crate::paths;
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 /// A markdown page.
@@ -82,70 +82,203 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
             dir.display()
         )));
     }
-    let walker = WalkDir::new(dir).sort_by_file_name().follow_links(false);
-    for entry in walker {
-        let entry = entry.map_err(|e| {
-            let path = e.path().map(Path::to_path_buf).unwrap_or_default();
-            Error::io(path, e.into())
-        })?;
+    read_folder(dir, &prefix, &mut errors, |relative, bytes| {
+        let name = format!("{prefix}{relative}");
+        match Path::new(&relative).extension().and_then(|e| e.to_str()) {
+            Some("md") => {
+                let text = utf8(bytes, &name)?;
+                content.pages.push(parse_page(&relative, &text, &prefix)?);
+            }
+            Some("yaml" | "yml") => {
+                let text = utf8(bytes, &name)?;
+                content.scenarios.push(
+                    scenario::parse_with_budget(&relative, &text, budget)
+                        .map_err(|e| Error::from_scenario(e, &prefix))?,
+                );
+            }
+            _ => {
+                check_passive(&relative, &bytes).map_err(|message| located(&name, message))?;
+                content.assets.insert(relative, bytes);
+            }
+        }
+        Ok(())
+    })?;
+    match Error::from_list(errors) {
+        Some(err) => Err(err),
+        None => Ok(content),
+    }
+}
+
+/// Extensions of files a browser runs or renders as active content (pages,
+/// scripts, SVG and XML with their own scripts), and of files web servers
+/// run themselves. A content file of these types could run script in a
+/// reader's browser, so none is published.
+pub const ACTIVE_EXTENSIONS: &[&str] = &[
+    "htm", "html", "xhtml", "xht", "shtml", "shtm", "mht", "mhtml", "hta", "js", "mjs", "cjs",
+    "svg", "svgz", "xml", "xsl", "xslt", "xul", "rdf", "mml", "swf", "php", "phtml", "phar", "asp",
+    "aspx", "jsp", "cgi",
+];
+
+/// Refuse a content file a browser would run or render as active content:
+/// one of the [`ACTIVE_EXTENSIONS`], or any file that starts with markup,
+/// which browsers may sniff as a web page whatever its name.
+fn check_passive(relative: &str, bytes: &[u8]) -> std::result::Result<(), String> {
+    let fix = "write pages as markdown (.md); files the site owner trusts go in \
+               templates/assets/, which is published as assets/";
+    // Windows drops trailing dots and spaces, so `a.html.` is `a.html` there.
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    let name = name.trim_end_matches(['.', ' ']).to_ascii_lowercase();
+    if let Some((_, extension)) = name.rsplit_once('.') {
+        if ACTIVE_EXTENSIONS.contains(&extension) {
+            return Err(format!(
+                ".{extension} files are not published from content/: a browser would run \
+                 them or render them as a page that can run script; {fix}"
+            ));
+        }
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = text.iter().take(512).find(|b| !b.is_ascii_whitespace());
+    if start == Some(&b'<') {
+        return Err(format!(
+            "the file starts with markup (`<`), so a browser may take it for a web page and \
+             run script in it; {fix}"
+        ));
+    }
+    Ok(())
+}
+
+fn located(name: &str, message: String) -> Error {
+    Error::Source {
+        file: name.to_string(),
+        line: 1,
+        column: 1,
+        message,
+    }
+}
+
+/// Read every file below `dir`, a folder the user writes (`content/`,
+/// `templates/`), in name order, and hand each to `visit` with its path
+/// relative to `dir`. `prefix` is how errors name the folder (`content/`).
+///
+/// One rule for every such folder: names starting with `.` are skipped, the
+/// folder may be a link only to a folder inside the project, and a link
+/// inside it must stay inside it, so no file outside the project is ever
+/// read or published. Errors of single files are gathered in `errors`.
+pub fn read_folder(
+    dir: &Path,
+    prefix: &str,
+    errors: &mut Vec<Error>,
+    mut visit: impl FnMut(String, Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    let root = folder_inside_project(dir, prefix)?;
+    for entry in WalkDir::new(dir).sort_by_file_name().follow_links(false) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                let path = err.path().map(Path::to_path_buf).unwrap_or_default();
+                let name = format!("{prefix}{}", relative_source(dir, &path));
+                match err.io_error().map(std::io::Error::kind) {
+                    Some(std::io::ErrorKind::NotFound) => errors.push(located(&name, vanished())),
+                    _ => return Err(Error::io(path, err.into())),
+                }
+                continue;
+            }
+        };
         let path = entry.path();
         let relative = relative_source(dir, path);
         if relative.split('/').any(|part| part.starts_with('.')) {
             continue;
         }
-        let located = |message: String| Error::Source {
-            file: format!("{prefix}{relative}"),
-            line: 1,
-            column: 1,
-            message,
-        };
-        if entry.path_is_symlink() {
-            if let Err(message) = check_symlink(dir, path) {
-                errors.push(located(message));
-                continue;
-            }
-        }
-        let Ok(metadata) = std::fs::metadata(path) else {
-            errors.push(located("a link that points nowhere".into()));
-            continue;
-        };
-        if !metadata.is_file() {
-            continue;
-        }
         let name = format!("{prefix}{relative}");
-        let bytes = match read_limited(path, &name) {
-            Ok(bytes) => bytes,
-            Err(err) => {
-                errors.push(err);
-                continue;
-            }
+        let found = entry_metadata(
+            &root,
+            path,
+            entry.path_is_symlink(),
+            prefix.trim_end_matches('/'),
+        );
+        let bytes = match found {
+            Ok(metadata) if !metadata.is_file() => continue,
+            Ok(_) => read_limited(path, &name).map_err(|err| match err {
+                Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                    located(&name, vanished())
+                }
+                other => other,
+            }),
+            Err(message) => Err(located(&name, message)),
         };
-        let text = || utf8(bytes.clone(), &name);
-        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        let parsed = match extension {
-            "md" => text()
-                .and_then(|t| parse_page(&relative, &t, &prefix))
-                .map(|p| content.pages.push(p)),
-            "yaml" | "yml" => text()
-                .and_then(|t| {
-                    scenario::parse_with_budget(&relative, &t, budget)
-                        .map_err(|e| Error::from_scenario(e, &prefix))
-                })
-                .map(|s| content.scenarios.push(s)),
-            _ => {
-                content.assets.insert(relative, bytes);
-                Ok(())
-            }
-        };
-        if let Err(err) = parsed {
+        if let Err(err) = bytes.and_then(|bytes| visit(relative, bytes)) {
             errors.push(err);
         }
     }
-    check_collisions(&content, &prefix, &mut errors);
-    match Error::from_list(errors) {
-        Some(err) => Err(err),
-        None => Ok(content),
+    Ok(())
+}
+
+/// The folder's real path, which must be inside the project (the folder
+/// holding `dir`): a link from `templates/` to anywhere else is refused.
+fn folder_inside_project(dir: &Path, prefix: &str) -> Result<PathBuf> {
+    let refuse = |why: String| Error::Refused(format!("{prefix}: {why}"));
+    let real = dir
+        .canonicalize()
+        .map_err(|_| match std::fs::read_link(dir) {
+            Ok(target) => refuse(dangling(&target)),
+            Err(_) => refuse(vanished()),
+        })?;
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let project = parent.canonicalize().map_err(|e| Error::io(parent, e))?;
+    if !real.is_dir() {
+        return Err(refuse("not a folder".into()));
     }
+    if !real.starts_with(&project) {
+        return Err(refuse(format!(
+            "a link to {} outside the project: the folder must be inside the project; copy it \
+             in instead",
+            real.display()
+        )));
+    }
+    Ok(real)
+}
+
+/// What a walked entry is, following a link only when it stays inside
+/// `root` (the folder's real path). `folder` names the folder in messages.
+fn entry_metadata(
+    root: &Path,
+    path: &Path,
+    is_link: bool,
+    folder: &str,
+) -> std::result::Result<std::fs::Metadata, String> {
+    if is_link {
+        let target = match path.canonicalize() {
+            Ok(target) => target,
+            Err(_) => {
+                return Err(match std::fs::read_link(path) {
+                    Ok(target) => dangling(&target),
+                    Err(_) => vanished(),
+                })
+            }
+        };
+        if !target.starts_with(root) {
+            return Err(format!(
+                "a link to {} outside the {folder} folder: links must stay inside it; copy \
+                 the file in instead",
+                target.display()
+            ));
+        }
+    }
+    std::fs::metadata(path).map_err(|_| vanished())
+}
+
+fn dangling(target: &Path) -> String {
+    format!(
+        "a link to {}, which does not exist: point it at a file inside the folder, or remove it",
+        target.display()
+    )
+}
+
+fn vanished() -> String {
+    "the file disappeared while being read; run the build again".into()
 }
 
 /// Read a file a user wrote, refusing one over [`max_file_bytes`] for its
@@ -192,7 +325,12 @@ pub fn read_text(path: &Path, name: &str) -> Result<String> {
     utf8(read_limited(path, name)?, name)
 }
 
-fn utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
+/// UTF-8 text, without the byte-order mark some editors put first (it is
+/// no part of the text: YAML would read it into the first key).
+fn utf8(mut bytes: Vec<u8>, name: &str) -> Result<String> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         Error::Source {
@@ -214,19 +352,6 @@ pub fn max_file_bytes(extension: &str) -> u64 {
         "yaml" | "yml" => 1_000_000,
         "md" => 5_000_000,
         _ => 50_000_000,
-    }
-}
-
-/// A link inside `content/` may point anywhere inside it, never outside.
-fn check_symlink(dir: &Path, path: &Path) -> std::result::Result<(), String> {
-    let root = dir.canonicalize().map_err(|e| e.to_string())?;
-    match path.canonicalize() {
-        Ok(target) if target.starts_with(&root) => Ok(()),
-        Ok(target) => Err(format!(
-            "a link to {} outside the content folder: links must stay inside it",
-            target.display()
-        )),
-        Err(_) => Err("a link that points nowhere".into()),
     }
 }
 
@@ -283,7 +408,6 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
 
 /// `(front matter, body, body's first line)`; `Err(line)` when unclosed.
 fn split_front_matter(text: &str) -> std::result::Result<(Option<&str>, &str, usize), usize> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some(rest) = text
         .strip_prefix("---\n")
         .or_else(|| text.strip_prefix("---\r\n"))
@@ -299,31 +423,6 @@ fn split_front_matter(text: &str) -> std::result::Result<(Option<&str>, &str, us
         offset += line.len();
     }
     Err(1)
-}
-
-/// Two sources that would write the same page.
-fn check_collisions(content: &Content, prefix: &str, errors: &mut Vec<Error>) {
-    let mut outputs: BTreeMap<String, &str> = BTreeMap::new();
-    let pages = content
-        .pages
-        .iter()
-        .map(|p| (paths::page_output(&p.source), p.source.as_str()));
-    let scenarios = content
-        .scenarios
-        .iter()
-        .map(|s| (paths::scenario_output(&s.name), s.source.as_str()));
-    for (output, source) in pages.chain(scenarios) {
-        if let Some(first) = outputs.insert(output.clone(), source) {
-            errors.push(Error::Source {
-                file: format!("{prefix}{source}"),
-                line: 1,
-                column: 1,
-                message: format!(
-                    "writes the same page {output} as {prefix}{first}: rename one of them"
-                ),
-            });
-        }
-    }
 }
 
 #[cfg(test)]
@@ -362,6 +461,63 @@ mod tests {
             err.to_string()
                 .starts_with("content/p.md:2:9: front matter: weight: invalid type"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn active_content_is_told_from_passive() {
+        for name in [
+            "a.html", "d/b.HTM", "x.svg", "x.svg.", "x.js ", "f.xml", "p.php",
+        ] {
+            let err = check_passive(name, b"plain").unwrap_err();
+            assert!(
+                err.contains("are not published") && err.contains("templates/assets/"),
+                "{name}: {err}"
+            );
+        }
+        for bytes in [&b"<p>"[..], b"\n\t <svg>", b"\xEF\xBB\xBF<html>"] {
+            assert!(check_passive("notes.txt", bytes)
+                .unwrap_err()
+                .contains("starts with markup"));
+        }
+        for (name, bytes) in [
+            ("data.csv", &b"a,b\n"[..]),
+            ("pic.png", b"\x89PNG"),
+            ("README", b"Text <b>"),
+        ] {
+            assert_eq!(check_passive(name, bytes), Ok(()), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_dangling_link_is_not_a_vanished_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink("missing.md", &link).unwrap();
+        let err = entry_metadata(&root, &link, true, "content").unwrap_err();
+        assert!(
+            err.starts_with("a link to missing.md, which does not exist"),
+            "{err}"
+        );
+        let gone = dir.path().join("gone.md");
+        for is_link in [true, false] {
+            assert_eq!(
+                entry_metadata(&root, &gone, is_link, "content").unwrap_err(),
+                vanished()
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        assert_eq!(
+            utf8(b"\xEF\xBB\xBFtitle: x".to_vec(), "s.yaml").unwrap(),
+            "title: x"
+        );
+        assert_eq!(
+            utf8(b"a\xEF\xBB\xBF".to_vec(), "s.yaml").unwrap(),
+            "a\u{feff}"
         );
     }
 }

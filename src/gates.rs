@@ -116,29 +116,63 @@ impl Condition {
             .find_map(|(symbol, c)| trimmed.strip_prefix(symbol).map(|rest| (*c, rest)))
             .ok_or_else(|| {
                 format!(
-                    "expected a comparison like \"< 1/1000\", \"<= 0.001\" or \"== 0\", found {text:?}"
+                    "expected a comparison like \"< 1/1000\", \"<= 0.001\" or \"== 0\", found {}",
+                    quoted(text)
                 )
             })?;
-        let bound = parse_exact(rest.trim()).ok_or_else(|| {
-            format!(
-                "{text:?}: the bound must be an integer, a fraction like 1/1000 or a decimal like 0.001"
-            )
-        })?;
+        let bound = parse_exact(rest.trim()).map_err(|why| format!("{}: {why}", quoted(text)))?;
         Ok(Condition::Compare(comparison, bound))
+    }
+}
+
+/// The most digits a bound's number may have (each of `p` and `q` in
+/// `p/q`): far more than any figure a budget admits needs.
+pub const MAX_DIGITS: usize = 10_000;
+/// The largest exponent a bound may have, either way (`1e-4000`).
+pub const MAX_EXPONENT: u32 = 4_000;
+
+/// `text` quoted for a message, cut short when long.
+fn quoted(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{:?}... ({} characters)", &text[..cut], text.len()),
+        None => format!("{text:?}"),
     }
 }
 
 /// An exact number from an integer, `p/q`, or a decimal with an optional
 /// exponent (`0.001`, `25e-4`): decimals are read as the fraction they
-/// spell, never through a float.
-pub fn parse_exact(text: &str) -> Option<Exact> {
-    if text.contains('/') {
-        return format::parse_fraction(text);
+/// spell, never through a float. Digits and exponents are bounded
+/// ([`MAX_DIGITS`], [`MAX_EXPONENT`]) before any arithmetic, so the work is
+/// linear in the text and small.
+pub fn parse_exact(text: &str) -> Result<Exact, String> {
+    let malformed = || {
+        "the bound must be an integer, a fraction like 1/1000 or a decimal like 0.001".to_string()
+    };
+    let too_long = |what: &str, digits: usize| {
+        format!(
+            "{what} has {digits} digits; at most {MAX_DIGITS} are allowed: \
+             write a shorter bound, such as 1/1000 or 1e-40"
+        )
+    };
+    if let Some((p, q)) = text.split_once('/') {
+        for (what, part) in [("the numerator", p), ("the denominator", q)] {
+            if part.len() > MAX_DIGITS + 1 {
+                return Err(too_long(what, part.len()));
+            }
+        }
+        return format::parse_fraction(text).ok_or_else(malformed);
     }
     let (mantissa, exponent) = match text.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i32>().ok()?),
+        Some((m, e)) => (m, parse_exponent(e).ok_or_else(malformed)?),
         None => (text, 0),
     };
+    if exponent.unsigned_abs() > u64::from(MAX_EXPONENT) {
+        return Err(format!(
+            "the exponent is out of range: exponents from -{MAX_EXPONENT} to {MAX_EXPONENT} \
+             are allowed (write 0 or a fraction for a bound that small)"
+        ));
+    }
     let (sign, digits) = match mantissa.strip_prefix('-') {
         Some(rest) => (-1, rest),
         None => (1, mantissa.strip_prefix('+').unwrap_or(mantissa)),
@@ -146,17 +180,39 @@ pub fn parse_exact(text: &str) -> Option<Exact> {
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() && fraction.is_empty() || !all_digits(whole) || !all_digits(fraction) {
+        return Err(malformed());
+    }
+    if whole.len() + fraction.len() > MAX_DIGITS {
+        return Err(too_long("the number", whole.len() + fraction.len()));
+    }
+    let numer: BigInt = format!("{whole}{fraction}")
+        .parse()
+        .map_err(|_| malformed())?;
+    // Both terms are bounded above, so this cannot overflow.
+    let scale = exponent - fraction.len() as i64;
+    let power = num_traits::pow(BigInt::from(10), scale.unsigned_abs() as usize);
+    let numer = numer * sign;
+    Ok(if scale >= 0 {
+        Exact::from_integer(numer * power)
+    } else {
+        Exact::new(numer, power)
+    })
+}
+
+/// An exponent's value, saturated far beyond [`MAX_EXPONENT`] so that any
+/// length of digits reads in linear time; `None` if it is not an integer.
+fn parse_exponent(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let numer: BigInt = format!("{whole}{fraction}").parse().ok()?;
-    let scale = exponent - i32::try_from(fraction.len()).ok()?;
-    let ten = Exact::from_integer(10.into());
-    let power = if scale >= 0 {
-        num_traits::pow(ten, scale as usize)
-    } else {
-        Exact::one() / num_traits::pow(ten, scale.unsigned_abs() as usize)
-    };
-    Some(Exact::from_integer(numer * sign) * power)
+    let value = digits.bytes().fold(0i64, |value, b| {
+        (value * 10 + i64::from(b - b'0')).min(i64::from(u32::MAX))
+    });
+    Some(if negative { -value } else { value })
 }
 
 impl<'de> Deserialize<'de> for Condition {
@@ -197,6 +253,9 @@ impl<'de> Deserialize<'de> for Condition {
     }
 }
 
+/// The most gates one scenario may set: each is checked on every case.
+pub const MAX_GATES: usize = 100;
+
 impl<'de> Deserialize<'de> for Expect {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct ExpectVisitor;
@@ -207,8 +266,15 @@ impl<'de> Deserialize<'de> for Expect {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Expect, A::Error> {
                 let mut gates: Vec<Gate> = Vec::new();
+                let mut seen = std::collections::BTreeSet::new();
                 while let Some(figure) = map.next_key::<String>()? {
-                    if gates.iter().any(|g| g.figure == figure) {
+                    if gates.len() == MAX_GATES {
+                        return Err(de::Error::custom(format!(
+                            "more than {MAX_GATES} gates: a kind has far fewer figures; \
+                             keep the gates that matter"
+                        )));
+                    }
+                    if !seen.insert(figure.clone()) {
                         return Err(de::Error::custom(format!(
                             "the figure `{figure}` is expected twice"
                         )));
@@ -354,34 +420,70 @@ fn figure_number(value: &Value) -> Option<Exact> {
     }
 }
 
-/// Where a gate is written: the line and column of its value inside the
-/// block `expect:` of `text`, else the `expect` key itself, else (1, 1).
+/// Where the gate on `figure` is written in `text` (see [`Places`], which
+/// reads the text once for many gates).
 pub fn locate(text: &str, figure: &str) -> (usize, usize) {
-    let mut in_expect = false;
-    let mut expect_at = (1, 1);
-    for (i, line) in text.lines().enumerate() {
-        if let Some(rest) = line.strip_prefix("expect") {
-            if rest.trim_start().starts_with(':') {
-                in_expect = true;
-                expect_at = (i + 1, 1);
-                continue;
-            }
-        }
-        let indented = line.starts_with([' ', '\t']);
-        if in_expect && !indented && !line.trim().is_empty() {
-            in_expect = false;
-        }
-        if in_expect {
-            let body = line.trim_start();
-            if let Some(after) = body.strip_prefix(figure) {
-                if let Some(value) = after.trim_start().strip_prefix(':') {
-                    let column = line.len() - value.trim_start().len() + 1;
-                    return (i + 1, column);
+    Places::of(text).of_figure(figure)
+}
+
+/// Where the gates of a scenario are written, read in one pass over its
+/// text (however many gates fail).
+#[derive(Debug, Default)]
+pub struct Places<'a> {
+    /// Each figure's value inside the block `expect:`, the first if repeated.
+    figures: BTreeMap<&'a str, (usize, usize)>,
+    /// The `expect` key itself.
+    expect: (usize, usize),
+}
+
+impl<'a> Places<'a> {
+    /// Every gate's position in `text`.
+    pub fn of(text: &'a str) -> Places<'a> {
+        let mut places = Places {
+            figures: BTreeMap::new(),
+            expect: (1, 1),
+        };
+        let mut in_expect = false;
+        for (i, line) in text.lines().enumerate() {
+            if let Some(rest) = line.strip_prefix("expect") {
+                if rest.trim_start().starts_with(':') {
+                    in_expect = true;
+                    places.expect = (i + 1, 1);
+                    continue;
                 }
             }
+            let indented = line.starts_with([' ', '\t']);
+            if in_expect && !indented && !line.trim().is_empty() {
+                in_expect = false;
+            }
+            if !in_expect {
+                continue;
+            }
+            // `figure: value`, the key ending at the first `:` followed by a
+            // blank or the end of the line (as YAML reads a plain key).
+            let body = line.trim_start();
+            let colon = body.char_indices().find(|&(at, c)| {
+                c == ':'
+                    && body[at + 1..]
+                        .chars()
+                        .next()
+                        .is_none_or(char::is_whitespace)
+            });
+            if let Some((at, _)) = colon {
+                let value = &body[at + 1..];
+                let column = line.len() - value.trim_start().len() + 1;
+                let figure = body[..at].trim_end();
+                places.figures.entry(figure).or_insert((i + 1, column));
+            }
         }
+        places
     }
-    expect_at
+
+    /// Where the gate on `figure` is written: its value, else the `expect`
+    /// key, else (1, 1).
+    pub fn of_figure(&self, figure: &str) -> (usize, usize) {
+        self.figures.get(figure).copied().unwrap_or(self.expect)
+    }
 }
 
 impl Expect {
@@ -432,10 +534,132 @@ mod tests {
     #[test]
     fn a_decimal_is_the_fraction_it_spells() {
         // 0.1 is not 0.1 as a float; as a bound it must be exactly 1/10.
-        assert_eq!(parse_exact("0.1"), Some(frac(1, 10)));
-        assert_eq!(parse_exact("1e3"), Some(frac(1000, 1)));
-        assert_eq!(parse_exact("3/6"), Some(frac(1, 2)));
-        assert_eq!(parse_exact("1.2.3"), None);
+        assert_eq!(parse_exact("0.1"), Ok(frac(1, 10)));
+        assert_eq!(parse_exact("1e3"), Ok(frac(1000, 1)));
+        assert_eq!(parse_exact("-25E-4"), Ok(frac(-1, 400)));
+        assert_eq!(parse_exact("3/6"), Ok(frac(1, 2)));
+        assert!(parse_exact("1.2.3")
+            .unwrap_err()
+            .contains("must be an integer"));
+        assert!(parse_exact("1e").is_err() && parse_exact("e5").is_err());
+    }
+
+    /// Sizes at and just past each limit, with the time each takes: a bound
+    /// is read in time linear in its text, whatever it spells.
+    #[test]
+    fn bounds_are_bounded_in_digits_and_exponent() {
+        let limit = MAX_EXPONENT as i64;
+        let one_at = |e: i64| parse_exact(&format!("1e{e}"));
+        assert_eq!(
+            one_at(limit).map(|x| x.numer().to_string().len()),
+            Ok(limit as usize + 1)
+        );
+        assert_eq!(
+            one_at(-limit).map(|x| x.denom().to_string().len()),
+            Ok(limit as usize + 1)
+        );
+        let huge_exponents = [
+            format!("{}", limit + 1),
+            format!("-{}", limit + 1),
+            "2147483648".into(),
+            "-9223372036854775808".into(),
+            "99999999999999999999999999999".into(),
+            "0".repeat(1_000_000) + "7",
+            "9".repeat(1_000_000),
+        ];
+        for exponent in huge_exponents {
+            let started = std::time::Instant::now();
+            let text = format!("2.5e{exponent}");
+            let result = parse_exact(&text);
+            assert!(started.elapsed().as_millis() < 500, "{}", text.len());
+            if exponent.trim_start_matches('0') == "7" {
+                assert_eq!(result, Ok(frac(25_000_000, 1)));
+            } else {
+                let err = result.unwrap_err();
+                assert!(
+                    err.contains("out of range: exponents from -4000 to 4000"),
+                    "{err}"
+                );
+            }
+        }
+        let digits = "3".repeat(MAX_DIGITS);
+        assert!(parse_exact(&digits).is_ok());
+        assert!(parse_exact(&format!("0.{}e-{limit}", &digits[1..])).is_ok());
+        assert!(parse_exact(&format!("{digits}/{digits}7")).is_ok());
+        for (text, what) in [
+            (format!("{digits}3"), "the number has 10001 digits"),
+            (format!("{digits}.5"), "the number has 10001 digits"),
+            (
+                format!("1/{}", "7".repeat(5_000_000)),
+                "the denominator has 5000000",
+            ),
+            (format!("{digits}12/3"), "the numerator has 10002"),
+        ] {
+            let started = std::time::Instant::now();
+            let err = parse_exact(&text).unwrap_err();
+            assert!(started.elapsed().as_millis() < 500);
+            assert!(
+                err.starts_with(what) && err.contains("at most 10000"),
+                "{err}"
+            );
+        }
+        // The message quotes a long bound cut short.
+        let err = Condition::parse(&format!("< 1e{}", "9".repeat(100_000))).unwrap_err();
+        assert!(err.len() < 300, "{err}");
+        assert!(err.starts_with("\"< 1e999"), "{err}");
+        assert!(err.contains("(100004 characters)"), "{err}");
+    }
+
+    proptest::proptest! {
+        /// Fuzz-like: any text at all is read or refused, never a panic, and
+        /// what is read compares with itself.
+        #[test]
+        fn any_text_is_read_or_refused(text in "[-+0-9eE./ <>=!]{0,60}") {
+            if let Ok(Condition::Compare(_, bound)) = Condition::parse(&text) {
+                proptest::prop_assert_eq!(&bound, &bound.clone());
+            }
+        }
+
+        /// Numbers in the grammar, with exponents of every size: the
+        /// exponent's sign and size decide, and nothing overflows.
+        #[test]
+        fn exponents_of_every_size_are_read_or_refused(
+            whole in "[0-9]{1,30}",
+            fraction in "[0-9]{0,30}",
+            exponent in proptest::num::i64::ANY,
+        ) {
+            let text = format!("{whole}.{fraction}e{exponent}");
+            let result = parse_exact(&text);
+            proptest::prop_assert_eq!(
+                result.is_ok(),
+                exponent.unsigned_abs() <= u64::from(MAX_EXPONENT),
+                "{}", text
+            );
+            if exponent.abs() < 30 {
+                let read = result.unwrap();
+                let spelled = format!("{whole}{fraction}").parse::<BigInt>().unwrap();
+                let scale = exponent - fraction.len() as i64;
+                let ten = BigInt::from(10).pow(scale.unsigned_abs() as u32);
+                let expected = if scale >= 0 {
+                    Exact::from_integer(spelled * ten)
+                } else {
+                    Exact::new(spelled, ten)
+                };
+                proptest::prop_assert_eq!(read, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn too_many_gates_are_refused_in_linear_time() {
+        let many: String = (0..=MAX_GATES).map(|i| format!("f{i}: true\n")).collect();
+        let err = serde_yaml::from_str::<Expect>(&many).unwrap_err();
+        assert!(err.to_string().contains("more than 100 gates"), "{err}");
+        let fine: String = (0..MAX_GATES).map(|i| format!("f{i}: true\n")).collect();
+        assert_eq!(
+            serde_yaml::from_str::<Expect>(&fine).unwrap().0.len(),
+            MAX_GATES
+        );
     }
 
     #[test]
@@ -508,11 +732,17 @@ mod tests {
 
     #[test]
     fn gates_are_located_in_the_expect_block() {
-        let text =
-            "title: T\nkind: sum-mod\nexpect:\n  uniform: true\n  tvd: \"< 1\"\ndice: d6\ntvd: x\n";
+        let text = "title: T\nkind: sum-mod\nexpect:\n  uniform: true\n  tvd: \"< 1\"\n  \
+                    a:b:   \"< 2\"\n  tvd: x\ndice: d6\ntvd: y\n";
+        let places = Places::of(text);
+        assert_eq!(places.of_figure("tvd"), (5, 8));
+        assert_eq!(places.of_figure("uniform"), (4, 12));
+        assert_eq!(places.of_figure("a:b"), (6, 10));
+        assert_eq!(places.of_figure("a"), (3, 1));
+        assert_eq!(places.of_figure("dice"), (3, 1));
+        let inline = "expect: {tvd: \"< 1\"}\n";
+        assert_eq!(Places::of(inline).of_figure("tvd"), (1, 1));
+        assert_eq!(Places::of("title: T\n").of_figure("tvd"), (1, 1));
         assert_eq!(locate(text, "tvd"), (5, 8));
-        assert_eq!(locate(text, "uniform"), (4, 12));
-        assert_eq!(locate(text, "dice"), (3, 1));
-        assert_eq!(locate("expect: {tvd: \"< 1\"}\n", "tvd"), (1, 1));
     }
 }

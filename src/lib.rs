@@ -17,6 +17,7 @@ pub mod hash;
 pub mod init;
 pub mod kinds;
 pub mod layout;
+pub mod limits;
 pub mod markdown;
 pub mod output;
 pub mod paths;

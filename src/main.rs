@@ -44,7 +44,7 @@ struct SiteArgs {
     /// Compute every scenario afresh, without reading or writing the cache.
     #[arg(long)]
     no_cache: bool,
-    /// Multiply the per-scenario time and memory budget by this factor.
+    /// Multiply the time and memory budgets by this factor (0.001 to 1000).
     #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
     budget: f64,
 }
@@ -55,11 +55,13 @@ enum Command {
     Build {
         #[command(flatten)]
         site: SiteArgs,
-        /// Build in memory and compare with the site on disk; exit 1 if it differs.
+        /// Build in memory and compare with the site on disk; exit 1 if it
+        /// differs. Every scenario is computed afresh: the cache is not read.
         #[arg(long)]
         check: bool,
     },
-    /// For CI: run every scenario's gates and check that the site on disk is current.
+    /// For CI: run every scenario's gates and check that the site on disk is
+    /// current, computing every scenario afresh (the cache is never read).
     Check {
         #[command(flatten)]
         site: SiteArgs,
@@ -72,7 +74,7 @@ enum Command {
         /// Print the results as one JSON document (the stable contract).
         #[arg(long)]
         json: bool,
-        /// Multiply the per-scenario time and memory budget by this factor.
+        /// Multiply the time and memory budgets by this factor (0.001 to 1000).
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
@@ -88,10 +90,13 @@ enum Command {
     Report {
         /// The scenario YAML file.
         file: PathBuf,
-        /// The HTML file to write.
+        /// The HTML file to write; an existing file is refused unless --force.
         #[arg(short, long)]
         output: PathBuf,
-        /// Multiply the per-scenario time and memory budget by this factor.
+        /// Replace an existing OUTPUT file (never the scenario file itself).
+        #[arg(long)]
+        force: bool,
+        /// Multiply the time and memory budgets by this factor (0.001 to 1000).
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
@@ -136,8 +141,9 @@ fn main() -> ExitCode {
         Command::Report {
             file,
             output,
+            force,
             budget,
-        } => report(&file, &output, &Budget { factor: budget }, ui),
+        } => report(&file, &output, force, &Budget { factor: budget }, ui),
     };
     match outcome {
         Exit::Success => ExitCode::SUCCESS,
@@ -181,6 +187,7 @@ fn failed(err: &Error, ui: Ui) -> Exit {
 }
 
 fn build(project: &Project, ui: Ui) -> Exit {
+    project.cache.remove_stale_temporaries();
     match build::build(project) {
         Ok(summary) => {
             ui.summary("built", &project.out, &summary);
@@ -231,6 +238,7 @@ fn print_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
         ("stale", &diff.stale),
         ("missing", &diff.missing),
         ("extra", &diff.extra),
+        ("not a regular file", &diff.irregular),
     ] {
         for path in paths {
             eprintln!("{label}: {}", out.join(path).display());
@@ -278,7 +286,11 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
     exit
 }
 
-fn report(file: &Path, output: &Path, budget: &Budget, ui: Ui) -> Exit {
+fn report(file: &Path, output: &Path, force: bool, budget: &Budget, ui: Ui) -> Exit {
+    if let Err(err) = fairdice::output::check_report_target(file, output, force) {
+        ui.error(&err);
+        return Exit::Usage;
+    }
     match build::report(file, output, budget, &Progress::new(!ui.quiet)) {
         Ok(()) => {
             ui.note(&format!("wrote {}", output.display()));
@@ -289,6 +301,7 @@ fn report(file: &Path, output: &Path, budget: &Budget, ui: Ui) -> Exit {
 }
 
 fn serve(project: Project, port: u16, ui: Ui) -> Exit {
+    project.cache.remove_stale_temporaries();
     let server = match fairdice::serve::Server::start(project, port, ui) {
         Ok(server) => server,
         Err(err) => return failed(&err, ui),
@@ -321,12 +334,7 @@ fn init(dir: &Path, ui: Ui) -> Exit {
     }
 }
 
-/// A positive, finite budget factor.
+/// A budget factor within the range `limits::Budget` allows.
 fn parse_budget(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
-        _ => Err(format!(
-            "expected a positive number such as 4, found {text:?}"
-        )),
-    }
+    fairdice::limits::Budget::parse(text).map(|budget| budget.factor)
 }

@@ -2,14 +2,18 @@
 //! stable anchors, links to `.md` files rewritten to the pages they become,
 //! `$...$` and `$$...$$` turned into MathML, `> [!NOTE]` quotes into callouts.
 
+mod anchors;
 mod math;
 
+pub use anchors::slugify;
+
 use crate::paths::{self, is_relative};
-use crate::shortcodes::{self, Expand, Expansion};
+use crate::shortcodes::{self, Expand, Expansion, Found};
+use anchors::Anchors;
 use pulldown_cmark::{
     html, BlockQuoteKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
-use std::collections::BTreeSet;
+use std::ops::Range;
 
 /// A rendered page body and what the site needs to know about it.
 #[derive(Debug, Clone, Default)]
@@ -42,19 +46,30 @@ pub struct Link {
     pub line: usize,
 }
 
-/// A problem at a line of the page.
+/// A problem at a place of the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarkdownError {
     /// 1-based line in the source file.
     pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
     /// What went wrong.
     pub message: String,
 }
 
-/// Private-use characters mark where a shortcode's output goes; markdown
-/// passes them through untouched.
-const MARK_OPEN: char = '\u{E000}';
-const MARK_CLOSE: char = '\u{E001}';
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH
+        | Options::ENABLE_GFM
+}
+
+/// Stands where a shortcode was, so that markdown never reads its
+/// arguments. A mark is known by its offset, not by its character: the same
+/// character written by the author is text like any other.
+const MARK: char = '\u{E000}';
 
 /// Render `body`, whose first line is line `first_line` of its file.
 pub fn render(
@@ -62,34 +77,245 @@ pub fn render(
     first_line: usize,
     expand: &dyn Expand,
 ) -> Result<Rendered, Vec<MarkdownError>> {
-    let (marked, expansions, mut errors) = expand_shortcodes(body, first_line, expand);
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(marked.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let line_of = |offset: usize| first_line + line_starts.partition_point(|&s| s <= offset) - 1;
+    let mut page = Page {
+        places: Places::new(body, first_line),
+        errors: Vec::new(),
+        events: Vec::new(),
+        heading: None,
+        block_at: None,
+        anchors: Anchors::default(),
+        math: math::Allowance::default(),
+        rendered: Rendered::default(),
+    };
+    let found = shortcodes::find(body, first_line, &literal_ranges(body));
+    let marked = Marked::new(body, &found);
+    let mut expansions: Vec<Option<Expansion>> = Vec::with_capacity(found.len());
+    for found in found {
+        let expansion = found.call.and_then(|call| expand.expand(&call));
+        expansions.push(expansion.map_err(|m| page.error(found.start, m)).ok());
+    }
+    for (event, range) in Parser::new_ext(&marked.text, options()).into_offset_iter() {
+        let at = marked.to_body(range.start);
+        let source = &marked.text[range.clone()];
+        let event = match page.event(event, source, at) {
+            // Marks are only looked for where the text is the source as it
+            // is (no entity or escape in between), so offsets hold.
+            Event::Text(text) if *text == *source => {
+                for piece in marked.split(source, range.start) {
+                    match piece {
+                        Piece::Text(text) => page.push(Event::Text(text.into())),
+                        Piece::Mark(i) => match expansions.get_mut(i).and_then(Option::take) {
+                            Some(Expansion::Inline(value)) => page.push(Event::Text(value.into())),
+                            Some(Expansion::Block(html)) => page.push_block(html),
+                            None => {}
+                        },
+                    }
+                }
+                continue;
+            }
+            other => other,
+        };
+        page.push(event);
+    }
+    for (i, unused) in expansions.iter().enumerate() {
+        if unused.is_some() {
+            page.error(
+                marked.body_start(i),
+                "a shortcode cannot stand here (in a link or image address, a heading id or \
+                 a reference definition): put it in the text"
+                    .into(),
+            );
+        }
+    }
+    let Page {
+        events,
+        mut errors,
+        mut rendered,
+        ..
+    } = page;
+    html::push_html(&mut rendered.html, events.into_iter());
+    if errors.is_empty() {
+        Ok(rendered)
+    } else {
+        errors.sort_by_key(|e| (e.line, e.column));
+        Err(errors)
+    }
+}
 
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_HEADING_ATTRIBUTES
-        | Options::ENABLE_MATH
-        | Options::ENABLE_GFM;
-    let mut events: Vec<Event> = Vec::new();
-    let mut rendered = Rendered::default();
-    let mut used_ids = BTreeSet::new();
-    let mut heading: Option<(HeadingLevel, Option<CowStr>, Vec<Event>)> = None;
-    for (event, range) in Parser::new_ext(&marked, options).into_offset_iter() {
-        let event = match event {
+/// Byte ranges of code and math, where `{{` is text, not a shortcode: read
+/// by the same parser, with the same options, as the page itself.
+fn literal_ranges(body: &str) -> Vec<Range<usize>> {
+    let mut ranges: Vec<Range<usize>> = Parser::new_ext(body, options())
+        .into_offset_iter()
+        .filter(|(event, _)| {
+            matches!(
+                event,
+                Event::Start(Tag::CodeBlock(_))
+                    | Event::Code(_)
+                    | Event::InlineMath(_)
+                    | Event::DisplayMath(_)
+            )
+        })
+        .map(|(_, range)| range)
+        .collect();
+    ranges.sort_by_key(|r| r.start);
+    ranges
+}
+
+/// The body with each shortcode replaced by a [`MARK`].
+struct Marked {
+    text: String,
+    /// Offset of each mark in `text`, in order.
+    marks: Vec<usize>,
+    /// Byte range of each shortcode in the body.
+    shortcodes: Vec<Range<usize>>,
+}
+
+/// A piece of a text event: text, or the mark of shortcode number `i`.
+enum Piece<'t> {
+    Text(&'t str),
+    Mark(usize),
+}
+
+impl Marked {
+    fn new(body: &str, found: &[Found]) -> Self {
+        let mut text = String::with_capacity(body.len());
+        let mut marks = Vec::with_capacity(found.len());
+        let mut last = 0;
+        for found in found {
+            text.push_str(&body[last..found.start]);
+            marks.push(text.len());
+            text.push(MARK);
+            last = found.end;
+        }
+        text.push_str(&body[last..]);
+        let shortcodes = found.iter().map(|f| f.start..f.end).collect();
+        Marked {
+            text,
+            marks,
+            shortcodes,
+        }
+    }
+
+    /// The body offset of an offset in `text`.
+    fn to_body(&self, offset: usize) -> usize {
+        let before = self.marks.partition_point(|&m| m < offset);
+        match before.checked_sub(1) {
+            None => offset,
+            Some(last) => self.shortcodes[last].end + (offset - self.marks[last] - MARK.len_utf8()),
+        }
+    }
+
+    fn body_start(&self, i: usize) -> usize {
+        self.shortcodes[i].start
+    }
+
+    /// `text` (which is `self.text[start..]`) cut at the marks it holds.
+    fn split<'t>(&self, text: &'t str, start: usize) -> Vec<Piece<'t>> {
+        let first = self.marks.partition_point(|&m| m < start);
+        let last = self.marks.partition_point(|&m| m < start + text.len());
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        for (i, &mark) in self.marks[first..last].iter().enumerate() {
+            let at = mark - start;
+            if at > from {
+                pieces.push(Piece::Text(&text[from..at]));
+            }
+            pieces.push(Piece::Mark(first + i));
+            from = at + MARK.len_utf8();
+        }
+        if from < text.len() || pieces.is_empty() {
+            pieces.push(Piece::Text(&text[from..]));
+        }
+        pieces
+    }
+}
+
+/// Lines and columns of body offsets: line starts are found by binary
+/// search, and a column is counted on from the last one asked on its line.
+struct Places<'b> {
+    body: &'b str,
+    first_line: usize,
+    line_starts: Vec<usize>,
+    /// The last offset asked and its column.
+    last: (usize, usize),
+}
+
+impl<'b> Places<'b> {
+    fn new(body: &'b str, first_line: usize) -> Self {
+        let line_starts = std::iter::once(0)
+            .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Places {
+            body,
+            first_line,
+            line_starts,
+            last: (0, 1),
+        }
+    }
+
+    fn line_index(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// 1-based line and column of a byte offset.
+    fn locate(&mut self, offset: usize) -> (usize, usize) {
+        let index = self.line_index(offset);
+        let line_start = self.line_starts[index];
+        let (from, column) = if self.last.0 >= line_start && self.last.0 <= offset {
+            self.last
+        } else {
+            (line_start, 1)
+        };
+        let column = column + self.body[from..offset].chars().count();
+        self.last = (offset, column);
+        (self.first_line + index, column)
+    }
+}
+
+/// A page being rendered: events so far and what was found on the way.
+struct Page<'a, 'b> {
+    places: Places<'b>,
+    errors: Vec<MarkdownError>,
+    events: Vec<Event<'a>>,
+    heading: Option<OpenHeading<'a>>,
+    /// Index in `events` of a shortcode's block while it may still be alone
+    /// in its paragraph (it then replaces the paragraph).
+    block_at: Option<usize>,
+    anchors: Anchors,
+    math: math::Allowance,
+    rendered: Rendered,
+}
+
+struct OpenHeading<'a> {
+    level: HeadingLevel,
+    id: Option<String>,
+    inner: Vec<Event<'a>>,
+}
+
+impl<'a> Page<'a, '_> {
+    fn error(&mut self, offset: usize, message: String) {
+        let (line, column) = self.places.locate(offset);
+        self.errors.push(MarkdownError {
+            line,
+            column,
+            message,
+        });
+    }
+
+    /// One event as the page shows it: `source` is its text in the marked
+    /// body and `at` its offset in the body.
+    fn event(&mut self, event: Event<'a>, source: &str, at: usize) -> Event<'a> {
+        match event {
             Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. })
                 if !is_allowed_url(dest_url) =>
             {
-                errors.push(MarkdownError {
-                    line: line_of(range.start),
-                    message: format!(
-                        "link {dest_url:?}: only http, https and mailto links and paths inside \
-                         the site are allowed"
-                    ),
-                });
+                let message = format!(
+                    "link {:?}: only http, https and mailto links and paths inside the site \
+                     are allowed",
+                    &**dest_url
+                );
+                self.error(at, message);
                 Event::Text("".into())
             }
             Event::Start(Tag::Link {
@@ -100,9 +326,10 @@ pub fn render(
             }) => {
                 let dest_url = paths::source_link(&dest_url).map_or(dest_url, CowStr::from);
                 if is_relative(&dest_url) {
-                    rendered.links.push(Link {
+                    let line = self.places.first_line + self.places.line_index(at);
+                    self.rendered.links.push(Link {
                         target: dest_url.to_string(),
-                        line: line_of(range.start),
+                        line,
                     });
                 }
                 Event::Start(Tag::Link {
@@ -112,62 +339,124 @@ pub fn render(
                     id,
                 })
             }
+            Event::Start(Tag::Image { ref dest_url, .. }) if is_relative(dest_url) => {
+                // Reported like links, so a broken image is located exactly.
+                let line = self.places.first_line + self.places.line_index(at);
+                self.rendered.links.push(Link {
+                    target: dest_url.to_string(),
+                    line,
+                });
+                event
+            }
             Event::InlineMath(latex) | Event::DisplayMath(latex) if latex.trim().is_empty() => {
                 Event::Text(latex)
             }
-            Event::InlineMath(latex) => formula(&latex, false, line_of(range.start), &mut errors),
-            Event::DisplayMath(latex) => formula(&latex, true, line_of(range.start), &mut errors),
+            Event::InlineMath(latex) => self.formula(&latex, false, at),
+            Event::DisplayMath(latex) => self.formula(&latex, true, at),
             Event::Html(raw) => Event::Text(raw),
             Event::InlineHtml(raw) if !is_allowed_inline_tag(&raw) => Event::Text(raw),
             Event::Start(Tag::BlockQuote(Some(kind))) => Event::Html(callout_open(kind).into()),
             Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</aside>\n".into()),
+            Event::FootnoteReference(ref label)
+            | Event::Start(Tag::FootnoteDefinition(ref label)) => match anchors::check_id(label) {
+                Ok(()) => event,
+                Err(reason) => {
+                    let offset = source.find(&**label).unwrap_or(0);
+                    let fix = slugify(label);
+                    self.error(
+                        at + offset,
+                        format!("footnote label {reason}; write it as [^{fix}] for example"),
+                    );
+                    Event::Text("".into())
+                }
+            },
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                let id = id.and_then(|id| match anchors::check_id(&id) {
+                    Ok(()) => Some(id.to_string()),
+                    Err(reason) => {
+                        let offset = source.rfind(&*id).unwrap_or(0);
+                        let fix = slugify(&id);
+                        self.error(
+                            at + offset,
+                            format!("heading id {reason}; write it as {{#{fix}}} for example"),
+                        );
+                        None
+                    }
+                });
+                self.heading = Some(OpenHeading {
+                    level,
+                    id,
+                    inner: Vec::new(),
+                });
+                Event::Text("".into())
+            }
+            Event::End(TagEnd::Heading(_)) => match self.heading.take() {
+                Some(heading) => self.heading_html(heading),
+                None => Event::Text("".into()),
+            },
             other => other,
-        };
-        match (event, &mut heading) {
-            (Event::Start(Tag::Heading { level, id, .. }), None) => {
-                heading = Some((level, id, Vec::new()))
-            }
-            (Event::End(TagEnd::Heading(_)), Some(_)) => {
-                let (level, id, inner) = heading.take().expect("inside a heading");
-                let text = plain_text(&inner);
-                let id = unique_id(
-                    id.map_or_else(|| slugify(&text), |id| id.to_string()),
-                    &mut used_ids,
-                );
-                let mut inner_html = String::new();
-                html::push_html(&mut inner_html, inner.into_iter());
-                let n = level as u8;
-                events.push(Event::Html(
-                    format!("<h{n} id=\"{id}\">{inner_html}<a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),
-                ));
-                rendered.headings.push(Heading { level: n, text, id });
-            }
-            (event, Some((_, _, inner))) => inner.push(event),
-            (event, None) => events.push(event),
         }
     }
-    html::push_html(&mut rendered.html, events.into_iter());
-    rendered.html = fill_in(&rendered.html, &expansions, &mut errors);
-    if errors.is_empty() {
-        Ok(rendered)
-    } else {
-        errors.sort_by_key(|e| e.line);
-        Err(errors)
-    }
-}
 
-/// A formula as MathML, or an error at its line (and nothing on the page).
-fn formula<'a>(
-    latex: &str,
-    display: bool,
-    line: usize,
-    errors: &mut Vec<MarkdownError>,
-) -> Event<'a> {
-    match math::to_mathml(latex, display) {
-        Ok(mathml) => Event::InlineHtml(mathml.into()),
-        Err(message) => {
-            errors.push(MarkdownError { line, message });
-            Event::Text("".into())
+    /// A formula as MathML, or an error at its place (and nothing on the
+    /// page).
+    fn formula(&mut self, latex: &str, display: bool, at: usize) -> Event<'a> {
+        if self.math.is_spent() {
+            return Event::Text("".into());
+        }
+        match math::to_mathml(latex, display, &mut self.math) {
+            Ok(mathml) => Event::InlineHtml(mathml.into()),
+            Err(message) => {
+                self.error(at, message);
+                Event::Text("".into())
+            }
+        }
+    }
+
+    fn heading_html(&mut self, heading: OpenHeading) -> Event<'a> {
+        let text = plain_text(&heading.inner);
+        let id = self
+            .anchors
+            .unique(heading.id.unwrap_or_else(|| slugify(&text)));
+        let mut inner_html = String::new();
+        html::push_html(&mut inner_html, heading.inner.into_iter());
+        let n = heading.level as u8;
+        let escaped = escape_html(&id);
+        self.rendered.headings.push(Heading { level: n, text, id });
+        Event::Html(
+            format!("<h{n} id=\"{escaped}\">{inner_html}<a class=\"anchor\" href=\"#{escaped}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),
+        )
+    }
+
+    fn push(&mut self, event: Event<'a>) {
+        if matches!(&event, Event::Text(t) if t.is_empty()) {
+            return;
+        }
+        if let Some(heading) = &mut self.heading {
+            heading.inner.push(event);
+            return;
+        }
+        let alone = self
+            .block_at
+            .take()
+            .filter(|&at| at + 1 == self.events.len());
+        if let (Some(at), Event::End(TagEnd::Paragraph)) = (alone, &event) {
+            if at > 0 && matches!(self.events[at - 1], Event::Start(Tag::Paragraph)) {
+                // A block alone in its paragraph replaces the paragraph.
+                self.events.remove(at - 1);
+                if let Some(Event::Html(block)) = self.events.last_mut() {
+                    *block = format!("{block}\n").into();
+                }
+                return;
+            }
+        }
+        self.events.push(event);
+    }
+
+    fn push_block(&mut self, html: String) {
+        self.push(Event::Html(html.into()));
+        if self.heading.is_none() {
+            self.block_at = Some(self.events.len() - 1);
         }
     }
 }
@@ -184,82 +473,6 @@ fn callout_open(kind: BlockQuoteKind) -> String {
     format!(
         "<aside class=\"callout {class}\" role=\"note\" aria-label=\"{label}\">\n<p class=\"callout-title\">{label}</p>\n"
     )
-}
-
-/// Replace each shortcode by a numbered mark, keeping what it expands to.
-fn expand_shortcodes(
-    body: &str,
-    first_line: usize,
-    expand: &dyn Expand,
-) -> (String, Vec<Expansion>, Vec<MarkdownError>) {
-    let mut marked = String::with_capacity(body.len());
-    let mut expansions = Vec::new();
-    let mut errors = Vec::new();
-    let mut last = 0;
-    for found in shortcodes::find(body, first_line) {
-        marked.push_str(&body[last..found.start]);
-        last = found.end;
-        let line = first_line + body[..found.start].matches('\n').count();
-        match found.call.and_then(|call| expand.expand(&call)) {
-            Ok(expansion) => {
-                marked.push(MARK_OPEN);
-                marked.push_str(&expansions.len().to_string());
-                marked.push(MARK_CLOSE);
-                expansions.push(expansion);
-            }
-            Err(message) => errors.push(MarkdownError { line, message }),
-        }
-    }
-    marked.push_str(&body[last..]);
-    (marked, expansions, errors)
-}
-
-/// Put the expansions where their marks ended up in the HTML.
-fn fill_in(html: &str, expansions: &[Expansion], errors: &mut Vec<MarkdownError>) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(open) = rest.find(MARK_OPEN) {
-        let Some(close) = rest[open..].find(MARK_CLOSE).map(|i| open + i) else {
-            break;
-        };
-        let index: usize = rest[open + MARK_OPEN.len_utf8()..close]
-            .parse()
-            .unwrap_or(usize::MAX);
-        let before = &rest[..open];
-        let after = &rest[close + MARK_CLOSE.len_utf8()..];
-        match expansions.get(index) {
-            Some(Expansion::Inline(text)) => {
-                out.push_str(before);
-                out.push_str(&escape_html(text));
-                rest = after;
-            }
-            Some(Expansion::Block(block)) => {
-                // A block alone in its paragraph replaces the paragraph.
-                match (before.strip_suffix("<p>"), after.strip_prefix("</p>")) {
-                    (Some(b), Some(a)) => {
-                        out.push_str(b);
-                        out.push_str(block);
-                        rest = a;
-                    }
-                    _ => {
-                        out.push_str(before);
-                        out.push_str(block);
-                        rest = after;
-                    }
-                }
-            }
-            None => {
-                errors.push(MarkdownError {
-                    line: 0,
-                    message: "internal: lost shortcode mark".into(),
-                });
-                out.push_str(before);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Raw HTML in markdown is shown as text, so a page from a stranger cannot
@@ -294,34 +507,6 @@ fn plain_text(events: &[Event]) -> String {
             _ => None,
         })
         .collect()
-}
-
-/// A stable anchor from heading text: lowercase words joined by hyphens.
-pub fn slugify(text: &str) -> String {
-    let mut slug = String::new();
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            slug.extend(c.to_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-').to_string();
-    if slug.is_empty() {
-        "section".into()
-    } else {
-        slug
-    }
-}
-
-fn unique_id(base: String, used: &mut BTreeSet<String>) -> String {
-    let mut id = base.clone();
-    let mut n = 1;
-    while !used.insert(id.clone()) {
-        n += 1;
-        id = format!("{base}-{n}");
-    }
-    id
 }
 
 /// Escape text for HTML content and attribute values.
@@ -392,6 +577,79 @@ mod tests {
         );
         assert_eq!(errors[1].line, 13);
         assert!(errors[1].message.contains("needs the argument x"));
+    }
+
+    #[test]
+    fn errors_carry_their_column_in_characters() {
+        let body = "é {{ nope() }} then [x](javascript:y) and $\\nosuch$\n\n\
+                    ## Title {#a\"b}\n\nÉtape[^x'y].\n\n[^x'y]: n\n";
+        let errors = render(body, 1, &Fake).unwrap_err();
+        let places: Vec<(usize, usize)> = errors.iter().map(|e| (e.line, e.column)).collect();
+        assert_eq!(
+            places,
+            [(1, 3), (1, 21), (1, 43), (3, 12), (5, 8), (7, 3)],
+            "{errors:#?}"
+        );
+        assert!(errors[3]
+            .message
+            .starts_with("heading id \"a\\\"b\" may only hold"));
+        assert!(errors[3]
+            .message
+            .ends_with("write it as {#a-b} for example"));
+        assert!(errors[4].message.starts_with("footnote label"));
+    }
+
+    #[test]
+    fn marks_are_known_by_their_place_not_their_character() {
+        let body = "\u{E000}0\u{E001} {{ value(x=\"v\") }} \u{E000}\n\n`\u{E000}` {{ table() }}\n";
+        let out = render(body, 1, &Fake).unwrap();
+        assert!(
+            out.html
+                .contains("<p>\u{E000}0\u{E001} &lt;v&gt; \u{E000}</p>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html
+                .contains("<p><code>\u{E000}</code> <table></table></p>"),
+            "{}",
+            out.html
+        );
+    }
+
+    #[test]
+    fn shortcodes_in_headings_tables_and_quotes_expand() {
+        let body = "## Value {{ value(x=\"1\") }}\n\n| a |\n|---|\n| {{ value(x=\"2\") }} |\n\n\
+                    > {{ value(x=\"3\") }}\n\n- {{ table() }}\n\n<div>{{ value(x=\"4\") }}</div>\n\n\
+                    a\\*{{ value(x=\"5\") }}&amp;{{ value(x=\"6\") }}  \nnext\n\nSetext {{ value(x=\"7\") }}\n---\n";
+        let out = render(body, 1, &Fake).unwrap();
+        assert_eq!(out.headings[0].text, "Value <1>");
+        assert_eq!(out.headings[0].id, "value-1");
+        for expected in [
+            "<td>&lt;2&gt;</td>",
+            "<p>&lt;3&gt;</p>",
+            "<li><table></table></li>",
+            "&lt;div&gt;&lt;4&gt;&lt;/div&gt;",
+            "<p>a*&lt;5&gt;&amp;&lt;6&gt;<br />",
+            "<h2 id=\"setext-7\">Setext &lt;7&gt;",
+        ] {
+            assert!(out.html.contains(expected), "{expected}: {}", out.html);
+        }
+        let errors = render("[a]({{ value(x=\"1\") }})\n", 1, &Fake).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (1, 5));
+        assert!(
+            errors[0].message.contains("cannot stand here"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn math_is_not_searched_for_shortcodes() {
+        let body = "$x^{{2}}$ and $$\n{{a} \\over {b}}\n$$ and {{ value(x=\"1\") }}\n";
+        let out = render(body, 1, &Fake).unwrap();
+        assert!(out.html.contains("x^{{2}}</annotation>"), "{}", out.html);
+        assert!(out.html.contains("<mfrac>"), "{}", out.html);
+        assert!(out.html.contains("&lt;1&gt;"), "{}", out.html);
     }
 
     #[test]
@@ -480,12 +738,5 @@ mod tests {
             &Fake
         )
         .is_ok());
-    }
-
-    #[test]
-    fn slugs_are_plain() {
-        assert_eq!(slugify("Who goes first?"), "who-goes-first");
-        assert_eq!(slugify("P(v) − 1/n"), "p-v-1-n");
-        assert_eq!(slugify("!!!"), "section");
     }
 }

@@ -5,6 +5,13 @@
 //! (outputs); links between pages are relative, so the site works from
 //! `file://`.
 
+/// The page holding every page, for printing.
+pub const PRINT_PAGE: &str = "print.html";
+/// The search index, a script every page loads.
+pub const SEARCH_INDEX: &str = "search-index.js";
+/// The folder of the template assets (`templates/assets/`).
+pub const ASSETS: &str = "assets";
+
 /// Whether a markdown source introduces its folder (`_index.md` or
 /// `index.md`), and so becomes the folder's `index.html`.
 pub fn is_section_index(source: &str) -> bool {
@@ -92,21 +99,150 @@ pub fn root_prefix(output: &str) -> String {
     "../".repeat(output.matches('/').count())
 }
 
-/// The output path a relative link from `from` points at, or `None` when it
-/// climbs out of the site.
-pub fn resolve(from: &str, link: &str) -> Option<String> {
-    let mut parts: Vec<&str> = from.split('/').collect();
-    parts.pop();
-    for part in link.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
+/// How a page at `from` (`""`: the site root) links to the output file
+/// `to`: through the site root, each segment percent-encoded. Every link to a generated file is
+/// written here, so no file name can make a link mean something else.
+pub fn href(from: &str, to: &str) -> String {
+    let mut out = root_prefix(from);
+    for (i, segment) in to.split('/').enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        encode_segment(segment, &mut out);
+    }
+    out
+}
+
+/// How a page links to the output file `to` in its own folder: its
+/// encoded file name.
+pub fn sibling_href(to: &str) -> String {
+    let mut out = String::new();
+    encode_segment(file_name(to), &mut out);
+    out
+}
+
+/// Percent-encode all but RFC 3986's unreserved characters. `:` is encoded
+/// too, so a first segment can never read as a scheme (`javascript:`), and
+/// `#`, `?`, `%` and spaces stay part of the name.
+fn encode_segment(segment: &str, out: &mut String) {
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
         }
     }
-    Some(parts.join("/"))
+}
+
+/// Where a link written in a page leads, read as a browser reads it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    /// Another site or a scheme (`https:`, `mailto:`): not a file of ours.
+    External,
+    /// Absolute, or climbing above the site root.
+    Outside,
+    /// A file of the site (output path, decoded) and the `#fragment` as written.
+    File {
+        path: String,
+        fragment: Option<String>,
+    },
+}
+
+/// The target of `link`, written in the page whose output path is `from`.
+/// Read as browsers do: tabs and newlines dropped, `\` taken as `/`, the
+/// query ignored, each segment percent-decoded before `.` and `..` apply
+/// (`%2e%2e` climbs too). A segment that decodes to a `/` or `\\` names no
+/// file, so it is kept encoded and the link fails to resolve.
+pub fn link_target(from: &str, link: &str) -> Target {
+    let cleaned: String = link
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .map(|c| if c == '\\' { '/' } else { c })
+        .collect();
+    let (rest, fragment) = match cleaned.split_once('#') {
+        Some((rest, fragment)) => (rest, Some(fragment.to_string())),
+        None => (cleaned.as_str(), None),
+    };
+    let path = rest.split('?').next().unwrap_or(rest);
+    if has_scheme(path) {
+        return Target::External;
+    }
+    if path.starts_with('/') {
+        return Target::Outside;
+    }
+    if path.is_empty() {
+        return Target::File {
+            path: from.to_string(),
+            fragment,
+        };
+    }
+    let mut parts: Vec<String> = from.split('/').map(str::to_string).collect();
+    parts.pop();
+    let segments: Vec<&str> = path.split('/').collect();
+    for (i, segment) in segments.iter().enumerate() {
+        let decoded = percent_decode(segment);
+        match decoded.as_str() {
+            "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Target::Outside;
+                }
+            }
+            "" if i + 1 < segments.len() => {}
+            _ if decoded.contains(['/', '\\']) => parts.push((*segment).to_string()),
+            _ => parts.push(decoded),
+        }
+    }
+    Target::File {
+        path: parts.join("/"),
+        fragment,
+    }
+}
+
+/// The output path `link` (written in the page `from`) points at, or
+/// `None` when it leaves the site or is not a file of ours.
+pub fn resolve(from: &str, link: &str) -> Option<String> {
+    match link_target(from, link) {
+        Target::File { path, .. } => Some(path),
+        Target::External | Target::Outside => None,
+    }
+}
+
+/// Whether `url` starts with a scheme (`letter (letter | digit | + - .)* :`).
+fn has_scheme(url: &str) -> bool {
+    let Some((scheme, _)) = url.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+}
+
+/// `%XX` decoded (as UTF-8, lossily); a `%` not followed by two hex digits
+/// stays as it is.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).and_then(|&b| hex(b)),
+            bytes.get(i + 2).and_then(|&b| hex(b)),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -142,18 +278,95 @@ mod tests {
         assert_eq!(source_link("picture.png"), None);
     }
 
+    fn file(path: &str, fragment: Option<&str>) -> Target {
+        Target::File {
+            path: path.into(),
+            fragment: fragment.map(str::to_string),
+        }
+    }
+
     #[test]
     fn links_resolve_relative_to_the_page() {
+        let from = "rules/dice.html";
+        assert_eq!(link_target(from, "../index.html"), file("index.html", None));
         assert_eq!(
-            resolve("rules/dice.html", "../index.html"),
-            Some("index.html".into())
+            link_target(from, "banish.html#t"),
+            file("rules/banish.html", Some("t"))
         );
+        assert_eq!(link_target(from, "#t"), file(from, Some("t")));
         assert_eq!(
-            resolve("rules/dice.html", "banish.html"),
-            Some("rules/banish.html".into())
+            link_target(from, "x.html?q=a:b"),
+            file("rules/x.html", None)
         );
-        assert_eq!(resolve("index.html", "../x.html"), None);
+        assert_eq!(link_target("index.html", "../x.html"), Target::Outside);
+        assert_eq!(resolve(from, "../a%20b.html#x"), Some("a b.html".into()));
+        assert_eq!(resolve(from, "../../x.html"), None);
         assert_eq!(root_prefix("a/b/c.html"), "../../");
         assert_eq!(root_prefix("c.html"), "");
+    }
+
+    #[test]
+    fn links_are_read_as_browsers_read_them() {
+        let from = "a/b.html";
+        for outside in [
+            "../../etc/passwd",
+            "..\\..\\etc\\passwd",
+            "%2e%2e/%2E%2e/etc/passwd",
+            ".\t./../x",
+            "/etc/passwd",
+            "//host/share",
+            "\\\\host\\share",
+        ] {
+            assert_eq!(link_target(from, outside), Target::Outside, "{outside:?}");
+        }
+        for external in [
+            "https://e.org/",
+            "mailto:a@b.org",
+            " javascript:x",
+            "ja\nvascript:x",
+        ] {
+            assert_eq!(
+                link_target(from, external),
+                Target::External,
+                "{external:?}"
+            );
+        }
+        assert_eq!(
+            link_target(from, "my%20file%23.png"),
+            file("a/my file#.png", None)
+        );
+        assert_eq!(link_target(from, "x%2Fy.png"), file("a/x%2Fy.png", None));
+        assert_eq!(link_target(from, "%E2%82%AC.csv"), file("a/€.csv", None));
+        assert_eq!(link_target(from, "100%.csv"), file("a/100%.csv", None));
+    }
+
+    #[test]
+    fn hrefs_encode_every_odd_name_and_resolve_back() {
+        assert_eq!(
+            href("rules/dice.html", "targets/a.html"),
+            "../targets/a.html"
+        );
+        assert_eq!(
+            href("index.html", "javascript:alert(1).html"),
+            "javascript%3Aalert%281%29.html"
+        );
+        assert_eq!(sibling_href("d/a b#?%.json"), "a%20b%23%3F%25.json");
+        for name in [
+            "a b.html",
+            "c#d?e%f.html",
+            "x:y/€ é.html",
+            "javascript:alert(1).html",
+            "..%2e.html",
+        ] {
+            for from in ["index.html", "deep/er/page.html"] {
+                let link = href(from, name);
+                assert!(!has_scheme(&link) && is_relative(&link), "{link}");
+                assert_eq!(
+                    link_target(from, &link),
+                    file(name, None),
+                    "{from} -> {link}"
+                );
+            }
+        }
     }
 }

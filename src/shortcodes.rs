@@ -6,6 +6,7 @@
 //! the site (see [`Expand`]).
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 /// A parsed shortcode call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,49 +56,49 @@ pub struct Found {
     pub call: Result<Call, String>,
 }
 
-/// Every `{{ name(...) }}` outside code, in order. `first_line` is the line
-/// of the text's first character in its file.
-pub fn find(text: &str, first_line: usize) -> Vec<Found> {
+/// Every `{{ name(...) }}` in order, except those starting inside one of
+/// `literal` (sorted, disjoint byte ranges: code and math, where `{{` is
+/// text). `first_line` is the line of the text's first character in its
+/// file. One pass over the text: every search starts where the last ended.
+pub fn find(text: &str, first_line: usize, literal: &[Range<usize>]) -> Vec<Found> {
     let mut found = Vec::new();
-    let mut in_fence = false;
-    let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-        } else if !in_fence {
-            find_in_line(line, offset, first_line + i, &mut found);
-        }
-        offset += line.len();
-    }
-    found
-}
-
-fn find_in_line(line: &str, offset: usize, line_number: usize, found: &mut Vec<Found>) {
-    let mut search_from = 0;
-    while let Some(open) = line[search_from..].find("{{").map(|i| search_from + i) {
-        // Inside an inline code span (odd number of backticks before): literal.
-        if line[..open].matches('`').count() % 2 == 1 {
-            search_from = open + 2;
+    let mut literal = literal.iter().peekable();
+    let (mut line, mut counted) = (first_line, 0);
+    let (mut from, mut line_end) = (0, 0);
+    while let Some(open) = text[from..].find("{{").map(|i| from + i) {
+        while literal.next_if(|r| r.end <= open).is_some() {}
+        if let Some(r) = literal.peek().filter(|r| r.start <= open) {
+            from = r.end;
             continue;
         }
-        let Some(close) = line[open..].find("}}").map(|i| open + i) else {
+        line += newlines(&text[counted..open]);
+        counted = open;
+        if line_end <= open {
+            line_end = text[open..].find('\n').map_or(text.len(), |i| open + i);
+        }
+        let Some(close) = text[open..line_end].find("}}").map(|i| open + i) else {
             found.push(Found {
-                start: offset + open,
-                end: offset + line.len(),
+                start: open,
+                end: line_end,
                 call: Err(
                     "a shortcode opened with {{ is not closed with }} on the same line".into(),
                 ),
             });
-            return;
+            from = line_end;
+            continue;
         };
         found.push(Found {
-            start: offset + open,
-            end: offset + close + 2,
-            call: parse_call(line[open + 2..close].trim(), line_number),
+            start: open,
+            end: close + 2,
+            call: parse_call(text[open + 2..close].trim(), line),
         });
-        search_from = close + 2;
+        from = close + 2;
     }
+    found
+}
+
+fn newlines(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count()
 }
 
 /// Parse `name(key="value", other=3)`.
@@ -147,7 +148,7 @@ mod tests {
     #[test]
     fn calls_are_found_with_their_lines() {
         let text = "Intro\nThe bias is {{ value(scenario=\"t\", path=\"cases.2.fairness.tvd\") }}.\n\n{{ chart(scenario=\"t\", id=bias) }}\n";
-        let found = find(text, 10);
+        let found = find(text, 10, &[]);
         assert_eq!(found.len(), 2);
         let first = found[0].call.as_ref().unwrap();
         assert_eq!(first.name, "value");
@@ -167,9 +168,30 @@ mod tests {
     }
 
     #[test]
-    fn code_is_left_alone() {
-        let text = "```\n{{ value(a=1) }}\n```\nUse `{{ value(a=1) }}` to embed.\n";
-        assert!(find(text, 1).is_empty());
+    fn literal_ranges_are_left_alone() {
+        let text =
+            "```\n{{ value(a=1) }}\n```\nUse `{{ value(a=1) }}` to embed {{ value(b=2) }}.\n";
+        let fence = 0..text.find("Use").unwrap();
+        let span = text.find("`{{").unwrap()..text.find("}}`").unwrap() + 3;
+        let found = find(text, 1, &[fence, span]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].call.as_ref().unwrap().arg("b"), Ok("2"));
+        assert_eq!(found[0].call.as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn one_pass_over_long_lines() {
+        // Each `{{` used to recount the backticks before it and the lines
+        // above it: quadratic, minutes at these sizes.
+        let line = "`a` {{ v(x=1) }} ".repeat(60_000);
+        let page = format!("{line}\n").repeat(4);
+        let start = std::time::Instant::now();
+        let found = find(&page, 1, &[]);
+        assert_eq!(found.len(), 240_000);
+        assert_eq!(found[239_999].call.as_ref().unwrap().line, 4);
+        let unclosed = "{{ ".repeat(500_000);
+        assert_eq!(find(&unclosed, 1, &[]).len(), 1);
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
     }
 
     #[test]
@@ -180,7 +202,7 @@ mod tests {
             "{{ value(a=1, a=2) }}",
             "{{ value(a=1)",
         ] {
-            let found = find(text, 1);
+            let found = find(text, 1, &[]);
             assert_eq!(found.len(), 1, "{text}");
             assert!(found[0].call.is_err(), "{text}");
         }

@@ -4,8 +4,10 @@
 //! Nothing here computes a result: numbers arrive formatted in the laid-out pages,
 //! and templates only place them.
 
+mod claims;
 pub mod defaults;
 mod expand;
+mod links;
 mod nav;
 mod print;
 mod search;
@@ -17,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::layout::blocks::{Block, ScenarioPage, Table};
 use crate::markdown::{self, Heading, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
-use crate::paths::{self, page_output, resolve, root_prefix};
+use crate::paths::{self, page_output, root_prefix};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -61,21 +63,14 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
     let mut files: BTreeMap<String, Vec<u8>> = defaults::templates()
         .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
         .collect();
-    if dir.is_dir() {
-        for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-            let entry = entry.map_err(|e| Error::io(dir, e.into()))?;
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let relative = entry
-                .path()
-                .strip_prefix(dir)
-                .unwrap_or(entry.path())
-                .to_string_lossy()
-                .replace('\\', "/");
-            let bytes =
-                crate::content::read_limited(entry.path(), &format!("templates/{relative}"))?;
+    if dir.is_dir() || dir.is_symlink() {
+        let mut errors = Vec::new();
+        crate::content::read_folder(dir, "templates/", &mut errors, |relative, bytes| {
             files.insert(relative, bytes);
+            Ok(())
+        })?;
+        if let Some(err) = Error::from_list(errors) {
+            return Err(err);
         }
     }
     let mut tera = Tera::new();
@@ -133,7 +128,6 @@ pub fn render(
     let scenario_pages: Vec<Result<RenderedPage>> =
         computed.par_iter().map(|c| renderer.scenario(c)).collect();
 
-    let mut files = SiteFiles::new();
     let mut errors = Vec::new();
     let mut rendered = Vec::new();
     for result in pages.into_iter().chain(scenario_pages) {
@@ -142,7 +136,9 @@ pub fn render(
             Err(err) => errors.push(err),
         }
     }
-    check_links(&rendered, &mut errors);
+    let claims = claim_outputs(&rendered, content, assets);
+    errors.extend(claims.errors);
+    check_links(&rendered, &claims.paths, &mut errors);
     if let Some(err) = Error::from_list(errors) {
         return Err(err);
     }
@@ -150,19 +146,59 @@ pub fn render(
         || search_index(&rendered),
         || renderer.print_page(&rendered),
     );
-    files.insert("search-index.js".into(), index.into_bytes());
-    files.insert("print.html".into(), print?.into_bytes());
+    let mut files = SiteFiles::new();
+    files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
+    files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
     for page in rendered {
         files.extend(page.files);
     }
-    for (path, bytes) in &content.assets {
-        files.insert(path.clone(), bytes.clone());
-    }
-    for (path, bytes) in assets {
+    for (path, bytes) in content.assets.iter().chain(assets) {
         files.insert(path.clone(), bytes.clone());
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
     Ok(files)
+}
+
+/// Every path the site will hold, each claimed by who writes it: the
+/// build's own files first, so a content file is the one named in a clash.
+struct Planned<'a> {
+    paths: BTreeSet<&'a str>,
+    errors: Vec<Error>,
+}
+
+fn claim_outputs<'a>(
+    rendered: &'a [RenderedPage],
+    content: &'a Content,
+    assets: &'a SiteFiles,
+) -> Planned<'a> {
+    use claims::Owner::{Content as From, Generated};
+    let mut claims = claims::Claims::default();
+    let mut planned: Vec<(&str, claims::Owner)> = vec![
+        (MARKER, Generated("the site marker")),
+        (paths::PRINT_PAGE, Generated("the print page")),
+        (paths::SEARCH_INDEX, Generated("the search index")),
+    ];
+    claims.folder(
+        paths::ASSETS,
+        Generated("the template assets (templates/assets/)"),
+    );
+    planned.extend(assets.keys().map(|path| {
+        (
+            path.as_str(),
+            Generated("the template assets (templates/assets/)"),
+        )
+    }));
+    for page in rendered {
+        planned.extend(page.files.keys().map(|p| (p.as_str(), From(&page.source))));
+    }
+    planned.extend(content.assets.keys().map(|p| (p.as_str(), From(p))));
+    for (path, owner) in &planned {
+        claims.file(path, *owner);
+    }
+    Planned {
+        paths: planned.into_iter().map(|(path, _)| path).collect(),
+        errors: claims.errors,
+    }
 }
 
 /// The search index over every rendered page.
@@ -173,7 +209,7 @@ fn search_index(pages: &[RenderedPage]) -> String {
             let text = search::plain_text(&page.article);
             search::SearchDoc {
                 title: page.title.clone(),
-                output: page.output.clone(),
+                href: paths::href("", &page.output),
                 summary: search::summary(page.description.as_deref(), &text),
                 text,
             }
@@ -191,7 +227,7 @@ fn article_of(html: &str) -> &str {
 }
 
 /// One rendered page with the files it produces and what links need.
-struct RenderedPage {
+struct RenderedPage<'a> {
     /// The content file, for error messages.
     source: String,
     /// The page's own output path.
@@ -201,9 +237,13 @@ struct RenderedPage {
     description: Option<String>,
     /// The body inside `<article>`.
     article: String,
-    /// Anchors on the page.
+    /// The markdown body and its first line, to locate broken links.
+    body: Option<(&'a str, usize)>,
+    /// The ids in the article.
     anchors: BTreeSet<String>,
-    /// Relative links written in its markdown.
+    /// Every `href` and `src` in the article.
+    refs: Vec<links::Ref>,
+    /// Relative links written in its markdown, with their lines.
     links: Vec<Link>,
     /// Output files: the page, and for scenarios their JSON and CSVs.
     files: SiteFiles,
@@ -262,6 +302,7 @@ impl Renderer<'_> {
     }
 
     fn render_template(&self, name: &str, context: &Context) -> Result<String> {
+        let _phase = crate::limits::template(name, context.get("title").and_then(|t| t.as_str()));
         self.tera
             .render(name, context)
             .map_err(|e| Error::Template {
@@ -270,11 +311,11 @@ impl Renderer<'_> {
             })
     }
 
-    fn page(&self, page: &Page) -> Result<RenderedPage> {
+    fn page<'p>(&self, page: &'p Page) -> Result<RenderedPage<'p>> {
         let output = page_output(&page.source);
         let expander = Expander {
             renderer: self,
-            root: root_prefix(&output),
+            output: output.clone(),
         };
         let body = markdown::render(&page.body, page.body_line, &expander).map_err(|errors| {
             Error::from_list(
@@ -283,7 +324,7 @@ impl Renderer<'_> {
                     .map(|e| Error::Source {
                         file: format!("content/{}", page.source),
                         line: e.line,
-                        column: 1,
+                        column: e.column,
                         message: e.message,
                     })
                     .collect(),
@@ -300,19 +341,23 @@ impl Renderer<'_> {
         context.insert("has_h1", &body.headings.iter().any(|h| h.level == 1));
         context.insert("children", &self.nav.children_of(&output));
         let html = self.render_template("page.html", &context)?;
+        let article = article_of(&html).to_string();
+        let (anchors, refs) = links::scan(&article);
         Ok(RenderedPage {
             source: page.source.clone(),
             title: page.title.clone(),
             description: page.description.clone(),
-            article: article_of(&html).to_string(),
-            anchors: body.headings.iter().map(|h| h.id.clone()).collect(),
+            article,
+            body: Some((&page.body, page.body_line)),
+            anchors,
+            refs,
             links: body.links,
             files: BTreeMap::from([(output.clone(), html.into_bytes())]),
             output,
         })
     }
 
-    fn scenario(&self, computed: &Computed) -> Result<RenderedPage> {
+    fn scenario(&self, computed: &Computed) -> Result<RenderedPage<'static>> {
         let scenario = computed.scenario;
         let output = paths::scenario_output(&scenario.name);
         let mut files: SiteFiles = computed
@@ -321,7 +366,7 @@ impl Renderer<'_> {
             .map(|t| (paths::table_csv(&scenario.name, &t.id), csv(t).into_bytes()))
             .collect();
         let csv_link = |table: &Table| CsvLink {
-            href: paths::file_name(&paths::table_csv(&scenario.name, &table.id)).to_string(),
+            href: paths::sibling_href(&paths::table_csv(&scenario.name, &table.id)),
             download: None,
         };
         let (blocks, headings) = self.scenario_blocks(computed, &csv_link)?;
@@ -329,7 +374,7 @@ impl Renderer<'_> {
         let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
         json_text.push('\n');
         let json_path = paths::scenario_json(&scenario.name);
-        let json_href = paths::file_name(&json_path).to_string();
+        let json_href = paths::sibling_href(&json_path);
         files.insert(json_path, json_text.into_bytes());
 
         let mut context = self.context(
@@ -345,15 +390,16 @@ impl Renderer<'_> {
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
         files.insert(output.clone(), html.into_bytes());
-        let mut anchors: BTreeSet<String> = headings.into_iter().map(|h| h.id).collect();
-        anchors.extend(computed.page.tables().map(|t| format!("table-{}", t.id)));
+        let (anchors, refs) = links::scan(&article);
         Ok(RenderedPage {
             source: scenario.source.clone(),
             title: scenario.header.title.clone(),
             description: scenario.header.description.clone(),
             article,
+            body: None,
             output,
             anchors,
+            refs,
             links: Vec::new(),
             files,
         })
@@ -400,25 +446,25 @@ impl Renderer<'_> {
     fn print_page(&self, pages: &[RenderedPage]) -> Result<String> {
         let by_output: BTreeMap<&str, &RenderedPage> =
             pages.iter().map(|p| (p.output.as_str(), p)).collect();
-        let printed: BTreeSet<&str> = by_output.keys().copied().collect();
         let order: Vec<&RenderedPage> = self
             .nav
             .reading_order()
             .into_iter()
             .filter_map(|output| by_output.get(output).copied())
             .collect();
+        let anchors = print::page_anchors(order.iter().map(|p| p.output.as_str()));
         let sections: Vec<serde_json::Value> = order
             .par_iter()
             .map(|page| {
                 json!({
-                    "anchor": print::page_anchor(&page.output),
+                    "anchor": anchors[page.output.as_str()],
                     "title": page.title,
                     "output": page.output,
-                    "html": print::rewrite(&page.article, &page.output, &printed),
+                    "html": print::rewrite(&page.article, &page.output, &anchors),
                 })
             })
             .collect();
-        let mut context = self.context("print.html", "The whole site", None, &[]);
+        let mut context = self.context(paths::PRINT_PAGE, "The whole site", None, &[]);
         context.insert("sections", &sections);
         self.render_template("print.html", &context)
     }
@@ -476,50 +522,24 @@ fn csv(table: &Table) -> String {
     out
 }
 
-/// Every relative link in markdown must reach a page of the site, and its
-/// `#anchor` a heading on that page.
-fn check_links(pages: &[RenderedPage], errors: &mut Vec<Error>) {
-    let anchors: BTreeMap<&str, &BTreeSet<String>> = pages
+/// Every relative link and image of every page must reach a file of the
+/// site, and its `#anchor` an id on that page.
+fn check_links(pages: &[RenderedPage], files: &BTreeSet<&str>, errors: &mut Vec<Error>) {
+    let ids: BTreeMap<&str, &BTreeSet<String>> = pages
         .iter()
         .map(|p| (p.output.as_str(), &p.anchors))
         .collect();
-    let files: BTreeSet<&str> = pages
+    let checked: Vec<links::Checked> = pages
         .iter()
-        .flat_map(|p| p.files.keys().map(String::as_str))
+        .map(|p| links::Checked {
+            source: &p.source,
+            output: &p.output,
+            body: p.body,
+            links: &p.links,
+            refs: &p.refs,
+        })
         .collect();
-    for page in pages {
-        for link in &page.links {
-            let (path, fragment) = link
-                .target
-                .split_once('#')
-                .map_or((link.target.as_str(), None), |(p, f)| (p, Some(f)));
-            let target = if path.is_empty() {
-                Some(page.output.clone())
-            } else {
-                resolve(&page.output, path)
-            };
-            let problem = match &target {
-                None => Some("points outside the site".to_string()),
-                Some(t) if !files.contains(t.as_str()) && !anchors.contains_key(t.as_str()) => {
-                    Some(format!("no page {t} in the site"))
-                }
-                Some(t) => match (fragment, anchors.get(t.as_str())) {
-                    (Some(f), Some(ids)) if !ids.contains(f) => {
-                        Some(format!("{t} has no heading #{f}"))
-                    }
-                    _ => None,
-                },
-            };
-            if let Some(problem) = problem {
-                errors.push(Error::Source {
-                    file: format!("content/{}", page.source),
-                    line: link.line,
-                    column: 1,
-                    message: format!("broken link {:?}: {problem}", link.target),
-                });
-            }
-        }
-    }
+    links::check(&checked, files, &ids, errors);
 }
 
 #[cfg(test)]

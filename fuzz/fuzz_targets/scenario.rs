@@ -9,7 +9,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(scenario) = fairdice::scenario::parse("fuzz.yaml", text) {
         // Only cheap scenarios are run, so the fuzzer keeps its pace.
         if scenario.params.cost().seconds < 0.05 {
-            let _ = scenario.params.analyse();
+            let results = scenario
+                .params
+                .analyse(&fairdice::progress::Progress::hidden());
+            let _ = results.page();
         }
     }
 });

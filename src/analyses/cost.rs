@@ -6,6 +6,7 @@
 //! once and without overflow.
 
 use super::ParamError;
+pub use crate::limits::Budget;
 
 /// What an analysis is expected to take.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,7 +20,7 @@ pub struct Cost {
 }
 
 impl Cost {
-    /// The larger of two costs in each dimension (for one scenario doing both).
+    /// Two costs together (one scenario doing both, or two scenarios).
     pub fn plus(self, other: Cost) -> Cost {
         Cost {
             seconds: self.seconds + other.seconds,
@@ -33,61 +34,109 @@ impl Cost {
     }
 }
 
-/// How much one scenario may cost; `factor` scales the defaults.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Budget {
-    /// Multiplier of [`Budget::SECONDS`] and [`Budget::BYTES`], from `--budget`.
-    pub factor: f64,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget { factor: 1.0 }
-    }
-}
-
 impl Budget {
-    /// Default time allowed for one scenario.
-    pub const SECONDS: f64 = 30.0;
-    /// Default memory and output allowed for one scenario.
-    pub const BYTES: f64 = 256e6;
-
     /// Refuse a cost over budget, saying by how much and how to raise it.
     pub fn admit(&self, cost: &Cost) -> Result<(), ParamError> {
-        let seconds = Self::SECONDS * self.factor;
-        let bytes = Self::BYTES * self.factor;
-        if cost.seconds.is_finite()
-            && cost.bytes.is_finite()
-            && cost.seconds <= seconds
-            && cost.bytes <= bytes
-        {
+        let (seconds, bytes) = (self.seconds(), self.bytes());
+        if fits(cost, seconds, bytes) {
             return Ok(());
         }
-        let needed = (cost.seconds / Self::SECONDS)
-            .max(cost.bytes / Self::BYTES)
-            .ceil();
-        let raise = if needed.is_finite() && needed < 1e6 {
-            format!("or raise the budget with `--budget {needed}`")
-        } else {
-            "no budget would cover it".to_string()
-        };
         Err(ParamError {
             key: cost.key,
             message: format!(
                 "this scenario is estimated to need {} and {}, \
-                 over the budget of {} and {}: make it smaller, {raise}",
+                 over the budget of {} and {}: make it smaller, {}",
                 about(human_seconds(cost.seconds)),
                 about(human_bytes(cost.bytes)),
                 human_seconds(seconds),
                 human_bytes(bytes),
+                raise(needed(cost, Budget::SECONDS, Budget::BYTES)),
             ),
         })
     }
+
+    /// Refuse scenarios that each fit but together exceed the whole-build
+    /// budget, naming the costliest (by name, as given) and the flag.
+    pub fn admit_all(&self, costs: &[(String, Cost)]) -> Result<(), String> {
+        let total = costs.iter().fold(
+            Cost {
+                seconds: 0.0,
+                bytes: 0.0,
+                key: "",
+            },
+            |sum, (_, cost)| sum.plus(*cost),
+        );
+        let (seconds, bytes) = (self.build_seconds(), self.build_bytes());
+        if fits(&total, seconds, bytes) {
+            return Ok(());
+        }
+        let mut costliest: Vec<&(String, Cost)> = costs.iter().collect();
+        costliest.sort_by(|a, b| {
+            (b.1.bytes / bytes + b.1.seconds / seconds)
+                .total_cmp(&(a.1.bytes / bytes + a.1.seconds / seconds))
+        });
+        const SHOWN: usize = 5;
+        let mut names: Vec<String> = costliest
+            .iter()
+            .take(SHOWN)
+            .map(|(name, cost)| {
+                format!(
+                    "{name} ({}, {})",
+                    human_seconds(cost.seconds),
+                    human_bytes(cost.bytes)
+                )
+            })
+            .collect();
+        if costs.len() > SHOWN {
+            names.push(format!("and {} more", costs.len() - SHOWN));
+        }
+        let per_build = Budget::SCENARIOS_PER_BUILD;
+        Err(format!(
+            "the {} scenarios are estimated to need {} and {} together, over the \
+             budget for a whole build of {} and {} ({per_build} scenarios' worth): {}; \
+             make them smaller, build fewer at once, {}",
+            costs.len(),
+            about(human_seconds(total.seconds)),
+            about(human_bytes(total.bytes)),
+            human_seconds(seconds),
+            human_bytes(bytes),
+            names.join(", "),
+            raise(needed(
+                &total,
+                Budget::SECONDS * per_build,
+                Budget::BYTES * per_build
+            )),
+        ))
+    }
 }
 
-/// "about 3 minutes", but "more than a century" as it is.
+/// Finite, and within both limits.
+fn fits(cost: &Cost, seconds: f64, bytes: f64) -> bool {
+    cost.seconds.is_finite()
+        && cost.bytes.is_finite()
+        && cost.seconds <= seconds
+        && cost.bytes <= bytes
+}
+
+/// The factor of the defaults `cost` needs.
+fn needed(cost: &Cost, seconds: f64, bytes: f64) -> f64 {
+    (cost.seconds / seconds).max(cost.bytes / bytes)
+}
+
+/// "or raise the budget with `--budget 4`", or why no budget would do.
+fn raise(needed: f64) -> String {
+    match Budget::advice(needed) {
+        Some(flag) => format!("or raise the budget with {flag}"),
+        None => format!(
+            "no budget would cover it (`--budget` goes up to {})",
+            Budget::MAX_FACTOR
+        ),
+    }
+}
+
+/// "about 3 minutes", but "more than a century" and "under 1 s" as they are.
 fn about(text: String) -> String {
-    if text.starts_with("more than") {
+    if text.starts_with("more than") || text.starts_with("under") {
         text
     } else {
         format!("about {text}")
@@ -100,6 +149,7 @@ fn human_seconds(seconds: f64) -> String {
         s if s >= 86400.0 => format!("{:.0} days", s / 86400.0),
         s if s >= 3600.0 => format!("{:.0} hours", s / 3600.0),
         s if s >= 60.0 => format!("{:.0} minutes", s / 60.0),
+        s if s < 0.5 => "under 1 s".into(),
         s => format!("{s:.0} s"),
     }
 }
@@ -142,6 +192,7 @@ mod tests {
             key: "dice",
         };
         let err = budget.admit(&absurd).unwrap_err();
+        assert!(err.message.contains("up to 1000"), "{}", err.message);
         assert!(
             err.message.contains("more than a century"),
             "{}",
@@ -152,5 +203,53 @@ mod tests {
             "{}",
             err.message
         );
+    }
+
+    #[test]
+    fn a_whole_build_is_held_to_a_few_scenarios_worth() {
+        let budget = Budget::default();
+        let each = |name: &str, bytes: f64| {
+            (
+                name.to_string(),
+                Cost {
+                    seconds: 1.0,
+                    bytes,
+                    key: "targets",
+                },
+            )
+        };
+        let three: Vec<_> = (0..3).map(|i| each(&format!("s{i}.yaml"), 250e6)).collect();
+        assert!(three.iter().all(|(_, c)| budget.admit(c).is_ok()));
+        assert!(budget.admit_all(&three).is_ok());
+        let mut eight: Vec<_> = (0..7).map(|i| each(&format!("s{i}.yaml"), 200e6)).collect();
+        eight.push(each("big.yaml", 250e6));
+        let err = budget.admit_all(&eight).unwrap_err();
+        assert!(
+            err.starts_with("the 8 scenarios are estimated to need"),
+            "{err}"
+        );
+        assert!(err.contains("about 2 GB together"), "{err}");
+        assert!(err.contains("1 GB (4 scenarios' worth)"), "{err}");
+        assert!(err.contains(": big.yaml (1 s, 250 MB), s0.yaml"), "{err}");
+        assert!(err.contains("and 3 more"), "{err}");
+        assert!(err.contains("`--budget 2`"), "{err}");
+        assert!(Budget { factor: 2.0 }.admit_all(&eight).is_ok());
+        // Sums that overflow to infinity are refused, not admitted.
+        let endless = vec![each("a.yaml", f64::MAX), each("b.yaml", f64::MAX)];
+        let err = Budget { factor: 1000.0 }.admit_all(&endless).unwrap_err();
+        assert!(err.contains("no budget would cover it"), "{err}");
+        assert!(budget.admit_all(&[]).is_ok());
+    }
+
+    #[test]
+    fn an_out_of_range_factor_admits_no_more_than_the_largest() {
+        let huge = Cost {
+            seconds: 1e12,
+            bytes: 1e15,
+            key: "dice",
+        };
+        for factor in [1e12, f64::INFINITY, f64::NAN] {
+            assert!(Budget { factor }.admit(&huge).is_err(), "{factor}");
+        }
     }
 }

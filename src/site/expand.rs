@@ -3,12 +3,14 @@
 use super::Renderer;
 use crate::charts;
 use crate::layout::format;
+use crate::paths;
 use crate::shortcodes::{Call, Expand, Expansion};
 
 /// Resolves shortcodes for one page (links are relative to it).
 pub struct Expander<'a, 'r> {
     pub(super) renderer: &'a Renderer<'r>,
-    pub(super) root: String,
+    /// The page's output path, which links are written from.
+    pub(super) output: String,
 }
 
 impl Expand for Expander<'_, '_> {
@@ -22,10 +24,9 @@ impl Expand for Expander<'_, '_> {
                 known.join(", ")
             )
         })?;
-        let scenario_href = format!(
-            "{}{}",
-            self.root,
-            crate::paths::scenario_output(&computed.scenario.name)
+        let scenario_href = paths::href(
+            &self.output,
+            &paths::scenario_output(&computed.scenario.name),
         );
         match call.name.as_str() {
             "value" => {
@@ -48,10 +49,9 @@ impl Expand for Expander<'_, '_> {
                     )
                 })?;
                 let csv = super::CsvLink {
-                    href: format!(
-                        "{}{}",
-                        self.root,
-                        crate::paths::table_csv(&computed.scenario.name, &table.id)
+                    href: paths::href(
+                        &self.output,
+                        &paths::table_csv(&computed.scenario.name, &table.id),
                     ),
                     download: None,
                 };

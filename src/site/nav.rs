@@ -3,7 +3,7 @@
 
 use super::Computed;
 use crate::content::Content;
-use crate::paths::{page_output, root_prefix, scenario_output};
+use crate::paths::{self, page_output, scenario_output};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -207,7 +207,7 @@ impl Nav {
     }
 
     fn href(from: &str, to: &Option<String>) -> Option<String> {
-        to.as_ref().map(|to| format!("{}{}", root_prefix(from), to))
+        to.as_ref().map(|to| paths::href(from, to))
     }
 
     fn ancestors(&self, index: usize) -> Vec<usize> {

@@ -2,86 +2,92 @@
 //! PDF. Each page's article is copied in with its ids prefixed, so anchors
 //! stay unique, and its links pointed inside the print page where they can.
 
-use crate::paths::{is_relative, resolve};
-use std::collections::BTreeSet;
+use super::links::{self, HREF, ID, SRC};
+use crate::paths::{self, Target};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The anchor a page gets in the print page: `targets/method.html` ->
-/// `page-targets-method`.
-pub fn page_anchor(output: &str) -> String {
-    let stem = output.strip_suffix(".html").unwrap_or(output);
-    format!("page-{}", stem.replace(['/', '.'], "-"))
+/// Each page's anchor in the print page, by output path: `targets/method.html`
+/// -> `page-targets-method`. Other characters than letters, digits and `_`
+/// become one `-` (so no anchor holds the `--` that joins it to the ids
+/// inside), and a name taken twice gets a number: every page keeps its own.
+pub fn page_anchors<'a>(outputs: impl IntoIterator<Item = &'a str>) -> BTreeMap<&'a str, String> {
+    let mut used = BTreeSet::new();
+    // The next number to try per name, so many pages of one name cost no
+    // more than their count.
+    let mut next: BTreeMap<String, usize> = BTreeMap::new();
+    let mut anchors = BTreeMap::new();
+    for output in outputs {
+        let stem = output.strip_suffix(".html").unwrap_or(output);
+        let mut base = String::from("page-");
+        for c in stem.chars() {
+            let c = if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            };
+            if c != '-' || !base.ends_with('-') {
+                base.push(c);
+            }
+        }
+        let base = base.trim_end_matches('-').to_string();
+        let mut anchor = base.clone();
+        while !used.insert(anchor.clone()) {
+            let n = next.entry(base.clone()).or_insert(1);
+            *n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        anchors.insert(output, anchor);
+    }
+    anchors
 }
 
+const ARIA_LABELLEDBY: &str = " aria-labelledby=\"";
+const ARIA_DESCRIBEDBY: &str = " aria-describedby=\"";
+const ATTRIBUTES: [&str; 5] = [ID, HREF, SRC, ARIA_LABELLEDBY, ARIA_DESCRIBEDBY];
+
 /// A page's article made fit for the print page at the site root: ids
-/// prefixed, links to printed pages turned into in-page links, other
-/// relative links and sources made relative to the root.
-pub fn rewrite(article: &str, output: &str, printed: &BTreeSet<&str>) -> String {
-    let prefix = page_anchor(output);
+/// prefixed, links to printed pages (`anchors`) turned into in-page links,
+/// other relative links and sources made relative to the root.
+pub fn rewrite(article: &str, output: &str, anchors: &BTreeMap<&str, String>) -> String {
+    let prefix = anchors.get(output).map_or("page", String::as_str);
     let mut out = String::with_capacity(article.len() + article.len() / 16);
-    let mut rest = article;
-    while let Some((at, attribute)) = next_attribute(rest) {
-        let value_start = at + attribute.len();
-        let Some(value_len) = rest[value_start..].find('"') else {
-            break;
-        };
-        out.push_str(&rest[..value_start]);
-        let value = &rest[value_start..value_start + value_len];
-        let new_value = match attribute {
-            " id=\"" => format!("{prefix}--{value}"),
-            " aria-labelledby=\"" | " aria-describedby=\"" => value
-                .split_whitespace()
-                .map(|id| format!("{prefix}--{id}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => link(value, output, &prefix, printed),
-        };
-        out.push_str(&new_value);
-        rest = &rest[value_start + value_len..];
+    let mut last = 0;
+    for (attribute, range) in links::attributes(article, &ATTRIBUTES) {
+        out.push_str(&article[last..range.start]);
+        let value = &article[range.clone()];
+        match attribute {
+            ID => out.push_str(&format!("{prefix}--{value}")),
+            ARIA_LABELLEDBY | ARIA_DESCRIBEDBY => out.push_str(
+                &value
+                    .split_whitespace()
+                    .map(|id| format!("{prefix}--{id}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            _ => out.push_str(&link(value, output, prefix, anchors)),
+        }
+        last = range.end;
     }
-    out.push_str(rest);
+    out.push_str(&article[last..]);
     out
 }
 
-const ATTRIBUTES: [&str; 5] = [
-    " id=\"",
-    " href=\"",
-    " src=\"",
-    " aria-labelledby=\"",
-    " aria-describedby=\"",
-];
-
-/// The first attribute to rewrite in `html`, with its offset: one pass over
-/// the `="` in the text, so long pages cost no more than their length.
-fn next_attribute(html: &str) -> Option<(usize, &'static str)> {
-    let mut from = 0;
-    while let Some(at) = html[from..].find("=\"").map(|i| from + i) {
-        let end = at + 2;
-        if let Some(attribute) = ATTRIBUTES.iter().find(|a| html[..end].ends_with(*a)) {
-            return Some((end - attribute.len(), attribute));
-        }
-        from = end;
-    }
-    None
-}
-
-fn link(value: &str, output: &str, prefix: &str, printed: &BTreeSet<&str>) -> String {
+/// `value` is an attribute as written in HTML; what it returns is too.
+fn link(value: &str, output: &str, prefix: &str, anchors: &BTreeMap<&str, String>) -> String {
     if let Some(fragment) = value.strip_prefix('#') {
         return format!("#{prefix}--{fragment}");
     }
-    if !is_relative(value) {
-        return value.to_string();
-    }
-    let (path, fragment) = value
-        .split_once('#')
-        .map_or((value, None), |(p, f)| (p, Some(f)));
-    let Some(target) = resolve(output, path) else {
+    let Target::File { path, fragment } =
+        paths::link_target(output, &links::decode_entities(value))
+    else {
         return value.to_string();
     };
-    match (printed.contains(target.as_str()), fragment) {
-        (true, Some(fragment)) => format!("#{}--{fragment}", page_anchor(&target)),
-        (true, None) => format!("#{}", page_anchor(&target)),
-        (false, Some(fragment)) => format!("{target}#{fragment}"),
-        (false, None) => target,
+    let fragment = fragment.map(|f| crate::markdown::escape_html(&f));
+    match (anchors.get(path.as_str()), fragment) {
+        (Some(anchor), Some(fragment)) => format!("#{anchor}--{fragment}"),
+        (Some(anchor), None) => format!("#{anchor}"),
+        (None, Some(fragment)) => format!("{}#{fragment}", paths::href("", &path)),
+        (None, None) => paths::href("", &path),
     }
 }
 
@@ -91,18 +97,28 @@ mod tests {
 
     #[test]
     fn ids_and_links_point_inside_the_print_page() {
-        let printed = BTreeSet::from(["index.html", "rules/dice.html", "rules/odd.html"]);
+        let anchors = page_anchors(["index.html", "rules/dice.html", "rules/odd.html"]);
         let article = "<h2 id=\"ties\">Ties<a class=\"anchor\" href=\"#ties\">#</a></h2>\
             <a href=\"odd.html#roll\">x</a><a href=\"../index.html\">h</a>\
             <a href=\"dice.json\">j</a><a href=\"https://e.org/a\">e</a>\
             <svg aria-labelledby=\"c-t c-d\"><title id=\"c-t\">t</title></svg>";
-        let out = rewrite(article, "rules/dice.html", &printed);
+        let out = rewrite(article, "rules/dice.html", &anchors);
         assert_eq!(
             out,
             "<h2 id=\"page-rules-dice--ties\">Ties<a class=\"anchor\" href=\"#page-rules-dice--ties\">#</a></h2>\
             <a href=\"#page-rules-odd--roll\">x</a><a href=\"#page-index\">h</a>\
             <a href=\"rules/dice.json\">j</a><a href=\"https://e.org/a\">e</a>\
             <svg aria-labelledby=\"page-rules-dice--c-t page-rules-dice--c-d\"><title id=\"page-rules-dice--c-t\">t</title></svg>"
+        );
+    }
+
+    #[test]
+    fn every_page_gets_its_own_anchor() {
+        let anchors = page_anchors(["a/b.html", "a-b.html", "a b#?.html", "x:été.html"]);
+        let values: Vec<&str> = anchors.values().map(String::as_str).collect();
+        assert_eq!(
+            values,
+            ["page-a-b-3", "page-a-b-2", "page-a-b", "page-x-été"]
         );
     }
 }

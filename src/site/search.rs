@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 pub struct SearchDoc {
     /// Page title, matched with extra weight.
     pub title: String,
-    /// Output path from the site root.
-    pub output: String,
+    /// The page's link from the site root, encoded.
+    pub href: String,
     /// Shown under the title in results.
     pub summary: String,
     /// The page's readable text.
@@ -33,7 +33,7 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// The index as `search-index.js`: `window.FAIRDICE_SEARCH = {pages, terms}`
-/// where `pages[i] = [title, output, summary, word count]` and `terms[word]` lists page
+/// where `pages[i] = [title, href, summary, word count]` and `terms[word]` lists page
 /// numbers and counts alternately.
 pub fn index_js(docs: &[SearchDoc]) -> String {
     let counted: Vec<BTreeMap<String, u32>> = docs
@@ -55,7 +55,7 @@ pub fn index_js(docs: &[SearchDoc]) -> String {
     let pages: Vec<serde_json::Value> = docs
         .iter()
         .zip(&counted)
-        .map(|(d, counts)| json!([d.title, d.output, d.summary, counts.values().sum::<u32>()]))
+        .map(|(d, counts)| json!([d.title, d.href, d.summary, counts.values().sum::<u32>()]))
         .collect();
     let postings: BTreeMap<String, Vec<u32>> = terms
         .into_iter()
@@ -181,13 +181,13 @@ mod tests {
         let docs = [
             SearchDoc {
                 title: "Dice".into(),
-                output: "a.html".into(),
+                href: "a.html".into(),
                 summary: "s".into(),
                 text: "roll roll dice".into(),
             },
             SearchDoc {
                 title: "Cards".into(),
-                output: "b/c.html".into(),
+                href: "b/c.html".into(),
                 summary: "t".into(),
                 text: "banish roll".into(),
             },

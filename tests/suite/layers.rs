@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 /// Every top-level module, by layer, lowest first. A new module must be
 /// placed here, or this test fails.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("foundation", &["engine", "hash", "progress", "paths"]),
+    (
+        "foundation",
+        &["engine", "hash", "progress", "paths", "limits"],
+    ),
     ("analyses", &["analyses"]),
     ("layout", &["layout", "kinds", "gates"]),
     ("load", &["scenario", "content", "error"]),

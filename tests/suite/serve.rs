@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Stops the server when the test ends, even on failure.
-struct Serving(Child);
+pub(crate) struct Serving(pub(crate) Child);
 
 impl Drop for Serving {
     fn drop(&mut self) {
@@ -18,7 +18,7 @@ impl Drop for Serving {
     }
 }
 
-fn start(root: &std::path::Path) -> (Serving, String) {
+pub(crate) fn start(root: &std::path::Path) -> (Serving, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairdice"))
         .args(["serve", "--port", "0", "--quiet"])
         .current_dir(root)
@@ -62,7 +62,7 @@ fn status(addr: &str) -> serde_json::Value {
 }
 
 /// Poll until `done` holds, for at most 30 s.
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+pub(crate) fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !done() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");

@@ -59,7 +59,7 @@ fn a_bad_formula_fails_the_build_with_file_and_line() {
     let (_dir, result) = build_fixture(&files);
     let err = result.unwrap_err();
     assert!(
-        err.contains("content/dice/bad.md:6:1: formula `\\frac{1}{2} \\nosuch` does not parse"),
+        err.contains("content/dice/bad.md:6:8: formula `\\frac{1}{2} \\nosuch` does not parse"),
         "{err}"
     );
 }

@@ -1,0 +1,490 @@
+//! Every limit on the work a command may do, in one place: the budget that
+//! `--budget` scales, and the watchdog that holds a running command to it.
+//!
+//! Estimates refuse what is too costly before any work starts (see
+//! `analyses::cost`); the watchdog is the guard for what no estimate
+//! covers, such as a template that loops. It samples the process's resident
+//! memory (Linux only; elsewhere memory is not watched) and the age of every
+//! timed [`phase`], and stops the process with a clear error and exit code 1
+//! when either is over budget.
+
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How much work a command may do; `factor` (`--budget`) scales every
+/// default below.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Multiplier of every default, from `--budget`; see [`Budget::check`].
+    pub factor: f64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { factor: 1.0 }
+    }
+}
+
+impl Budget {
+    /// Time allowed for one scenario.
+    pub const SECONDS: f64 = 30.0;
+    /// Peak memory allowed for one scenario, output included.
+    pub const BYTES: f64 = 256e6;
+    /// The whole build (every scenario of a site, or every file given to
+    /// `eval`) may cost this many scenarios' worth, in time and memory; the
+    /// watchdog holds the process to that memory.
+    pub const SCENARIOS_PER_BUILD: f64 = 4.0;
+    /// Time allowed for rendering one template once.
+    pub const TEMPLATE_SECONDS: f64 = 10.0;
+    /// The smallest and largest factors: beyond, sizes derived from the
+    /// budget stop meaning anything (a thousand times is 256 GB a scenario).
+    pub const MIN_FACTOR: f64 = 0.001;
+    /// See [`Budget::MIN_FACTOR`].
+    pub const MAX_FACTOR: f64 = 1000.0;
+
+    /// Read a `--budget` value: a number from [`Budget::MIN_FACTOR`] to
+    /// [`Budget::MAX_FACTOR`].
+    pub fn parse(text: &str) -> Result<Budget, String> {
+        let factor = text.trim().parse::<f64>().map_err(|_| {
+            format!("expected a number such as 4 (times the default budget), found {text:?}")
+        })?;
+        let budget = Budget { factor };
+        budget.check()?;
+        Ok(budget)
+    }
+
+    /// A factor out of range is refused, saying what is allowed.
+    pub fn check(&self) -> Result<(), String> {
+        if (Self::MIN_FACTOR..=Self::MAX_FACTOR).contains(&self.factor) {
+            return Ok(());
+        }
+        Err(format!(
+            "--budget {} is out of range: expected a factor from {} to {} \
+             (times the default of {} s and {} MB a scenario)",
+            self.factor,
+            Self::MIN_FACTOR,
+            Self::MAX_FACTOR,
+            Self::SECONDS,
+            Self::BYTES / 1e6
+        ))
+    }
+
+    /// The factor in range, so that no size derived from it overflows even
+    /// when [`Budget::check`] was skipped.
+    fn clamped(&self) -> f64 {
+        if self.factor.is_nan() {
+            return 1.0;
+        }
+        self.factor.clamp(Self::MIN_FACTOR, Self::MAX_FACTOR)
+    }
+
+    /// Time allowed for one scenario.
+    pub fn seconds(&self) -> f64 {
+        Self::SECONDS * self.clamped()
+    }
+
+    /// Memory allowed for one scenario.
+    pub fn bytes(&self) -> f64 {
+        Self::BYTES * self.clamped()
+    }
+
+    /// Time allowed for every scenario together.
+    pub fn build_seconds(&self) -> f64 {
+        self.seconds() * Self::SCENARIOS_PER_BUILD
+    }
+
+    /// Memory allowed for every scenario together, and for the process.
+    pub fn build_bytes(&self) -> f64 {
+        self.bytes() * Self::SCENARIOS_PER_BUILD
+    }
+
+    /// Time allowed for one template rendering.
+    pub fn template_seconds(&self) -> f64 {
+        Self::TEMPLATE_SECONDS * self.clamped()
+    }
+
+    /// The smallest factor that covers `needed` times the defaults, as
+    /// `--budget N` advice, or `None` when no factor would.
+    pub fn advice(needed: f64) -> Option<String> {
+        let factor = needed.ceil().max(1.0);
+        (needed.is_finite() && factor <= Self::MAX_FACTOR).then(|| format!("`--budget {factor}`"))
+    }
+}
+
+/// Megabytes, as messages show them.
+pub fn megabytes(bytes: f64) -> String {
+    format!("{:.0} MB", (bytes / 1e6).max(1.0))
+}
+
+/// The watchdog's shared state: whether it is armed, and what each thread
+/// is doing.
+#[derive(Default)]
+struct State {
+    /// Nested [`watch`] guards alive, and the budget and command of the last.
+    armed: usize,
+    budget: Budget,
+    command: &'static str,
+    /// The phases in progress, oldest first.
+    phases: Vec<Active>,
+    next_id: u64,
+}
+
+struct Active {
+    id: u64,
+    what: String,
+    since: Instant,
+    timed: bool,
+}
+
+struct Watchdog {
+    state: Mutex<State>,
+    wake: Condvar,
+}
+
+/// How often the watchdog looks.
+const TICK: Duration = Duration::from_millis(20);
+
+fn watchdog() -> &'static Watchdog {
+    static WATCHDOG: OnceLock<Watchdog> = OnceLock::new();
+    WATCHDOG.get_or_init(|| Watchdog {
+        state: Mutex::new(State::default()),
+        wake: Condvar::new(),
+    })
+}
+
+/// The state, even if a thread panicked while holding it (it holds no
+/// invariant a panic could break half-way).
+fn state() -> MutexGuard<'static, State> {
+    watchdog()
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Holds the process to a budget while alive (see [`watch`]).
+#[must_use = "the watchdog is disarmed when this is dropped"]
+pub struct Watch(());
+
+/// Hold this process to `budget` until the guard is dropped: above
+/// [`Budget::build_bytes`] of resident memory, or when a timed [`phase`]
+/// runs past its deadline, the process prints an error naming `command`
+/// (such as "the build") and what it was doing, and exits with code 1.
+///
+/// Dropping the guard disarms the watchdog before it returns, and the
+/// watchdog decides and exits while holding the same lock: so once the
+/// guard is dropped the process is never stopped, and a command disarms
+/// before it writes its output (a half-written site or report is
+/// impossible).
+pub fn watch(budget: &Budget, command: &'static str) -> Watch {
+    static THREAD: OnceLock<()> = OnceLock::new();
+    {
+        let mut state = state();
+        state.armed += 1;
+        state.budget = *budget;
+        state.command = command;
+    }
+    THREAD.get_or_init(|| {
+        // Without the thread nothing is watched, which is how it was before;
+        // a process that cannot start one has bigger problems to report.
+        let _ = std::thread::Builder::new()
+            .name("fairdice-watchdog".into())
+            .spawn(run);
+    });
+    watchdog().wake.notify_all();
+    Watch(())
+}
+
+impl Watch {
+    /// Stay armed for the rest of the process (for commands whose output
+    /// is only printed).
+    pub fn keep(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut state = state();
+        state.armed = state.armed.saturating_sub(1);
+    }
+}
+
+/// What a thread is doing, for the watchdog's messages; timed phases also
+/// have a deadline. Ends when dropped.
+#[must_use = "the phase ends when this is dropped"]
+pub struct Phase(u64);
+
+fn begin(what: String, timed: bool) -> Phase {
+    let mut state = state();
+    let id = state.next_id;
+    state.next_id += 1;
+    state.phases.push(Active {
+        id,
+        what,
+        since: Instant::now(),
+        timed,
+    });
+    Phase(id)
+}
+
+impl Drop for Phase {
+    fn drop(&mut self) {
+        let mut state = state();
+        if let Some(i) = state.phases.iter().rposition(|p| p.id == self.0) {
+            state.phases.remove(i);
+        }
+    }
+}
+
+/// A stage of a command ("computing the scenarios"), named in messages.
+pub fn stage(what: impl Into<String>) -> Phase {
+    begin(what.into(), false)
+}
+
+/// A phase that must end within [`Budget::template_seconds`], such as
+/// "rendering templates/page.html for the page "Home"".
+pub fn phase(what: impl Into<String>) -> Phase {
+    begin(what.into(), true)
+}
+
+/// The timed phase of rendering the template `name` for the page whose
+/// `title` the template's context holds.
+pub fn template(name: &str, title: Option<&str>) -> Phase {
+    let page = title.map_or(String::new(), |title| format!(" for the page {title:?}"));
+    phase(format!("rendering templates/{name}{page}"))
+}
+
+/// The process's resident memory, where the system tells it cheaply.
+pub fn resident_bytes() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+        let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+        // SAFETY: sysconf only reads a system constant.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        pages.checked_mul(u64::try_from(page).ok()?)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// The watchdog thread: sleeps while disarmed, otherwise looks every
+/// [`TICK`] and stops the process on the first limit passed.
+fn run() {
+    let dog = watchdog();
+    let mut state = state();
+    loop {
+        if state.armed == 0 {
+            state = dog
+                .wake
+                .wait(state)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            continue;
+        }
+        if let Some(message) = verdict(&state, resident_bytes(), machine_bytes(), Instant::now()) {
+            // Still holding the lock: a guard being dropped waits for this.
+            eprintln!("error: {message}");
+            std::process::exit(1);
+        }
+        state = dog
+            .wake
+            .wait_timeout(state, TICK)
+            .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
+    }
+}
+
+/// Why the process must stop now, if it must.
+/// `machine` is the memory the system has: a budget beyond most of it
+/// would end in the system killing the process without a word.
+fn verdict(
+    state: &State,
+    resident: Option<u64>,
+    machine: Option<u64>,
+    now: Instant,
+) -> Option<String> {
+    let budget = state.budget;
+    let most_of_machine = machine.map_or(f64::INFINITY, |m| m as f64 * 0.9);
+    let limit = budget.build_bytes().min(most_of_machine);
+    let advice = |needed: f64| match Budget::advice(needed) {
+        Some(flag) => format!("raise the budget with {flag}"),
+        None => "no budget would cover it".into(),
+    };
+    let deadline = Duration::from_secs_f64(budget.template_seconds());
+    if let Some(late) = state
+        .phases
+        .iter()
+        .find(|p| p.timed && now.saturating_duration_since(p.since) > deadline)
+    {
+        return Some(format!(
+            "{} took more than {:.0} s and was stopped: look for a loop that does not end \
+             (a `for` over a long range, or loops nested inside loops), or {}",
+            late.what,
+            deadline.as_secs_f64(),
+            advice(budget.clamped() * 2.0)
+        ));
+    }
+    let resident = resident? as f64;
+    if resident <= limit {
+        return None;
+    }
+    // The most recent phase is the most specific thing going on.
+    let doing = state
+        .phases
+        .iter()
+        .rev()
+        .find(|p| p.timed)
+        .or(state.phases.last())
+        .map_or("working", |p| p.what.as_str());
+    let (whose, or) = if limit < budget.build_bytes() {
+        (
+            " (most of this machine's)",
+            "use a machine with more memory".to_string(),
+        )
+    } else {
+        ("", advice(budget.clamped() * resident / limit))
+    };
+    Some(format!(
+        "{} used more than {}{whose} of memory while {doing}, and was stopped: \
+         make the pages, scenarios or templates smaller, or {or}",
+        state.command,
+        megabytes(limit),
+    ))
+}
+
+/// The memory the system has, where it tells it cheaply.
+fn machine_bytes() -> Option<u64> {
+    static MACHINE: OnceLock<Option<u64>> = OnceLock::new();
+    *MACHINE.get_or_init(|| {
+        let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        kilobytes.checked_mul(1024)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_are_bounded_and_say_what_is_allowed() {
+        assert_eq!(Budget::parse("4"), Ok(Budget { factor: 4.0 }));
+        assert_eq!(Budget::parse(" 0.5 "), Ok(Budget { factor: 0.5 }));
+        for bad in [
+            "1e12", "1001", "0", "-1", "0.0001", "inf", "NaN", "lots", "",
+        ] {
+            let err = Budget::parse(bad).unwrap_err();
+            assert!(
+                err.contains("from 0.001 to 1000") || err.contains("expected a number"),
+                "{bad}: {err}"
+            );
+        }
+        // Sizes stay finite even from a factor that skipped the check.
+        for factor in [f64::INFINITY, f64::NAN, 1e300, -5.0, 0.0] {
+            let budget = Budget { factor };
+            assert!(budget.bytes().is_finite() && budget.bytes() > 0.0);
+            assert!(budget.build_bytes() <= 256e6 * 4.0 * 1000.0);
+            assert!(budget.template_seconds() <= 10.0 * 1000.0);
+        }
+        assert_eq!(Budget::advice(3.2).as_deref(), Some("`--budget 4`"));
+        assert_eq!(Budget::advice(0.3).as_deref(), Some("`--budget 1`"));
+        assert_eq!(Budget::advice(2e3), None);
+        assert_eq!(Budget::advice(f64::NAN), None);
+    }
+
+    fn state_with(phases: &[(&str, bool, u64)], now: Instant) -> State {
+        State {
+            armed: 1,
+            budget: Budget::default(),
+            command: "the build",
+            phases: phases
+                .iter()
+                .enumerate()
+                .map(|(id, &(what, timed, age))| Active {
+                    id: id as u64,
+                    what: what.into(),
+                    since: now - Duration::from_secs(age),
+                    timed,
+                })
+                .collect(),
+            next_id: phases.len() as u64,
+        }
+    }
+
+    #[test]
+    fn the_verdict_names_the_phase_the_limit_and_the_flag() {
+        let now = Instant::now();
+        let calm = state_with(&[("rendering the site", false, 100)], now);
+        assert_eq!(verdict(&calm, Some(50_000_000), None, now), None);
+        assert_eq!(verdict(&calm, None, None, now), None);
+        let busy = state_with(
+            &[
+                ("rendering the site", false, 3),
+                (
+                    "rendering templates/page.html for the page \"Home\"",
+                    true,
+                    1,
+                ),
+            ],
+            now,
+        );
+        let message = verdict(&busy, Some(2_500_000_000), Some(1 << 40), now).unwrap();
+        assert!(
+            message.starts_with(
+                "the build used more than 1024 MB of memory while rendering \
+                 templates/page.html for the page \"Home\""
+            ),
+            "{message}"
+        );
+        assert!(message.contains("`--budget 3`"), "{message}");
+        let stuck = state_with(&[("rendering templates/x.html", true, 11)], now);
+        let message = verdict(&stuck, Some(1), None, now).unwrap();
+        assert!(
+            message.starts_with("rendering templates/x.html took more than 10 s"),
+            "{message}"
+        );
+        assert!(message.contains("`--budget 2`"), "{message}");
+        // Untimed stages may take as long as they need.
+        let slow = state_with(&[("computing the scenarios", false, 1000)], now);
+        assert_eq!(verdict(&slow, Some(1), None, now), None);
+        let hopeless = state_with(&[], now);
+        let message = verdict(&hopeless, Some(u64::MAX), None, now).unwrap();
+        assert!(message.contains("while working"), "{message}");
+        assert!(message.contains("no budget would cover it"), "{message}");
+        // A budget beyond the machine is held to most of the machine.
+        let mut generous = state_with(&[], now);
+        generous.budget = Budget { factor: 1000.0 };
+        let machine = Some(8_000_000_000);
+        assert_eq!(verdict(&generous, Some(7_000_000_000), machine, now), None);
+        let message = verdict(&generous, Some(7_300_000_000), machine, now).unwrap();
+        assert!(
+            message.contains("more than 7200 MB (most of this machine's) of memory"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("use a machine with more memory"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn phases_end_when_dropped_and_memory_is_measured() {
+        let outer = stage("outer");
+        let inner = template("page.html", Some("Home"));
+        {
+            let state = state();
+            let names: Vec<&str> = state.phases.iter().map(|p| p.what.as_str()).collect();
+            assert!(names.contains(&"rendering templates/page.html for the page \"Home\""));
+        }
+        drop(inner);
+        drop(outer);
+        // Other tests may hold phases of their own; ours are gone.
+        assert!(!state().phases.iter().any(|p| p.what == "outer"));
+        if cfg!(target_os = "linux") {
+            let bytes = resident_bytes().expect("statm");
+            assert!(bytes > 1_000_000 && bytes < 1 << 40, "{bytes}");
+        }
+    }
+}
