@@ -303,8 +303,18 @@ pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
             limit / 1_000_000
         ),
     };
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let file = open_regular(path).map_err(|e| Error::io(path, e))?;
+    let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !metadata.is_file() {
+        return Err(Error::Source {
+            file: name.to_string(),
+            line: 1,
+            column: 1,
+            message: "not a regular file (a folder, a device or a pipe): expected a text file"
+                .into(),
+        });
+    }
+    let size = metadata.len();
     if size > limit {
         return Err(too_big(size));
     }
@@ -317,6 +327,19 @@ pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
         return Err(too_big(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// Open without blocking on a pipe (opening a FIFO for reading waits for a
+/// writer), so the caller can look at what it opened before reading.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// A user's file as text: [`read_limited`], then UTF-8 checked with the

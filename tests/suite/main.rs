@@ -17,6 +17,7 @@ mod faults;
 mod gates;
 mod hostile_bounds;
 mod hostile_files;
+mod hostile_limits;
 mod hostile_markup;
 mod hostile_serve;
 mod hostile_site;
