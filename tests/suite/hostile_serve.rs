@@ -294,7 +294,10 @@ fn connection_floods_are_turned_away() {
         let threads = proc_status(&server, "Threads:");
         assert!(threads < MAX_CONNECTIONS as u64 + 16, "{threads} threads");
     }
-    assert!(began.elapsed() < Duration::from_secs(15), "turned away fast");
+    assert!(
+        began.elapsed() < Duration::from_secs(15),
+        "turned away fast"
+    );
 
     for stream in &held {
         let _ = stream.shutdown(Shutdown::Both);
