@@ -124,7 +124,7 @@ pub fn sibling_href(to: &str) -> String {
 /// Percent-encode all but RFC 3986's unreserved characters. `:` is encoded
 /// too, so a first segment can never read as a scheme (`javascript:`), and
 /// `#`, `?`, `%` and spaces stay part of the name.
-fn encode_segment(segment: &str, out: &mut String) {
+pub fn encode_segment(segment: &str, out: &mut String) {
     for byte in segment.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
             out.push(byte as char);

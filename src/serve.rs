@@ -601,13 +601,7 @@ fn folder_address(relative: &Path) -> String {
     let mut address = String::from("/");
     for part in relative.components() {
         if let Component::Normal(name) = part {
-            for byte in name.to_string_lossy().bytes() {
-                if byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&byte) {
-                    address.push(char::from(byte));
-                } else {
-                    address.push_str(&format!("%{byte:02X}"));
-                }
-            }
+            crate::paths::encode_segment(&name.to_string_lossy(), &mut address);
             address.push('/');
         }
     }
@@ -752,7 +746,7 @@ mod tests {
             ("/\\\\evil.example", "/%5C%5Cevil.example/"),
             ("/\\evil.example/", "/%5Cevil.example/"),
             ("/%5Cevil.example", "/%5Cevil.example/"),
-            ("/a%0D%0ALocation:%20//x", "/a%0D%0ALocation:%20/x/"),
+            ("/a%0D%0ALocation:%20//x", "/a%0D%0ALocation%3A%20/x/"),
             ("/a%09b/%20", "/a%09b/%20/"),
             ("/.", "/"),
             ("/r\u{e9}gles", "/r%C3%A9gles/"),

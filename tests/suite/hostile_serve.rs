@@ -110,7 +110,10 @@ fn redirects_stay_on_this_server() {
         ("/\\evil.example", "/%5Cevil.example/"),
         ("/%5Cevil.example", "/%5Cevil.example/"),
         ("//%5cevil.example", "/%5Cevil.example/"),
-        ("/a%0D%0ASet-Cookie:%20x=1", "/a%0D%0ASet-Cookie:%20x=1/"),
+        (
+            "/a%0D%0ASet-Cookie:%20x=1",
+            "/a%0D%0ASet-Cookie%3A%20x%3D1/",
+        ),
         ("/tab%09name", "/tab%09name/"),
         ("/.", "/"),
         ("//.", "/"),
