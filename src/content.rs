@@ -19,8 +19,9 @@ pub struct Page {
     pub source: String,
     /// Title from the front matter, else the file name.
     pub title: String,
-    /// Order among siblings: smaller first, then by title.
-    pub weight: i64,
+    /// Order among siblings: smaller first, then by title; pages without
+    /// one come after the weighted ones.
+    pub weight: Option<i64>,
     /// Optional summary shown in listings and the `<meta>` description.
     pub description: Option<String>,
     /// Markdown after the front matter.
@@ -57,7 +58,7 @@ pub struct Content {
 struct FrontMatter {
     title: Option<String>,
     #[serde(default)]
-    weight: i64,
+    weight: Option<i64>,
     description: Option<String>,
 }
 
@@ -461,7 +462,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(page.title, "Hello");
-        assert_eq!(page.weight, 3);
+        assert_eq!(page.weight, Some(3));
         assert_eq!(page.body, "# Body\n");
         assert_eq!(page.body_line, 5);
         let bare = parse_page("how-to_read.md", "Text", "content/").unwrap();

@@ -77,16 +77,16 @@ impl Ui {
     }
 }
 
-/// `built site: 4 pages, 2 scenarios (1 computed, 1 cached), 75 files in 0.12 s`.
+/// `built site: 4 pages, 1 scenario (1 computed, 0 cached), 75 files in 0.12 s`.
 pub fn summary_line(verb: &str, out: &Path, summary: &Summary) -> String {
     format!(
-        "{verb} {}: {} pages, {} scenarios ({} computed, {} cached), {} files{} in {:.2} s",
+        "{verb} {}: {}, {} ({} computed, {} cached), {}{} in {:.2} s",
         out.display(),
-        summary.pages,
-        summary.scenarios,
+        counted(summary.pages, "page"),
+        counted(summary.scenarios, "scenario"),
         summary.computed,
         summary.cached,
-        summary.files,
+        counted(summary.files, "file"),
         if verb == "built" && !summary.written {
             " (unchanged)"
         } else {
@@ -96,10 +96,47 @@ pub fn summary_line(verb: &str, out: &Path, summary: &Summary) -> String {
     )
 }
 
+/// `1 page`, `2 pages`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The lines of an error, flattening lists of errors.
 pub fn error_lines(err: &Error) -> Vec<String> {
     match err {
         Error::Many(errors) => errors.iter().flat_map(error_lines).collect(),
         other => other.to_string().lines().map(str::to_string).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn counts_in_the_summary_agree_with_their_nouns() {
+        let summary = |pages, scenarios, files| Summary {
+            pages,
+            scenarios,
+            computed: scenarios,
+            cached: 0,
+            files,
+            written: true,
+            timings: Vec::new(),
+            elapsed: Duration::from_millis(120),
+        };
+        assert_eq!(
+            summary_line("built", Path::new("site"), &summary(1, 1, 1)),
+            "built site: 1 page, 1 scenario (1 computed, 0 cached), 1 file in 0.12 s"
+        );
+        assert_eq!(
+            summary_line("checked", Path::new("site"), &summary(0, 2, 75)),
+            "checked site: 0 pages, 2 scenarios (2 computed, 0 cached), 75 files in 0.12 s"
+        );
     }
 }

@@ -64,9 +64,15 @@ fn sidebar_window(len: usize, focus: Option<usize>) -> std::ops::Range<usize> {
     start..end
 }
 
+/// The sort key of a weight: weighted items first, smaller first; then
+/// those without one (ties broken by title).
+fn order(weight: Option<i64>) -> (bool, i64) {
+    (weight.is_none(), weight.unwrap_or(0))
+}
+
 /// Something placed in a folder, before ordering.
 struct Placed {
-    weight: i64,
+    weight: Option<i64>,
     title: String,
     output: String,
     description: Option<String>,
@@ -102,7 +108,7 @@ impl Nav {
                 .map_or("", |(d, _)| d)
                 .to_string();
             folders.entry(folder).or_default().push(Placed {
-                weight: c.scenario.header.weight.unwrap_or(0),
+                weight: c.scenario.header.weight,
                 title: c.scenario.header.title.clone(),
                 output: scenario_output(&c.scenario.name),
                 description: c.scenario.header.description.clone(),
@@ -175,13 +181,13 @@ impl Nav {
             })
             .cloned()
             .collect();
-        let mut sections: Vec<(i64, String, String)> = subfolders
+        let mut sections: Vec<((bool, i64), String, String)> = subfolders
             .into_iter()
             .map(|sub| {
                 let (weight, title) = indexes.get(&sub).map_or_else(
                     || {
                         (
-                            0,
+                            None,
                             sub.rsplit('/')
                                 .next()
                                 .unwrap_or(&sub)
@@ -190,10 +196,12 @@ impl Nav {
                     },
                     |p| (p.weight, p.title.clone()),
                 );
-                (weight, title, sub)
+                (order(weight), title, sub)
             })
             .collect();
-        items.sort_by(|a, b| (a.weight, &a.title, &a.output).cmp(&(b.weight, &b.title, &b.output)));
+        items.sort_by(|a, b| {
+            (order(a.weight), &a.title, &a.output).cmp(&(order(b.weight), &b.title, &b.output))
+        });
         sections.sort();
         for item in items {
             self.push(item.title, Some(item.output), parent, item.description);
@@ -352,6 +360,40 @@ impl Nav {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weighted_pages_come_first_then_the_rest_by_title() {
+        let page = |source: &str, front: &str| {
+            crate::content::parse_page(source, &format!("---\n{front}\n---\n"), "content/").unwrap()
+        };
+        let content = Content {
+            pages: vec![
+                page("_index.md", "title: Home"),
+                page("alpha.md", "title: Alpha"),
+                page("beta.md", "title: Beta\nweight: 2"),
+                page("gamma.md", "title: Gamma\nweight: -1"),
+                page("delta.md", "title: Delta"),
+                page("zero.md", "title: Zero\nweight: 0"),
+                page("s/_index.md", "title: Unweighted section"),
+                page("t/_index.md", "title: Weighted section\nweight: 1"),
+            ],
+            ..Content::default()
+        };
+        let nav = Nav::new(&content, &[]);
+        assert_eq!(
+            nav.reading_order(),
+            [
+                "index.html",
+                "gamma.html",
+                "zero.html",
+                "beta.html",
+                "alpha.html",
+                "delta.html",
+                "t/index.html",
+                "s/index.html",
+            ]
+        );
+    }
 
     #[test]
     fn long_sibling_lists_show_a_window() {

@@ -21,7 +21,7 @@ fn success_is_0_with_one_summary_line() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let line = stderr.trim();
     assert!(
-        line.starts_with("built ./site: 1 pages, 1 scenarios (1 computed, 0 cached), "),
+        line.starts_with("built ./site: 1 page, 1 scenario (1 computed, 0 cached), "),
         "{line}"
     );
     assert!(line.ends_with(" s"), "{line}");

@@ -145,7 +145,7 @@ fn check_reports_failed_gates_and_a_stale_site_together() {
     assert_eq!(out.status.code(), Some(0), "{}", out.stderr_text());
     assert!(
         out.stderr_text()
-            .starts_with("checked ./site: 0 pages, 1 scenarios (1 computed, 0 cached)"),
+            .starts_with("checked ./site: 0 pages, 1 scenario (1 computed, 0 cached)"),
         "{}",
         out.stderr_text()
     );
