@@ -161,7 +161,7 @@ pub fn parse_exact(text: &str) -> Result<Exact, String> {
                 return Err(too_long(what, part.len()));
             }
         }
-        return format::parse_fraction(text).ok_or_else(malformed);
+        return crate::engine::parse_fraction(text).ok_or_else(malformed);
     }
     let (mantissa, exponent) = match text.split_once(['e', 'E']) {
         Some((m, e)) => (m, parse_exponent(e).ok_or_else(malformed)?),
@@ -410,7 +410,7 @@ fn judge(gate: &Gate, figures: &BTreeMap<String, &Value>) -> Option<String> {
 /// an integer. Floats are display values and are refused.
 fn figure_number(value: &Value) -> Option<Exact> {
     match value {
-        Value::String(text) => format::parse_fraction(text)
+        Value::String(text) => crate::engine::parse_fraction(text)
             .or_else(|| text.parse::<BigInt>().ok().map(Exact::from_integer)),
         Value::Number(n) => n
             .as_i64()

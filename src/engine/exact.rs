@@ -85,6 +85,15 @@ pub fn exact_string(value: &Exact) -> String {
     format!("{}/{}", value.numer(), value.denom())
 }
 
+/// `"p/q"` as a person writes it (`2/4` is a half): any integers, a non-zero
+/// denominator. The results contract's strict reading is in [`super::text`].
+pub fn parse_fraction(text: &str) -> Option<Exact> {
+    let (p, q) = text.split_once('/')?;
+    let p: BigInt = p.parse().ok()?;
+    let q: BigInt = q.parse().ok()?;
+    (!q.is_zero()).then(|| Exact::new(p, q))
+}
+
 /// A float for display and plotting only; never fed back into exact work.
 ///
 /// Scales huge numerators and denominators down together so that values whose

@@ -9,4 +9,6 @@ pub mod modular;
 pub mod text;
 
 pub use dist::{Dist, DistError};
-pub use exact::{abs_diff, exact_string, prime_factors, ratio, ratio_smooth, to_f64, Exact};
+pub use exact::{
+    abs_diff, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, to_f64, Exact,
+};

@@ -166,7 +166,7 @@ pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, 
         ));
     }
     Ok(match value {
-        Value::String(text) => match parse_fraction(text) {
+        Value::String(text) => match crate::engine::parse_fraction(text) {
             Some(fraction) => match style {
                 "fraction" => text.clone(),
                 "percent" => format!(
@@ -187,14 +187,6 @@ pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, 
             return Err("the path points at a list or an object; expected a single value".into())
         }
     })
-}
-
-/// `"p/q"` back into an exact fraction.
-pub fn parse_fraction(text: &str) -> Option<Exact> {
-    let (p, q) = text.split_once('/')?;
-    let p: BigInt = p.parse().ok()?;
-    let q: BigInt = q.parse().ok()?;
-    (!q.is_zero()).then(|| Exact::new(p, q))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! A corpus of bad inputs: each must fail the build with its file, line,
 //! column and what was expected, and leave the site exactly as it was.
 
-use crate::common::{fixture, snapshot, write};
+use crate::common::{good_site, snapshot, write};
 use fairdice::build::{self, Project};
 use std::path::Path;
 
@@ -135,21 +135,6 @@ fn cases() -> Vec<Case> {
             message: "writes the same page good.html as content/good.md",
         },
     ]
-}
-
-fn good_site() -> tempfile::TempDir {
-    let dir = fixture(&[
-        (
-            "content/_index.md",
-            "---\ntitle: Home\n---\nSee [the scenario](good.yaml).\n",
-        ),
-        (
-            "content/good.yaml",
-            "title: Good\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n",
-        ),
-    ]);
-    build::build(&Project::at(dir.path())).expect("the good site builds");
-    dir
 }
 
 fn first_line(err: &str) -> &str {

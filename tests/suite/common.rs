@@ -116,3 +116,21 @@ impl Run {
         String::from_utf8_lossy(&self.0.stderr).to_string()
     }
 }
+
+/// A small site, already built: a home page linking a sum-mod scenario. The
+/// bad-input tests add one bad file to it and check the site is untouched.
+pub fn good_site() -> tempfile::TempDir {
+    let dir = fixture(&[
+        (
+            "content/_index.md",
+            "---\ntitle: Home\n---\nSee [the scenario](good.yaml).\n",
+        ),
+        (
+            "content/good.yaml",
+            "title: Good\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n",
+        ),
+    ]);
+    fairdice::build::build(&fairdice::build::Project::at(dir.path()))
+        .expect("the good site builds");
+    dir
+}

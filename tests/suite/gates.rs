@@ -68,9 +68,8 @@ fn a_gate_that_fails_names_the_file_case_figure_value_and_bound() {
     assert_eq!(out.status.code(), Some(1));
     let (exact, approx) = ten_d6_max_abs_deviation();
     assert!(approx > 1e-4 && approx < 1e-3, "{approx}");
-    let about = ::fairdice::layout::format::decimal(
-        &::fairdice::layout::format::parse_fraction(&exact).unwrap(),
-    );
+    let about =
+        ::fairdice::layout::format::decimal(&::fairdice::engine::parse_fraction(&exact).unwrap());
     assert_eq!(
         out.stderr_text().trim(),
         format!(

@@ -5,25 +5,10 @@
 //! the site exactly as it was; odd but harmless names must still give links
 //! that resolve.
 
-use crate::common::{fixture, snapshot, write};
+use crate::common::{fixture, good_site, snapshot, write};
 use fairdice::build::{self, Project};
 use std::collections::BTreeSet;
 use std::path::Path;
-
-fn good_site() -> tempfile::TempDir {
-    let dir = fixture(&[
-        (
-            "content/_index.md",
-            "---\ntitle: Home\n---\nSee [the scenario](good.yaml).\n",
-        ),
-        (
-            "content/good.yaml",
-            "title: Good\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n",
-        ),
-    ]);
-    build::build(&Project::at(dir.path())).expect("the good site builds");
-    dir
-}
 
 /// Add `files` to a good site and build: the error (which must come), with
 /// the site checked to be as it was.
