@@ -26,4 +26,5 @@ pub mod scenario;
 pub mod serve;
 pub mod shortcodes;
 pub mod site;
+pub mod terminal;
 pub mod ui;

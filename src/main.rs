@@ -267,23 +267,43 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
             serde_json::to_string_pretty(&doc).expect("JSON values serialise")
         );
     } else {
-        for Computed { scenario, page } in &computed {
-            println!("{} [{}]", scenario, scenario.params.kind());
-            for table in page.tables() {
-                println!(
-                    "  table {}: {} ({} rows)",
-                    table.id,
-                    table.caption,
-                    table.rows.len()
-                );
-            }
-        }
+        let width = fairdice::terminal::width();
+        let text: Vec<String> = computed
+            .iter()
+            .map(|Computed { scenario, page }| {
+                scenario_text(&scenario.to_string(), scenario.params.kind(), page, width)
+            })
+            .collect();
+        print!("{}", text.join("\n"));
     }
     let mut exit = Exit::Success;
     for err in build::check_gates(&computed, "") {
         exit = failed(&err, ui);
     }
     exit
+}
+
+/// One scenario for the terminal: its name and kind, then its key figures
+/// and tables in page order (charts are drawn from tables shown here too).
+fn scenario_text(
+    name: &str,
+    kind: &str,
+    page: &fairdice::layout::blocks::ScenarioPage,
+    width: usize,
+) -> String {
+    use fairdice::layout::blocks::Block;
+    use fairdice::terminal::{render_facts, render_table};
+    let mut parts = vec![format!("{name} [{kind}]\n")];
+    for block in &page.blocks {
+        match block {
+            Block::Heading { text } => parts.push(format!("== {text} ==\n")),
+            Block::Text { text } => parts.push(format!("{text}\n")),
+            Block::Facts { items } => parts.push(render_facts(items)),
+            Block::Table(table) => parts.push(render_table(table, width)),
+            Block::Chart(_) => {}
+        }
+    }
+    parts.join("\n")
 }
 
 fn report(file: &Path, output: &Path, force: bool, budget: &Budget, ui: Ui) -> Exit {

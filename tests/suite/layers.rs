@@ -24,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["site", "markdown", "shortcodes", "charts", "output"],
     ),
     ("build", &["build", "cache"]),
-    ("command line", &["ui", "serve", "init", "main"]),
+    ("command line", &["ui", "terminal", "serve", "init", "main"]),
 ];
 
 fn layer_of(top: &str) -> Option<usize> {

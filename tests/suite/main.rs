@@ -14,6 +14,7 @@ mod contract;
 mod docs;
 mod escaping;
 mod faults;
+mod figures;
 mod gates;
 mod hostile_bounds;
 mod hostile_files;
