@@ -7,7 +7,7 @@ use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
 use crate::layout::cells::{fraction, yes_no};
 use crate::layout::Layout;
-use num_traits::Zero;
+use num_traits::Signed;
 
 impl Layout for Race {
     fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
@@ -191,6 +191,14 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                     yes_no_text(o.greedy.is_unbeaten),
                 ),
                 (
+                    "Greedy list's smallest margin over the other lists".into(),
+                    format!(
+                        "{} (closest rival {})",
+                        fraction(&o.greedy.min_margin).shown,
+                        list_text(&o.greedy.closest_rival)
+                    ),
+                ),
+                (
                     "Fastest solo list".into(),
                     lists_text(o.fastest_solo.lists.iter()),
                 ),
@@ -203,8 +211,10 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
         Block::Table(greedy_table(o)),
         Block::Table(Table {
             id: "maximin".into(),
-            caption: "Lists with the best worst margin over every opponent".into(),
-            columns: ["list", "worst margin", "unbeaten"]
+            caption: "Lists with the best worst margin, and how safe each is: its smallest \
+                      margin over every other list"
+                .into(),
+            columns: ["list", "smallest margin", "closest rival", "unbeaten"]
                 .map(String::from)
                 .to_vec(),
             rows: o
@@ -214,7 +224,8 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                     vec![
                         Cell::plain(list_text(&r.list)),
                         fraction(&r.min_margin),
-                        yes_no(r.min_margin.is_zero()),
+                        Cell::plain(list_text(&r.closest_rival)),
+                        yes_no(!r.min_margin.is_negative()),
                     ]
                 })
                 .collect(),

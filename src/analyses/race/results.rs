@@ -107,9 +107,12 @@ pub struct GreedyList {
     pub list: List,
     /// Every comparison, in order.
     pub steps: Vec<Step>,
-    /// Its worst margin over every opponent.
+    /// Its smallest margin over every other list.
     #[serde(with = "text")]
     pub min_margin: Exact,
+    /// The other list that holds it to that margin (the first in list
+    /// order on ties).
+    pub closest_rival: List,
     /// Whether no list beats it.
     pub is_unbeaten: bool,
     /// Whether it is among the maximin lists.
@@ -123,9 +126,14 @@ pub struct GreedyList {
 pub struct RatedList {
     /// The list.
     pub list: List,
-    /// min over every opponent of P(win) - P(lose).
+    /// min over every other list of P(win) - P(lose): positive when it
+    /// beats every other list, 0 when one (such as its mirror image) holds
+    /// it to an even game.
     #[serde(with = "text")]
     pub min_margin: Exact,
+    /// The other list that achieves `min_margin` (the first in list order
+    /// on ties).
+    pub closest_rival: List,
 }
 
 /// The lists with the fewest expected solo rolls and how they fare.
@@ -290,7 +298,8 @@ impl RatedList {
     fn of(totals: &Totals, rated: &Rated) -> RatedList {
         RatedList {
             list: totals.sums(&rated.list),
-            min_margin: rated.worst_margin.clone(),
+            min_margin: rated.min_margin.clone(),
+            closest_rival: totals.sums(&rated.closest_rival),
         }
     }
 }
@@ -325,7 +334,8 @@ impl Optimizer {
             greedy: GreedyList {
                 list: totals.sums(&o.greedy.list),
                 steps: o.greedy.steps.clone(),
-                min_margin: o.greedy_worst_margin.clone(),
+                min_margin: o.greedy_rated.min_margin.clone(),
+                closest_rival: totals.sums(&o.greedy_rated.closest_rival),
                 is_unbeaten: is_unbeaten(&o.greedy.list),
                 is_maximin: is_maximin(&o.greedy.list),
                 against_maximin: against_leader(&o.greedy.list),

@@ -46,8 +46,15 @@ pub const STRONGEST: usize = 12;
 pub struct Rated {
     /// The list.
     pub list: Counts,
-    /// min over every opponent of P(win) - P(lose).
+    /// min over every opponent of P(win) - P(lose), the list itself
+    /// included: what the search ranks by (0 exactly when unbeaten).
     pub worst_margin: Exact,
+    /// min over every *other* list: how safe the list is. Positive for a
+    /// list that beats every other; 0 for an unbeaten list that some other
+    /// list (its mirror image, say) holds to an even game.
+    pub min_margin: Exact,
+    /// The first other list (in list order) that holds it to `min_margin`.
+    pub closest_rival: Counts,
 }
 
 /// A non-transitive triple: `lists[0]` beats `lists[1]` beats `lists[2]`
@@ -67,8 +74,8 @@ pub struct Optimum {
     pub lists: usize,
     /// The seed's greedy search.
     pub greedy: Greedy,
-    /// The greedy list's exact worst margin.
-    pub greedy_worst_margin: Exact,
+    /// The greedy list's exact margins.
+    pub greedy_rated: Rated,
     /// Lists with worst margin 0.
     pub unbeaten: Vec<Rated>,
     /// Lists with the largest worst margin.
@@ -137,7 +144,8 @@ pub fn optimise(totals: &Totals, picks: u64, progress: &Progress) -> Optimum {
         .filter(|r| r.worst_margin.is_zero())
         .cloned()
         .collect();
-    let greedy_worst_margin = proof.worst(totals, &lists, start);
+    proof.worst(totals, &lists, start);
+    let greedy_rated = proof.rated(&lists, start);
     let (fastest, fastest_rolls) = fastest_solo(&lists, &solo_rolls);
     let top = strongest(&lists, &rows, &maximin[0].list);
     let strongest_margins = exact_margins(totals, &top);
@@ -153,7 +161,7 @@ pub fn optimise(totals: &Totals, picks: u64, progress: &Progress) -> Optimum {
     Optimum {
         lists: lists.len(),
         greedy,
-        greedy_worst_margin,
+        greedy_rated,
         unbeaten,
         maximin,
         fastest,
@@ -308,13 +316,26 @@ impl Certificate {
     fn maximin(&self, lists: &[Counts]) -> Vec<Rated> {
         self.full
             .iter()
-            .map(|(&i, row)| (i, least(row)))
-            .filter(|(_, worst)| *worst == self.best)
-            .map(|(i, worst_margin)| Rated {
-                list: lists[i].clone(),
-                worst_margin,
-            })
+            .filter(|(_, row)| least(row) == self.best)
+            .map(|(&i, _)| self.rated(lists, i))
             .collect()
+    }
+
+    /// A list whose whole row is known, rated.
+    fn rated(&self, lists: &[Counts], list: usize) -> Rated {
+        let row = &self.full[&list];
+        let (rival, min_margin) = row
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != list)
+            .min_by(|(x, a), (y, b)| a.cmp(b).then(x.cmp(y)))
+            .expect("a race has at least two lists");
+        Rated {
+            list: lists[list].clone(),
+            worst_margin: least(row),
+            min_margin: min_margin.clone(),
+            closest_rival: lists[rival].clone(),
+        }
     }
 
     /// A list's exact worst margin, from its whole row (computed if new).
@@ -573,6 +594,58 @@ mod tests {
             assert_eq!(found.unbeaten.is_empty(), !best.is_zero());
             assert_eq!(found.mixed.is_some(), found.unbeaten.is_empty());
         }
+    }
+
+    #[test]
+    fn margins_are_over_every_other_list_with_the_rival_that_holds_them() {
+        // Brute force: every pair exactly, the list itself left out.
+        for (count, sides, picks) in [(2, 6, 1), (2, 6, 2), (1, 4, 2), (2, 4, 3), (3, 2, 6)] {
+            let totals = Totals::of(count, sides);
+            let lists = all_lists(totals.kinds(), picks);
+            let found = optimise(&totals, picks, &Progress::hidden());
+            let greedy = Rated {
+                list: found.greedy.list.clone(),
+                ..found.greedy_rated.clone()
+            };
+            for rated in found.maximin.iter().chain([&greedy]) {
+                let others: Vec<(Exact, &Counts)> = lists
+                    .iter()
+                    .filter(|b| **b != rated.list)
+                    .map(|b| (play::<Exact>(&totals, &rated.list, b).margin(), b))
+                    .collect();
+                let least = others.iter().map(|(m, _)| m).min().unwrap();
+                let first = others.iter().find(|(m, _)| m == least).unwrap().1;
+                let case = format!("{count}d{sides} M={picks} {:?}", rated.list);
+                assert_eq!(&rated.min_margin, least, "{case}");
+                assert_eq!(&rated.closest_rival, first, "{case}");
+                assert_eq!(
+                    rated.worst_margin,
+                    least.clone().min(Exact::zero()),
+                    "{case}: itself adds an even game"
+                );
+            }
+        }
+        // One pick of 2d6: 7 beats every other total, most narrowly 6 (the
+        // first of 6 and 8): P(7 first) - P(6 first) = (6 - 5) / (6 + 5).
+        let totals = Totals::of(2, 6);
+        let one = optimise(&totals, 1, &Progress::hidden());
+        assert_eq!(one.maximin.len(), 1);
+        assert_eq!(one.maximin[0].list, totals.counts(&[7]));
+        assert_eq!(one.maximin[0].min_margin, Exact::new(1.into(), 11.into()));
+        assert_eq!(one.maximin[0].closest_rival, totals.counts(&[6]));
+        // Two picks: the unbeaten [6, 7] and [7, 8] are mirror images, an
+        // even game, so each is the other's closest rival at margin 0.
+        let two = optimise(&totals, 2, &Progress::hidden());
+        let unbeaten: Vec<(&Counts, &Exact, &Counts)> = two
+            .unbeaten
+            .iter()
+            .map(|r| (&r.list, &r.min_margin, &r.closest_rival))
+            .collect();
+        let (a, b) = (totals.counts(&[6, 7]), totals.counts(&[7, 8]));
+        assert_eq!(
+            unbeaten,
+            vec![(&a, &Exact::zero(), &b), (&b, &Exact::zero(), &a)]
+        );
     }
 
     #[test]
