@@ -123,12 +123,18 @@ pub struct FaceCount {
 }
 
 impl FaceCount {
-    /// Count the faces of every card under `scheme`.
+    /// Count the faces of every card under `scheme`. A single card is
+    /// chosen without rolling: whatever the die would show names it, so
+    /// every scheme gives it every face and none is rolled again.
     pub fn count(cards: u64, sides: u64, scheme: Scheme) -> FaceCount {
         let mut faces_of_card = vec![0; cards as usize];
         let mut rerolled_faces = 0;
         for face in 1..=sides {
-            match scheme.card_of(face, cards, sides) {
+            let card = match cards {
+                1 => Some(1),
+                _ => scheme.card_of(face, cards, sides),
+            };
+            match card {
                 Some(card) => faces_of_card[card as usize - 1] += 1,
                 None => rerolled_faces += 1,
             }
@@ -157,10 +163,17 @@ impl FaceCount {
     }
 
     /// Mean rolls until a face names a card: f / accepted faces, the mean of
-    /// a geometric law. `None` when every face is rolled again.
+    /// a geometric law; 0 for a single card, which needs no roll. `None`
+    /// when some card can never come up (the scheme cannot choose fairly
+    /// among them all, whatever the number of rolls).
     pub fn expected_rolls(&self) -> Option<Exact> {
-        let accepted = self.accepted_faces();
-        (accepted > 0).then(|| Exact::new(self.sides.into(), accepted.into()))
+        if !self.feasible() {
+            return None;
+        }
+        if self.cards == 1 {
+            return Some(Exact::zero());
+        }
+        Some(Exact::new(self.sides.into(), self.accepted_faces().into()))
     }
 
     /// P(card i) for i = 1..n, given that the rolls end; `None` if they never do.
@@ -179,8 +192,12 @@ impl FaceCount {
         self.accepted_faces() > 0 && self.faces_of_card.windows(2).all(|w| w[0] == w[1])
     }
 
-    /// max over cards of |P(card) - 1/n|.
+    /// max over cards of |P(card) - 1/n|; `None` when some card can never
+    /// come up.
     pub fn max_abs_deviation(&self) -> Option<Exact> {
+        if !self.feasible() {
+            return None;
+        }
         let fair = Exact::new(One::one(), self.cards.into());
         self.card_probabilities()?
             .iter()
@@ -273,8 +290,8 @@ pub struct Case {
     pub faces_per_card: u64,
     /// Faces that are rolled again.
     pub rerolled_faces: u64,
-    /// Mean rolls until a face names a card; `None` when every face is
-    /// rolled again.
+    /// Mean rolls until a face names a card (0 for a single card); `None`
+    /// when some card can never come up.
     #[serde(with = "text")]
     pub expected_rolls: Option<Exact>,
     /// P(card i) for i = 1..n, given that the rolls end; `None` if they never do.
@@ -282,7 +299,8 @@ pub struct Case {
     pub card_probabilities: Option<Vec<Exact>>,
     /// Every card equally likely.
     pub uniform: bool,
-    /// max over cards of |P(card) - 1/n|; `None` if the rolls never end.
+    /// max over cards of |P(card) - 1/n|; `None` when some card can never
+    /// come up.
     #[serde(with = "text")]
     pub max_abs_deviation: Option<Exact>,
 }
@@ -543,7 +561,7 @@ mod tests {
     #[test]
     fn reroll_schemes_are_exactly_uniform_with_the_geometric_mean() {
         for sides in 2..=30u64 {
-            for cards in 1..=sides {
+            for cards in 2..=sides {
                 let per_card = sides / cards;
                 for scheme in [Scheme::OneFace, Scheme::MultiFace] {
                     let case = FaceCount::count(cards, sides, scheme);
@@ -559,8 +577,10 @@ mod tests {
                     Some(frac(sides, cards * per_card))
                 );
                 let one_face = FaceCount::count(cards, sides, Scheme::OneFace);
-                assert_eq!(one_face.expected_rolls(), Some(frac(sides, cards)));
-                assert_eq!(one_face.rerolled_faces, sides - cards);
+                if cards > 1 {
+                    assert_eq!(one_face.expected_rolls(), Some(frac(sides, cards)));
+                    assert_eq!(one_face.rerolled_faces, sides - cards);
+                }
             }
         }
     }
@@ -591,7 +611,12 @@ mod tests {
                 }
                 let expected: Vec<Exact> = tally.iter().map(|&t| frac(t, sides)).collect();
                 assert_eq!(case.card_probabilities().unwrap(), expected);
-                assert_eq!(case.expected_rolls(), Some(Exact::one()));
+                let rolls = match cards {
+                    1 => Some(Exact::zero()),
+                    _ if sides < cards => None,
+                    _ => Some(Exact::one()),
+                };
+                assert_eq!(case.expected_rolls(), rolls, "{cards} cards, d{sides}");
                 assert_eq!(case.uniform(), sides % cards == 0);
                 assert_eq!(case.feasible(), sides >= cards);
             }
@@ -609,9 +634,36 @@ mod tests {
         assert_eq!(multi.expected_rolls(), None);
         assert_eq!(multi.card_probabilities(), None);
         assert_eq!(multi.rerolled_faces, 6);
-        let one = FaceCount::count(8, 6, Scheme::OneFace);
-        assert!(!one.feasible());
-        assert_eq!(one.max_abs_deviation(), Some(frac(1, 8)));
+        // Fewer faces than cards: the schemes that never reroll end in one
+        // roll, but cards 7 and 8 never come up, so no mean is given.
+        for scheme in [Scheme::OneFace, Scheme::Mod] {
+            let short = Case::of(8, 6, scheme);
+            assert!(!short.feasible);
+            assert_eq!(short.expected_rolls, None);
+            assert_eq!(short.max_abs_deviation, None);
+            let probabilities = short.card_probabilities.unwrap();
+            assert_eq!(probabilities[7], Exact::zero());
+        }
+    }
+
+    #[test]
+    fn one_card_needs_no_roll_whatever_the_die_and_scheme() {
+        for sides in [2, 6, 20] {
+            for scheme in Scheme::ALL {
+                let case = Case::of(1, sides, scheme);
+                assert_eq!(
+                    case.expected_rolls,
+                    Some(Exact::zero()),
+                    "d{sides} {scheme:?}"
+                );
+                assert!(case.feasible && case.uniform);
+                assert_eq!(case.rerolled_faces, 0);
+                assert_eq!(case.card_probabilities, Some(vec![Exact::one()]));
+                assert_eq!(case.max_abs_deviation, Some(Exact::zero()));
+            }
+        }
+        let best = BestDie::of(1, &[Die { sides: 8 }, Die { sides: 6 }]);
+        assert_eq!(best.expected_rolls, Some(Exact::zero()));
     }
 
     #[test]
@@ -640,8 +692,9 @@ mod tests {
     #[test]
     fn best_die_prefers_fewest_rolls_then_fewest_faces() {
         let dice: Vec<Die> = [20, 12, 10, 8, 6].map(|sides| Die { sides }).to_vec();
-        // Brute force over the list with the independent formula.
-        for cards in 1..=20u64 {
+        // Brute force over the list with the independent formula (one card
+        // needs no roll: see `one_card_needs_no_roll_whatever_the_die_and_scheme`).
+        for cards in 2..=20u64 {
             let expected = dice
                 .iter()
                 .filter(|d| d.sides >= cards)

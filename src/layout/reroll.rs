@@ -19,11 +19,25 @@ impl Layout for Reroll {
             Block::Table(rolls_table(&params.dice, &results.cases)),
             Block::Table(best_table(&results.best_die)),
         ];
+        if params.cards.values().contains(&1) {
+            blocks.push(Block::Text {
+                text: "With one card there is nothing to choose: no die is rolled, \
+                       so its expected rolls are 0."
+                    .into(),
+            });
+        }
         if let Some(banishings) = results.banish.as_ref().filter(|rows| !rows.is_empty()) {
             blocks.push(Block::Heading {
                 text: "Banishing several cards".into(),
             });
             blocks.push(Block::Table(banish_table(banishings)));
+            blocks.push(Block::Text {
+                text: "Die per stage: the die rolled to banish each card in turn. \
+                       \"no roll\": one card is left, so it is chosen without rolling; \
+                       \"none\": no die of the list has enough faces for the cards left, \
+                       and the total is not given."
+                    .into(),
+            });
         }
         blocks.push(Block::Heading {
             text: "The mod shortcut".into(),
@@ -112,9 +126,14 @@ fn best_table(best: &[BestDie]) -> Table {
         rows: best
             .iter()
             .map(|row| {
+                let die = match (row.cards, row.die) {
+                    (1, _) => "no roll needed".into(),
+                    (_, Some(sides)) => die_label(sides),
+                    (_, None) => "none".into(),
+                };
                 vec![
                     Cell::plain(row.cards.to_string()),
-                    Cell::plain(row.die.map_or("none".into(), die_label)),
+                    Cell::plain(die),
                     optional_fraction(row.expected_rolls.as_ref()),
                 ]
             })
@@ -236,10 +255,14 @@ fn banish_table(banishings: &[Banishing]) -> Table {
                     StageDie::Fixed(die) => die.to_string(),
                     StageDie::Best => "best".into(),
                 };
-                let stages: Vec<String> = row
-                    .stage_dice
-                    .iter()
-                    .map(|sides| sides.map_or("none".into(), die_label))
+                // Stage i leaves cards - i to choose from.
+                let stages: Vec<String> = (0..)
+                    .zip(&row.stage_dice)
+                    .map(|(stage, sides)| match (row.cards - stage, sides) {
+                        (1, _) => "no roll".into(),
+                        (_, Some(sides)) => die_label(*sides),
+                        (_, None) => "none".into(),
+                    })
                     .collect();
                 vec![
                     Cell::plain(row.cards.to_string()),
@@ -284,5 +307,35 @@ mod tests {
         assert_eq!(rolls.rows[1][2].exact, "8/7");
         assert_eq!(rolls.rows[1][1].shown, "—");
         assert!(page("cards: 3\ndice: [d6]").table("banish").is_none());
+    }
+
+    #[test]
+    fn one_card_and_the_last_stage_say_no_roll_is_needed() {
+        let report = page("cards: [1, 2, 9]\ndice: [d6, d8]\nbanish: 2");
+        let best = report.table("best-die").unwrap();
+        assert_eq!(best.rows[0][1].shown, "no roll needed");
+        assert_eq!(best.rows[0][2].exact, "0/1");
+        let banish = report.table("banish").unwrap();
+        // Two cards, banish two: the d6 names one of two, then one is left.
+        assert_eq!(banish.rows[0][2].shown, "d6, no roll");
+        assert_eq!(banish.rows[0][3].exact, "1/1");
+        // Nine cards: the d6 has too few faces for the first stage.
+        assert_eq!(banish.rows[3][2].shown, "d6, d6");
+        assert_eq!(banish.rows[3][3].shown, "—");
+        assert_eq!(banish.rows[5][2].shown, "none, d8");
+        let texts: Vec<&str> = report
+            .blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(texts
+            .iter()
+            .any(|t| t.contains("With one card there is nothing to choose")));
+        assert!(texts
+            .iter()
+            .any(|t| t.contains("\"no roll\": one card is left")));
     }
 }
