@@ -42,8 +42,13 @@ pub struct Heading {
 pub struct Link {
     /// The target as written into the HTML, such as `../rules/index.html#ties`.
     pub target: String,
+    /// The target as the author wrote it, such as `../rules/_index.md#ties`:
+    /// what an error names, so the author finds it in the file.
+    pub written: String,
     /// 1-based line in the source file.
     pub line: usize,
+    /// 1-based column of the link's first character.
+    pub column: usize,
 }
 
 /// A problem at a place of the page.
@@ -82,7 +87,9 @@ pub fn render(
         errors: Vec::new(),
         events: Vec::new(),
         heading: None,
-        block_at: None,
+        in_paragraph: false,
+        in_code: false,
+        dollar_line: 0,
         anchors: Anchors::default(),
         math: math::Allowance::default(),
         rendered: Rendered::default(),
@@ -106,7 +113,9 @@ pub fn render(
                         Piece::Text(text) => page.push(Event::Text(text.into())),
                         Piece::Mark(i) => match expansions.get_mut(i).and_then(Option::take) {
                             Some(Expansion::Inline(value)) => page.push(Event::Text(value.into())),
-                            Some(Expansion::Block(html)) => page.push_block(html),
+                            Some(Expansion::Block(html)) => {
+                                page.push_block(html, marked.body_start(i));
+                            }
                             None => {}
                         },
                     }
@@ -279,9 +288,12 @@ struct Page<'a, 'b> {
     errors: Vec<MarkdownError>,
     events: Vec<Event<'a>>,
     heading: Option<OpenHeading<'a>>,
-    /// Index in `events` of a shortcode's block while it may still be alone
-    /// in its paragraph (it then replaces the paragraph).
-    block_at: Option<usize>,
+    /// Inside a paragraph: a block shortcode there is lifted out of it.
+    in_paragraph: bool,
+    /// Inside a code block, where a `$` is only a character.
+    in_code: bool,
+    /// The line of the last stray `$` reported: one error per line.
+    dollar_line: usize,
     anchors: Anchors,
     math: math::Allowance,
     rendered: Rendered,
@@ -303,9 +315,53 @@ impl<'a> Page<'a, '_> {
         });
     }
 
+    /// A `$` left in the text is a formula markdown did not take as one:
+    /// its braces do not balance (`$\frac{1}{6}}$`) or its `$$` is never
+    /// closed. Passed through, the reader would see raw TeX, so it is an
+    /// error; a dollar that is money is written `\$`.
+    fn stray_dollar(&mut self, source: &str, at: usize) {
+        let body = self.places.body;
+        let Some(offset) = source
+            .match_indices('$')
+            .map(|(i, _)| at + i)
+            .find(|&offset| !body[..offset.min(body.len())].ends_with('\\'))
+        else {
+            return;
+        };
+        let line = self.places.first_line + self.places.line_index(offset);
+        if line == self.dollar_line {
+            return;
+        }
+        self.dollar_line = line;
+        let message = if body[offset..].starts_with("$$") {
+            "a `$$` formula that is never closed: end it with `$$`, or write a dollar sign as `\\$`"
+        } else {
+            "a `$` formula that does not parse (are its braces balanced?) or is never \
+             closed: fix it, or write a dollar sign as `\\$`"
+        };
+        self.error(offset, message.to_string());
+    }
+
+    /// Note a relative link for the link check, with where it stands.
+    fn link(&mut self, target: &str, written: String, at: usize) {
+        let (line, column) = self.places.locate(at);
+        self.rendered.links.push(Link {
+            target: target.to_string(),
+            written,
+            line,
+            column,
+        });
+    }
+
     /// One event as the page shows it: `source` is its text in the marked
     /// body and `at` its offset in the body.
     fn event(&mut self, event: Event<'a>, source: &str, at: usize) -> Event<'a> {
+        match &event {
+            Event::Start(Tag::CodeBlock(_)) => self.in_code = true,
+            Event::End(TagEnd::CodeBlock) => self.in_code = false,
+            Event::Text(_) if !self.in_code => self.stray_dollar(source, at),
+            _ => {}
+        }
         match event {
             Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. })
                 if !is_allowed_url(dest_url) =>
@@ -324,13 +380,10 @@ impl<'a> Page<'a, '_> {
                 title,
                 id,
             }) => {
+                let written = dest_url.to_string();
                 let dest_url = paths::source_link(&dest_url).map_or(dest_url, CowStr::from);
                 if is_relative(&dest_url) {
-                    let line = self.places.first_line + self.places.line_index(at);
-                    self.rendered.links.push(Link {
-                        target: dest_url.to_string(),
-                        line,
-                    });
+                    self.link(&dest_url, written, at);
                 }
                 Event::Start(Tag::Link {
                     link_type,
@@ -341,11 +394,7 @@ impl<'a> Page<'a, '_> {
             }
             Event::Start(Tag::Image { ref dest_url, .. }) if is_relative(dest_url) => {
                 // Reported like links, so a broken image is located exactly.
-                let line = self.places.first_line + self.places.line_index(at);
-                self.rendered.links.push(Link {
-                    target: dest_url.to_string(),
-                    line,
-                });
+                self.link(dest_url, dest_url.to_string(), at);
                 event
             }
             Event::InlineMath(latex) | Event::DisplayMath(latex) if latex.trim().is_empty() => {
@@ -436,28 +485,64 @@ impl<'a> Page<'a, '_> {
             heading.inner.push(event);
             return;
         }
-        let alone = self
-            .block_at
-            .take()
-            .filter(|&at| at + 1 == self.events.len());
-        if let (Some(at), Event::End(TagEnd::Paragraph)) = (alone, &event) {
-            if at > 0 && matches!(self.events[at - 1], Event::Start(Tag::Paragraph)) {
-                // A block alone in its paragraph replaces the paragraph.
-                self.events.remove(at - 1);
-                if let Some(Event::Html(block)) = self.events.last_mut() {
-                    *block = format!("{block}\n").into();
+        match event {
+            Event::Start(Tag::Paragraph) => self.in_paragraph = true,
+            Event::End(TagEnd::Paragraph) => {
+                self.in_paragraph = false;
+                // Left empty by a block lifted out of it: no `<p></p>`.
+                if matches!(self.events.last(), Some(Event::Start(Tag::Paragraph))) {
+                    self.events.pop();
+                    return;
                 }
-                return;
             }
+            _ => {}
         }
         self.events.push(event);
     }
 
-    fn push_block(&mut self, html: String) {
-        self.push(Event::Html(html.into()));
-        if self.heading.is_none() {
-            self.block_at = Some(self.events.len() - 1);
+    /// A table or chart where a shortcode stood (`at` in the body). HTML has
+    /// no block inside a paragraph, so one written in a line of text is
+    /// lifted out of it: the paragraph closes before it and reopens after.
+    /// Inside a heading, emphasis or a link it cannot be lifted whole, so it
+    /// is an error.
+    fn push_block(&mut self, html: String, at: usize) {
+        if self.heading.is_some() || self.open_inline() {
+            let message = "a table or chart cannot stand inside a heading, emphasis or a \
+                           link: put its shortcode on a line of its own"
+                .to_string();
+            self.error(at, message);
+            return;
         }
+        let lifted = self.in_paragraph;
+        if lifted {
+            if matches!(self.events.last(), Some(Event::Start(Tag::Paragraph))) {
+                self.events.pop();
+            } else {
+                self.events.push(Event::End(TagEnd::Paragraph));
+            }
+        }
+        self.events.push(Event::Html(format!("{html}\n").into()));
+        if lifted {
+            self.events.push(Event::Start(Tag::Paragraph));
+        }
+    }
+
+    /// Whether an inline element (emphasis, a link...) of the current
+    /// paragraph is still open.
+    fn open_inline(&self) -> bool {
+        if !self.in_paragraph {
+            return false;
+        }
+        let mut depth = 0i32;
+        for event in self.events.iter().rev() {
+            match event {
+                Event::Start(Tag::Paragraph) => break,
+                Event::Start(_) => depth += 1,
+                Event::End(_) => depth -= 1,
+                _ => {}
+            }
+        }
+        depth > 0
     }
 }
 
@@ -561,7 +646,9 @@ mod tests {
             out.links,
             vec![Link {
                 target: "rules/index.html#ties".into(),
-                line: 13
+                written: "rules/_index.md#ties".into(),
+                line: 13,
+                column: 5
             }]
         );
         assert_eq!(out.headings.len(), 2);
@@ -611,7 +698,7 @@ mod tests {
         );
         assert!(
             out.html
-                .contains("<p><code>\u{E000}</code> <table></table></p>"),
+                .contains("<p><code>\u{E000}</code> </p>\n<table></table>\n"),
             "{}",
             out.html
         );
@@ -628,7 +715,7 @@ mod tests {
         for expected in [
             "<td>&lt;2&gt;</td>",
             "<p>&lt;3&gt;</p>",
-            "<li><table></table></li>",
+            "<li><table></table>\n</li>",
             "&lt;div&gt;&lt;4&gt;&lt;/div&gt;",
             "<p>a*&lt;5&gt;&amp;&lt;6&gt;<br />",
             "<h2 id=\"setext-7\">Setext &lt;7&gt;",
@@ -674,6 +761,76 @@ mod tests {
             "{}",
             errors[0].message
         );
+    }
+
+    #[test]
+    fn formulas_markdown_does_not_take_fail_with_file_line_and_column() {
+        for (body, place, says) in [
+            (
+                "Intro.\n\nA $\\frac{1}{6}}$ die.\n",
+                (6, 3),
+                "braces balanced",
+            ),
+            (
+                "Intro.\n\n$$\nx^2\n\nmore\n",
+                (6, 1),
+                "`$$` formula that is never closed",
+            ),
+            ("x\n\n- a $x + {y$ in a list\n", (6, 5), "does not parse"),
+        ] {
+            let errors = render(body, 4, &Fake).unwrap_err();
+            assert_eq!(
+                errors.len(),
+                1,
+                "{body:?}: one error per formula: {errors:?}"
+            );
+            assert_eq!((errors[0].line, errors[0].column), place, "{body:?}");
+            assert!(errors[0].message.contains(says), "{errors:?}");
+            assert!(
+                errors[0].message.contains("`\\$`"),
+                "says how to write money"
+            );
+        }
+        // Money, dollars in code, and a formula that parses stay as they were.
+        let fine = "Costs \\$5.\n\n`$HOME` and\n\n```\necho $PATH\n```\n\n$x$\n";
+        let out = render(fine, 1, &Fake).unwrap();
+        assert!(out.html.contains("Costs $5."), "{}", out.html);
+        assert!(out.html.contains("echo $PATH"), "{}", out.html);
+    }
+
+    #[test]
+    fn a_block_shortcode_in_a_line_of_text_is_lifted_out_of_the_paragraph() {
+        let out = render("Before {{ table() }} after.\n", 1, &Fake).unwrap();
+        assert_eq!(
+            out.html,
+            "<p>Before </p>\n<table></table>\n<p> after.</p>\n"
+        );
+        let out = render(
+            "{{ table() }} after.\n\nAlone:\n\n{{ table() }}\n",
+            1,
+            &Fake,
+        )
+        .unwrap();
+        assert_eq!(
+            out.html,
+            "<table></table>\n<p> after.</p>\n<p>Alone:</p>\n<table></table>\n"
+        );
+        let out = render("- item {{ table() }}\n\n> quote {{ table() }}\n", 1, &Fake).unwrap();
+        assert!(!out.html.contains("<p><table>"), "{}", out.html);
+        assert!(!out.html.contains("<p>\n<table>"), "{}", out.html);
+        // Inside emphasis, a link or a heading it cannot be lifted whole.
+        for (body, column) in [
+            ("*see {{ table() }}*\n", 6),
+            ("[see {{ table() }}](x.md)\n", 6),
+            ("## Head {{ table() }}\n", 9),
+        ] {
+            let errors = render(body, 1, &Fake).unwrap_err();
+            assert_eq!((errors[0].line, errors[0].column), (1, column), "{body}");
+            assert!(
+                errors[0].message.contains("on a line of its own"),
+                "{errors:?}"
+            );
+        }
     }
 
     #[test]

@@ -271,8 +271,10 @@ pub struct Params {
     /// Numbers of players.
     pub players: SizeSet,
     /// The dice choices compared; `d6` means one die.
+    #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
     pub dice: Vec<DicePool>,
-    /// The tie rules compared.
+    /// The tie rules compared: a list, or one rule.
+    #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
     pub ties: Vec<TieRule>,
 }
 

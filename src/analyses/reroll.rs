@@ -417,7 +417,8 @@ impl Banishing {
 pub struct Params {
     /// How many cards are laid out: a number, a list or a range.
     pub cards: SizeSet,
-    /// The dice on offer, one die each.
+    /// The dice on offer, one die each: a list, or one die.
+    #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
     pub dice: Vec<Die>,
     /// Cards banished one after another, if asked.
     #[serde(default)]

@@ -82,6 +82,40 @@ impl Serialize for DicePool {
     }
 }
 
+/// A list key that also takes one value: `dice: d20` reads as `[d20]`.
+/// Use as `#[serde(deserialize_with = "one_or_many")]`. Each value is read
+/// inside serde_yaml's visitor, so its errors keep their line and column.
+pub fn one_or_many<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct OneOrMany<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> de::Visitor<'de> for OneOrMany<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("one value or a list of values, such as [d6, d8]")
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut values = Vec::new();
+            while let Some(value) = seq.next_element()? {
+                values.push(value);
+            }
+            Ok(values)
+        }
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<T>, E> {
+            T::deserialize(de::value::StrDeserializer::<E>::new(text)).map(|one| vec![one])
+        }
+        fn visit_u64<E: de::Error>(self, number: u64) -> Result<Vec<T>, E> {
+            T::deserialize(de::value::U64Deserializer::<E>::new(number)).map(|one| vec![one])
+        }
+        fn visit_i64<E: de::Error>(self, number: i64) -> Result<Vec<T>, E> {
+            T::deserialize(de::value::I64Deserializer::<E>::new(number)).map(|one| vec![one])
+        }
+    }
+    deserializer.deserialize_any(OneOrMany(std::marker::PhantomData))
+}
+
 /// A set of positive sizes: `3`, `[2, 3, 10]` or the range `"2..30"` (inclusive).
 ///
 /// Kept sorted and without repeats, so results come out in a stable order.

@@ -148,6 +148,14 @@ impl ScenarioPage {
         })
     }
 
+    /// Every chart, in page order.
+    pub fn charts(&self) -> impl Iterator<Item = &Chart> {
+        self.blocks.iter().filter_map(|block| match block {
+            Block::Chart(chart) => Some(chart),
+            _ => None,
+        })
+    }
+
     /// Every table, in page order.
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
         self.blocks.iter().filter_map(|block| match block {

@@ -42,10 +42,10 @@ impl Expand for Expander<'_, '_> {
             "table" => {
                 let id = call.arg("id")?;
                 let table = computed.page.table(id).ok_or_else(|| {
-                    let ids: Vec<&str> = computed.page.tables().map(|t| t.id.as_str()).collect();
+                    let ids = computed.page.tables().map(|t| t.id.as_str());
                     format!(
-                        "table(...): scenario {name:?} has no table {id:?}; it has: {}",
-                        ids.join(", ")
+                        "table(...): scenario {name:?} has no table {id:?}; {}",
+                        it_has(ids, "tables")
                     )
                 })?;
                 let csv = super::CsvLink {
@@ -66,10 +66,13 @@ impl Expand for Expander<'_, '_> {
             }
             "chart" => {
                 let id = call.arg("id")?;
-                let chart = computed
-                    .page
-                    .chart(id)
-                    .ok_or_else(|| format!("chart(...): scenario {name:?} has no chart {id:?}"))?;
+                let chart = computed.page.chart(id).ok_or_else(|| {
+                    let ids = computed.page.charts().map(|c| c.id.as_str());
+                    format!(
+                        "chart(...): scenario {name:?} has no chart {id:?}; {}",
+                        it_has(ids, "charts")
+                    )
+                })?;
                 // Prefixed by the scenario, so two scenarios' charts of the same
                 // id on one page keep distinct SVG ids for screen readers.
                 let mut chart = chart.clone();
@@ -87,6 +90,16 @@ impl Expand for Expander<'_, '_> {
                 "unknown shortcode {other:?}: expected value, table or chart"
             )),
         }
+    }
+}
+
+/// `it has: a, b`, or `it has no charts`: the ids a reference could name.
+fn it_has<'a>(ids: impl Iterator<Item = &'a str>, what: &str) -> String {
+    let ids: Vec<&str> = ids.collect();
+    if ids.is_empty() {
+        format!("it has no {what}")
+    } else {
+        format!("it has: {}", ids.join(", "))
     }
 }
 

@@ -71,33 +71,52 @@ pub fn check(
 ) {
     for page in pages {
         let mut located = 0;
-        let mut reported: BTreeMap<Target, usize> = BTreeMap::new();
+        let mut reported: BTreeMap<Target, &Link> = BTreeMap::new();
         for link in page.links {
             reported
                 .entry(paths::link_target(page.output, &link.target))
-                .or_insert(link.line);
+                .or_insert(link);
         }
         for reference in page.refs {
             let target = paths::link_target(page.output, &reference.value);
             let Some(problem) = problem(&target, files, ids) else {
                 continue;
             };
-            let line = reported.get(&target).copied().unwrap_or_else(|| {
-                located += 1;
-                page.body.map_or(1, |(body, first)| {
-                    if located > LOCATED_PER_PAGE {
-                        first
-                    } else {
-                        line_of(body, first, &reference.value)
-                    }
-                })
-            });
             let what = if reference.is_source { "image" } else { "link" };
+            // Named as the author wrote it, where it stands; the address it
+            // became only when that differs (`rules.md` is `rules.html`).
+            let (line, column, message) = match reported.get(&target) {
+                Some(link) if link.written != reference.value => (
+                    link.line,
+                    link.column,
+                    format!(
+                        "broken {what} {:?} (in the site {:?}): {problem}",
+                        link.written, reference.value
+                    ),
+                ),
+                Some(link) => (
+                    link.line,
+                    link.column,
+                    format!("broken {what} {:?}: {problem}", link.written),
+                ),
+                None => {
+                    located += 1;
+                    let line = page.body.map_or(1, |(body, first)| {
+                        if located > LOCATED_PER_PAGE {
+                            first
+                        } else {
+                            line_of(body, first, &reference.value)
+                        }
+                    });
+                    let message = format!("broken {what} {:?}: {problem}", reference.value);
+                    (line, 1, message)
+                }
+            };
             errors.push(Error::Source {
                 file: format!("content/{}", page.source),
                 line,
-                column: 1,
-                message: format!("broken {what} {:?}: {problem}", reference.value),
+                column,
+                message,
             });
         }
     }
@@ -265,7 +284,9 @@ mod tests {
             body: Some((body, 3)),
             links: &[Link {
                 target: "#none".into(),
+                written: "#none".into(),
                 line: 40,
+                column: 7,
             }],
             refs: &refs,
         };
@@ -281,7 +302,7 @@ mod tests {
         );
         assert!(
             messages[1].starts_with(
-                "content/_index.md:40:1: broken link \"#none\": index.html has no heading #none"
+                "content/_index.md:40:7: broken link \"#none\": index.html has no heading #none"
             ),
             "{messages:?}"
         );

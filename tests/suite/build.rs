@@ -66,11 +66,13 @@ fn scenario_links_in_markdown_must_exist() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("content/dice/method.md:3:1: broken link \"missing.html\""),
+        err.contains(
+            "content/dice/method.md:3:5: broken link \"missing.md\" (in the site \"missing.html\")"
+        ),
         "{err}"
     );
     assert!(
-        err.contains("content/dice/method.md:3:1: broken link \"ten.html#nope\""),
+        err.contains("content/dice/method.md:3:31: broken link \"ten.html#nope\""),
         "{err}"
     );
 }
