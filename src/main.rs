@@ -10,7 +10,7 @@ use fairdice::build::{self, Project, Summary};
 use fairdice::cache::Cache;
 use fairdice::error::Error;
 use fairdice::progress::Progress;
-use fairdice::site::{scenario_json, Computed};
+use fairdice::site::Computed;
 use fairdice::ui::Ui;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -255,17 +255,30 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
         Ok(s) => s,
         Err(err) => return failed(&err, ui),
     };
-    let computed = build::compute(&scenarios, &Progress::new(!ui.quiet));
+    let progress = Progress::new(!ui.quiet);
+    let computed = if json {
+        // The contract alone: no page is laid out for it.
+        build::compute_cached(&scenarios, &Cache::disabled(), &progress)
+            .into_iter()
+            .zip(&scenarios)
+            .map(|(evaluated, scenario)| Computed {
+                scenario,
+                page: fairdice::layout::blocks::ScenarioPage {
+                    results: evaluated.results.to_json(),
+                    blocks: Vec::new(),
+                },
+            })
+            .collect()
+    } else {
+        build::compute(&scenarios, &progress)
+    };
     if json {
-        let documents: Vec<serde_json::Value> = computed
-            .iter()
-            .map(|c| scenario_json(c.scenario, &c.page))
-            .collect();
-        let doc = serde_json::json!({ "scenarios": documents });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&doc).expect("JSON values serialise")
-        );
+        if let Err(err) = print_json(&computed) {
+            return failed(
+                &Error::Refused(format!("cannot write the results: {err}")),
+                ui,
+            );
+        }
     } else {
         let width = fairdice::terminal::width();
         let text: Vec<String> = computed
@@ -281,6 +294,39 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
         exit = failed(&err, ui);
     }
     exit
+}
+
+/// `{"scenarios": [{"file", "title", "kind", "results"}]}` (as
+/// `fairdice::site::scenario_json` spells each one) through one buffered writer, without
+/// copying the results: the JSON of 1000d6 is 10 MB.
+fn print_json(computed: &[Computed]) -> std::io::Result<()> {
+    use std::io::Write;
+    #[derive(serde::Serialize)]
+    struct Document<'a> {
+        scenarios: Vec<Entry<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct Entry<'a> {
+        file: &'a str,
+        title: &'a str,
+        kind: &'a str,
+        results: &'a serde_json::Value,
+    }
+    let document = Document {
+        scenarios: computed
+            .iter()
+            .map(|c| Entry {
+                file: &c.scenario.source,
+                title: &c.scenario.header.title,
+                kind: c.scenario.params.kind(),
+                results: &c.page.results,
+            })
+            .collect(),
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, &document)?;
+    writeln!(out)?;
+    out.flush()
 }
 
 /// One scenario for the terminal: its name and kind, then its key figures

@@ -26,3 +26,22 @@ pub struct Total {
     #[serde(with = "text")]
     pub probability: Exact,
 }
+
+/// For `#[serde(serialize_with = "crate::analyses::dice::in_parallel")]` on
+/// long lists of big numbers (the 5,001 totals of 1000d6): spelling
+/// thousand-digit numbers in decimal is most of the work of printing them,
+/// so the items are spelled on every core, then written in order.
+pub fn in_parallel<T, S>(items: &[T], serializer: S) -> Result<S::Ok, S::Error>
+where
+    T: Serialize + Sync,
+    S: serde::Serializer,
+{
+    use rayon::prelude::*;
+    use serde::ser::Error;
+    let spelled: Vec<serde_json::Value> = items
+        .par_iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(S::Error::custom)?;
+    spelled.serialize(serializer)
+}

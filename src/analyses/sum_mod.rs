@@ -4,6 +4,7 @@ use crate::engine::{abs_diff, prime_factors, ratio, ratio_smooth, text, Dist, Ex
 use crate::progress::Progress;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::dice::{Dice, Total};
@@ -40,6 +41,7 @@ pub struct Case {
     #[serde(with = "text")]
     pub total_outcomes: BigUint,
     /// Ways and probability of each total.
+    #[serde(serialize_with = "crate::analyses::dice::in_parallel")]
     pub sums: Vec<Total>,
     /// Ways and probability of each bin v = total mod n.
     pub bins: Vec<Bin>,
@@ -192,6 +194,8 @@ impl Case {
             targets,
             sums: sums
                 .iter()
+                .collect::<Vec<_>>()
+                .into_par_iter()
                 .map(|(total, ways)| Total {
                     total,
                     probability: probability(ways),
