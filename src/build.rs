@@ -76,6 +76,8 @@ pub struct Built {
     pub summary: Summary,
     /// One error per failed gate and case, located in its scenario file.
     pub gate_failures: Vec<Error>,
+    /// Problems that do not fail the build (rules without a key).
+    pub warnings: Vec<Error>,
 }
 
 /// The result of `fairdice check`: the gates and the stale-site comparison.
@@ -85,6 +87,8 @@ pub struct Verification {
     pub diff: Diff,
     /// Gates that did not hold.
     pub gate_failures: Vec<Error>,
+    /// Problems that do not fail the check (rules without a key).
+    pub warnings: Vec<Error>,
     /// Counts and timings.
     pub summary: Summary,
 }
@@ -130,11 +134,13 @@ pub fn render_site(project: &Project) -> Result<Built> {
     // Render.
     let _stage = limits::stage("rendering the site");
     let files = site::render(&content, &computed, &tera, &assets)?;
+    let warnings = site::warnings(&content, &computed);
     let summary = summary(&content, &files, timings, started);
     Ok(Built {
         files,
         summary,
         gate_failures,
+        warnings,
     })
 }
 
@@ -182,6 +188,7 @@ pub fn check(project: &Project) -> Result<Verification> {
     Ok(Verification {
         diff: compare_with_disk(&project.out, &built.files)?,
         gate_failures: built.gate_failures,
+        warnings: built.warnings,
         summary: built.summary,
     })
 }

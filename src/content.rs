@@ -28,6 +28,9 @@ pub struct Page {
     pub body: String,
     /// Line of `source` where `body` starts (1-based), for error messages.
     pub body_line: usize,
+    /// For a section's `_index.md`: whether the section's pages are
+    /// numbered rules (`numbered: true`).
+    pub numbered: bool,
 }
 
 impl Page {
@@ -60,6 +63,8 @@ struct FrontMatter {
     #[serde(default)]
     weight: Option<i64>,
     description: Option<String>,
+    #[serde(default)]
+    numbered: bool,
 }
 
 /// Read every page, scenario and asset below `dir` under the default budget.
@@ -427,6 +432,7 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
         description: front.description,
         body: body.to_string(),
         body_line,
+        numbered: front.numbered,
     })
 }
 

@@ -218,6 +218,9 @@ fn check(project: &Project, ui: Ui) -> Exit {
         Ok(v) => v,
         Err(err) => return failed(&err, ui),
     };
+    for warning in &verification.warnings {
+        ui.warning(warning);
+    }
     for err in &verification.gate_failures {
         ui.error(err);
     }

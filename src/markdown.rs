@@ -4,8 +4,10 @@
 
 mod anchors;
 mod math;
+mod numbering;
 
 pub use anchors::slugify;
+pub use numbering::{derived_key, Numbering, Rule};
 
 use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion, Found};
@@ -24,6 +26,8 @@ pub struct Rendered {
     pub headings: Vec<Heading>,
     /// Relative links, for the link checker.
     pub links: Vec<Link>,
+    /// The rules of a numbered page, in order (empty otherwise).
+    pub rules: Vec<Rule>,
 }
 
 /// A heading with its anchor.
@@ -62,7 +66,7 @@ pub struct MarkdownError {
     pub message: String,
 }
 
-fn options() -> Options {
+pub(crate) fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -82,7 +86,71 @@ pub fn render(
     first_line: usize,
     expand: &dyn Expand,
 ) -> Result<Rendered, Vec<MarkdownError>> {
+    render_with(body, first_line, expand, None)
+}
+
+/// The rules of a numbered page, numbered and keyed but without their text,
+/// before any page is rendered: cross-references need every rule's number.
+pub fn plan_rules(
+    body: &str,
+    first_line: usize,
+    numbering: &Numbering,
+) -> Result<Vec<Rule>, Vec<MarkdownError>> {
+    let found = shortcodes::find(body, first_line, &literal_ranges(body));
+    let marked = Marked::new(body, &found);
+    let plan = numbering::plan(&marked.text, options(), numbering, &is_single_mark);
+    let mut places = Places::new(body, first_line);
+    let mut errors = Vec::new();
+    for (at, message) in &plan.errors {
+        let (line, column) = places.locate(marked.to_body(*at));
+        errors.push(MarkdownError {
+            line,
+            column,
+            message: message.clone(),
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(plan
+        .rules
+        .into_iter()
+        .map(|planned| {
+            let (line, column) = places.locate(marked.to_body(planned.at));
+            Rule {
+                line,
+                column,
+                ..planned.rule
+            }
+        })
+        .collect())
+}
+
+/// Render a page of a numbered section: every rule numbered, keyed and
+/// anchored, its `{#key}` taken out of the text.
+pub fn render_numbered(
+    body: &str,
+    first_line: usize,
+    expand: &dyn Expand,
+    numbering: &Numbering,
+) -> Result<Rendered, Vec<MarkdownError>> {
+    render_with(body, first_line, expand, Some(numbering))
+}
+
+/// A paragraph made of one shortcode alone (a table, a chart) is no rule.
+fn is_single_mark(source: &str) -> bool {
+    let mut chars = source.chars();
+    chars.next() == Some(MARK) && chars.next().is_none()
+}
+
+fn render_with(
+    body: &str,
+    first_line: usize,
+    expand: &dyn Expand,
+    numbering: Option<&Numbering>,
+) -> Result<Rendered, Vec<MarkdownError>> {
     let mut page = Page {
+        rules: None,
         places: Places::new(body, first_line),
         errors: Vec::new(),
         events: Vec::new(),
@@ -95,15 +163,21 @@ pub fn render(
         rendered: Rendered::default(),
     };
     let found = shortcodes::find(body, first_line, &literal_ranges(body));
-    let marked = Marked::new(body, &found);
+    let mut marked = Marked::new(body, &found);
     let mut expansions: Vec<Option<Expansion>> = Vec::with_capacity(found.len());
     for found in found {
         let expansion = found.call.and_then(|call| expand.expand(&call));
         expansions.push(expansion.map_err(|m| page.error(found.start, m)).ok());
     }
+    if let Some(numbering) = numbering {
+        page.rules = Some(Rules::plan(&mut marked, &expansions, numbering, &mut page));
+    }
     for (event, range) in Parser::new_ext(&marked.text, options()).into_offset_iter() {
         let at = marked.to_body(range.start);
         let source = &marked.text[range.clone()];
+        if matches!(event, Event::Start(Tag::Heading { .. })) {
+            page.heading_rule(range.start);
+        }
         let event = match page.event(event, source, at) {
             // Marks are only looked for where the text is the source as it
             // is (no entity or escape in between), so offsets hold.
@@ -113,6 +187,14 @@ pub fn render(
                         Piece::Text(text) => page.push(Event::Text(text.into())),
                         Piece::Mark(i) => match expansions.get_mut(i).and_then(Option::take) {
                             Some(Expansion::Inline(value)) => page.push(Event::Text(value.into())),
+                            Some(Expansion::Link { text, href }) => page.push(Event::InlineHtml(
+                                format!(
+                                    "<a href=\"{}\">{}</a>",
+                                    escape_html(&href),
+                                    escape_html(&text)
+                                )
+                                .into(),
+                            )),
                             Some(Expansion::Block(html)) => {
                                 page.push_block(html, marked.body_start(i));
                             }
@@ -122,7 +204,7 @@ pub fn render(
                 }
                 continue;
             }
-            other => other,
+            other => page.dress(other, range.start),
         };
         page.push(event);
     }
@@ -140,8 +222,10 @@ pub fn render(
         events,
         mut errors,
         mut rendered,
+        rules,
         ..
     } = page;
+    rendered.rules = rules.map(|r| r.done()).unwrap_or_default();
     html::push_html(&mut rendered.html, events.into_iter());
     if errors.is_empty() {
         Ok(rendered)
@@ -215,6 +299,33 @@ impl Marked {
         }
     }
 
+    /// `self.text[range]` with each mark replaced by its inline
+    /// expansion's text (block expansions dropped).
+    fn with_inline_expansions(
+        &self,
+        range: Range<usize>,
+        expansions: &[Option<Expansion>],
+    ) -> String {
+        let mut out = String::new();
+        let mut from = range.start;
+        let first = self.marks.partition_point(|&m| m < range.start);
+        for (i, &mark) in self.marks.iter().enumerate().skip(first) {
+            if mark >= range.end {
+                break;
+            }
+            out.push_str(&self.text[from..mark]);
+            match expansions.get(i) {
+                Some(Some(Expansion::Inline(value) | Expansion::Link { text: value, .. })) => {
+                    out.push_str(value)
+                }
+                _ => {}
+            }
+            from = mark + MARK.len_utf8();
+        }
+        out.push_str(&self.text[from..range.end]);
+        out
+    }
+
     fn body_start(&self, i: usize) -> usize {
         self.shortcodes[i].start
     }
@@ -284,6 +395,8 @@ impl<'b> Places<'b> {
 
 /// A page being rendered: events so far and what was found on the way.
 struct Page<'a, 'b> {
+    /// The rules of a numbered page and the state of their rendering.
+    rules: Option<Rules<'b>>,
     places: Places<'b>,
     errors: Vec<MarkdownError>,
     events: Vec<Event<'a>>,
@@ -303,9 +416,160 @@ struct OpenHeading<'a> {
     level: HeadingLevel,
     id: Option<String>,
     inner: Vec<Event<'a>>,
+    /// The heading's rule, on a numbered page.
+    rule: Option<usize>,
+}
+
+/// The rules of a numbered page while it renders.
+struct Rules<'n> {
+    rules: Vec<Rule>,
+    starts: std::collections::HashMap<(usize, numbering::Block), usize>,
+    decorate: &'n (dyn Fn(&str) -> String + Sync),
+    /// Whether the open top-level paragraph is a rule.
+    paragraph: bool,
+    /// For each open list item, whether it is a rule.
+    items: Vec<bool>,
+    /// The rule of the heading being opened.
+    heading: Option<usize>,
+}
+
+impl<'n> Rules<'n> {
+    /// Plan the rules, report bad keys, take the `{#key}` texts out of
+    /// `marked` (as spaces, so offsets hold) and read each rule's text.
+    fn plan(
+        marked: &mut Marked,
+        expansions: &[Option<Expansion>],
+        numbering: &'n Numbering,
+        page: &mut Page,
+    ) -> Self {
+        let plan = numbering::plan(&marked.text, options(), numbering, &is_single_mark);
+        for (at, message) in &plan.errors {
+            page.error(marked.to_body(*at), message.clone());
+        }
+        for blank in &plan.blanks {
+            marked
+                .text
+                .replace_range(blank.clone(), &" ".repeat(blank.len()));
+        }
+        let rules = plan
+            .rules
+            .into_iter()
+            .map(|planned| {
+                let (line, column) = page.places.locate(marked.to_body(planned.at));
+                let own = marked.with_inline_expansions(planned.own, expansions);
+                Rule {
+                    line,
+                    column,
+                    text: numbering::plain_text(&own, options()),
+                    ..planned.rule
+                }
+            })
+            .collect();
+        Rules {
+            rules,
+            starts: plan.starts,
+            decorate: numbering.decorate,
+            paragraph: false,
+            items: Vec::new(),
+            heading: None,
+        }
+    }
+
+    /// The opening of a rule: its number, linked to its anchor, and what
+    /// the site adds after it.
+    fn number_html(&self, index: usize) -> String {
+        let rule = &self.rules[index];
+        let key = escape_html(&rule.key);
+        format!(
+            "<a class=\"rule-number\" href=\"#{key}\">{}</a>{} ",
+            rule.number,
+            (self.decorate)(&rule.key)
+        )
+    }
+
+    fn done(self) -> Vec<Rule> {
+        self.rules
+    }
 }
 
 impl<'a> Page<'a, '_> {
+    /// On a numbered page, the opening and closing of each rule's block
+    /// carry its id and number.
+    fn dress(&mut self, event: Event<'a>, start: usize) -> Event<'a> {
+        use numbering::Block;
+        let Some(rules) = &mut self.rules else {
+            return event;
+        };
+        let rule_at = |block| rules.starts.get(&(start, block)).copied();
+        match event {
+            Event::Start(Tag::Paragraph) => match rule_at(Block::Paragraph) {
+                Some(index) => {
+                    rules.paragraph = true;
+                    let html = format!(
+                        "<p class=\"rule\" id=\"{}\">{}",
+                        escape_html(&rules.rules[index].key),
+                        rules.number_html(index)
+                    );
+                    self.rule_anchor(index);
+                    Event::Html(html.into())
+                }
+                None => event,
+            },
+            Event::End(TagEnd::Paragraph) if std::mem::take(&mut rules.paragraph) => {
+                Event::Html("</p>\n".into())
+            }
+            Event::Start(Tag::Item) => {
+                let index = rule_at(Block::Item);
+                rules.items.push(index.is_some());
+                match index {
+                    Some(index) => {
+                        let html = format!(
+                            "<li class=\"rule\" id=\"{}\">{}",
+                            escape_html(&rules.rules[index].key),
+                            rules.number_html(index)
+                        );
+                        self.rule_anchor(index);
+                        Event::Html(html.into())
+                    }
+                    None => event,
+                }
+            }
+            Event::End(TagEnd::Item) if rules.items.pop() == Some(true) => {
+                Event::Html("</li>\n".into())
+            }
+            other => other,
+        }
+    }
+
+    /// Note the rule of a heading about to open, if it is one.
+    fn heading_rule(&mut self, start: usize) {
+        if let Some(rules) = &mut self.rules {
+            rules.heading = rules
+                .starts
+                .get(&(start, numbering::Block::Heading))
+                .copied();
+        }
+    }
+
+    /// Reserve a rule's key as an id of the page: it must be free.
+    fn rule_anchor(&mut self, index: usize) {
+        let Some(rules) = &self.rules else { return };
+        let rule = &rules.rules[index];
+        if self.anchors.unique(rule.key.clone()) != rule.key {
+            let message = format!(
+                "rule key {:?} is already an id on this page (a heading's or another rule's): \
+                 give this rule another key",
+                rule.key
+            );
+            let (line, column) = (rule.line, rule.column);
+            self.errors.push(MarkdownError {
+                line,
+                column,
+                message,
+            });
+        }
+    }
+
     fn error(&mut self, offset: usize, message: String) {
         let (line, column) = self.places.locate(offset);
         self.errors.push(MarkdownError {
@@ -420,6 +684,8 @@ impl<'a> Page<'a, '_> {
                 }
             },
             Event::Start(Tag::Heading { level, id, .. }) => {
+                let rule = self.rules.as_mut().and_then(|r| r.heading.take());
+                let id = id.filter(|_| rule.is_none());
                 let id = id.and_then(|id| match anchors::check_id(&id) {
                     Ok(()) => Some(id.to_string()),
                     Err(reason) => {
@@ -436,6 +702,7 @@ impl<'a> Page<'a, '_> {
                     level,
                     id,
                     inner: Vec::new(),
+                    rule,
                 });
                 Event::Text("".into())
             }
@@ -463,11 +730,25 @@ impl<'a> Page<'a, '_> {
     }
 
     fn heading_html(&mut self, heading: OpenHeading) -> Event<'a> {
-        let text = plain_text(&heading.inner);
-        let id = self
-            .anchors
-            .unique(heading.id.unwrap_or_else(|| slugify(&text)));
+        let mut text = plain_text(&heading.inner);
         let mut inner_html = String::new();
+        let id = match (heading.rule, &self.rules) {
+            (Some(index), Some(rules)) => {
+                let rule = &rules.rules[index];
+                text = format!("{} {text}", rule.number);
+                inner_html = format!(
+                    "<span class=\"rule-number\">{}</span>{} ",
+                    rule.number,
+                    (rules.decorate)(&rule.key)
+                );
+                let key = rule.key.clone();
+                self.rule_anchor(index);
+                key
+            }
+            _ => self
+                .anchors
+                .unique(heading.id.unwrap_or_else(|| slugify(&text))),
+        };
         html::push_html(&mut inner_html, heading.inner.into_iter());
         let n = heading.level as u8;
         let escaped = escape_html(&id);
@@ -831,6 +1112,50 @@ mod tests {
                 "{errors:?}"
             );
         }
+
+    #[test]
+    fn numbered_pages_carry_numbers_ids_and_plain_text() {
+        let numbering = Numbering {
+            chapter: 2,
+            stem: "dice".into(),
+            decorate: &|key| format!("<i>{key}</i>"),
+        };
+        let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
+                    The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        for expected in [
+            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
+            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
+            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
+            "id=\"dice.1.2b\"",
+            "\n<table></table>",
+        ] {
+            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
+        }
+        assert!(!out.html.contains("{#"), "{}", out.html);
+        let texts: Vec<(&str, &str)> = out
+            .rules
+            .iter()
+            .map(|r| (r.number.as_str(), r.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("2.1", "Dice"),
+                ("2.1.1", "Roll two dice: <1>."),
+                ("2.1.2", "The readings:"),
+                ("2.1.2a", "all"),
+                ("2.1.2b", "tied")
+            ]
+        );
+        assert_eq!((out.rules[1].line, out.rules[1].column), (3, 40));
+        assert_eq!(out.headings[0].text, "2.1 Dice");
+        let planned = plan_rules(body, 1, &numbering).unwrap();
+        let keys: Vec<&str> = planned.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["dice", "roll", "dice.1.2", "all", "dice.1.2b"]);
+        let errors = render_numbered("## A {#x}\n\nB. {#x}\n", 1, &Fake, &numbering).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (3, 6), "{errors:?}");
+        assert!(errors[0].message.contains("already an id"), "{errors:?}");
     }
 
     #[test]

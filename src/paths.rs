@@ -32,6 +32,13 @@ pub fn page_output(source: &str) -> String {
     format!("{stem}.html")
 }
 
+/// Where a page's markdown source is published, beside its HTML:
+/// `rules/dice.md` -> `rules/dice.md`, `rules/_index.md` -> `rules/index.md`.
+pub fn page_markdown(source: &str) -> String {
+    let output = page_output(source);
+    format!("{}.md", output.strip_suffix(".html").unwrap_or(&output))
+}
+
 /// A scenario's name: its source without the extension (`games/a.yaml` ->
 /// `games/a`). Shortcodes name scenarios this way, and every file of the
 /// scenario starts with it.

@@ -36,6 +36,13 @@ pub enum Expansion {
     Inline(String),
     /// Ready HTML that stands as its own block.
     Block(String),
+    /// A link within a sentence (`rule 3.2.1`); both escaped when written.
+    Link {
+        /// What the reader sees.
+        text: String,
+        /// Where it leads, relative to the page.
+        href: String,
+    },
 }
 
 /// The site's side of shortcodes: resolve one call.

@@ -10,6 +10,7 @@ mod expand;
 mod links;
 mod nav;
 mod print;
+mod rules;
 mod search;
 pub mod standalone;
 
@@ -113,11 +114,13 @@ pub fn render(
         .iter()
         .map(|c| (c.scenario.name.as_str(), c))
         .collect();
+    let (book, book_errors) = rules::Book::new(content, &nav, computed);
     let renderer = Renderer {
         tera,
         nav: &nav,
         site_title: &site_title,
         scenarios: &by_name,
+        book: &book,
     };
 
     let pages: Vec<Result<RenderedPage>> = content
@@ -128,7 +131,7 @@ pub fn render(
     let scenario_pages: Vec<Result<RenderedPage>> =
         computed.par_iter().map(|c| renderer.scenario(c)).collect();
 
-    let mut errors = Vec::new();
+    let mut errors = book_errors;
     let mut rendered = Vec::new();
     for result in pages.into_iter().chain(scenario_pages) {
         match result {
@@ -147,6 +150,15 @@ pub fn render(
         || renderer.print_page(&rendered),
     );
     let mut files = SiteFiles::new();
+    if !book.rules().is_empty() {
+        let texts = rendered
+            .iter()
+            .flat_map(|page| &page.rules)
+            .map(|rule| (rule.key.clone(), rule.text.clone()))
+            .collect();
+        let json = rules::rules_json(&book, &texts, &|_| None, serde_json::Value::Null);
+        files.insert(rules::RULES_JSON.into(), json.into_bytes());
+    }
     files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
     files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
     for page in rendered {
@@ -157,6 +169,13 @@ pub fn render(
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
     Ok(files)
+}
+
+/// What `fairdice check` warns about without failing: numbered rules
+/// without a written key.
+pub fn warnings(content: &Content, computed: &[Computed]) -> Vec<Error> {
+    let nav = Nav::new(content, computed);
+    rules::Book::new(content, &nav, computed).0.warnings()
 }
 
 /// Every path the site will hold, each claimed by who writes it: the
@@ -177,6 +196,7 @@ fn claim_outputs<'a>(
         (MARKER, Generated("the site marker")),
         (paths::PRINT_PAGE, Generated("the print page")),
         (paths::SEARCH_INDEX, Generated("the search index")),
+        (rules::RULES_JSON, Generated("the rules in JSON")),
     ];
     claims.folder(
         paths::ASSETS,
@@ -247,6 +267,8 @@ struct RenderedPage<'a> {
     links: Vec<Link>,
     /// Output files: the page, and for scenarios their JSON and CSVs.
     files: SiteFiles,
+    /// The numbered rules of the page, with their text.
+    rules: Vec<markdown::Rule>,
 }
 
 /// Where a table's CSV is: a file beside the page, or (in a single-file
@@ -261,6 +283,7 @@ struct Renderer<'a> {
     nav: &'a Nav,
     site_title: &'a str,
     scenarios: &'a BTreeMap<&'a str, &'a Computed<'a>>,
+    book: &'a rules::Book,
 }
 
 #[derive(Serialize)]
@@ -317,7 +340,14 @@ impl Renderer<'_> {
             renderer: self,
             output: output.clone(),
         };
-        let body = markdown::render(&page.body, page.body_line, &expander).map_err(|errors| {
+        let decorate = |key: &str| self.rule_marks(key, &output);
+        let body = match self.book.numbering(page, &decorate) {
+            Some(numbering) => {
+                markdown::render_numbered(&page.body, page.body_line, &expander, &numbering)
+            }
+            None => markdown::render(&page.body, page.body_line, &expander),
+        };
+        let body = body.map_err(|errors| {
             Error::from_list(
                 errors
                     .into_iter()
@@ -352,8 +382,15 @@ impl Renderer<'_> {
             anchors,
             refs,
             links: body.links,
-            files: BTreeMap::from([(output.clone(), html.into_bytes())]),
+            files: BTreeMap::from([
+                (output.clone(), html.into_bytes()),
+                (
+                    paths::page_markdown(&page.source),
+                    page.body.clone().into_bytes(),
+                ),
+            ]),
             output,
+            rules: body.rules,
         })
     }
 
@@ -387,6 +424,7 @@ impl Renderer<'_> {
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);
+        context.insert("measures", &self.book.measured_by(computed, &output));
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
         files.insert(output.clone(), html.into_bytes());
@@ -402,7 +440,22 @@ impl Renderer<'_> {
             refs,
             links: Vec::new(),
             files,
+            rules: Vec::new(),
         })
+    }
+
+    /// What follows a rule's number: links to the scenarios that give its
+    /// figures.
+    fn rule_marks(&self, key: &str, from: &str) -> String {
+        let mut html = String::new();
+        for (name, title) in self.book.figures(key) {
+            html.push_str(&format!(
+                " <a class=\"rule-figures\" href=\"{}\" title=\"{}\">figures</a>",
+                paths::href(from, &paths::scenario_output(name)),
+                markdown::escape_html(title)
+            ));
+        }
+        html
     }
 
     /// A scenario page's blocks as the templates take them, and its

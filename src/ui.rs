@@ -21,6 +21,7 @@ pub struct Ui {
 const RED: &str = "31;1";
 const GREEN: &str = "32";
 const DIM: &str = "2";
+const YELLOW: &str = "33";
 
 impl Ui {
     /// Settings from the flags; colour decided from the terminal.
@@ -44,6 +45,15 @@ impl Ui {
     pub fn error(&self, err: &Error) {
         for line in error_lines(err) {
             eprintln!("{} {line}", self.paint(RED, "error:"));
+        }
+    }
+
+    /// Every problem in `err` as a `warning: ` line (hidden by `--quiet`).
+    pub fn warning(&self, err: &Error) {
+        if !self.quiet {
+            for line in error_lines(err) {
+                eprintln!("{} {line}", self.paint(YELLOW, "warning:"));
+            }
         }
     }
 

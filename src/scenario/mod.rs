@@ -28,6 +28,9 @@ pub struct Header {
     /// Fairness gates: figures the results must show, or the build fails.
     #[serde(default)]
     pub expect: crate::gates::Expect,
+    /// Keys of the numbered rules whose figures this scenario gives.
+    #[serde(default)]
+    pub rules: Vec<String>,
 }
 
 /// A parsed and validated scenario.

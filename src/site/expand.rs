@@ -15,6 +15,19 @@ pub struct Expander<'a, 'r> {
 
 impl Expand for Expander<'_, '_> {
     fn expand(&self, call: &Call) -> Result<Expansion, String> {
+        if call.name == "rule" {
+            let key = call.arg("key")?;
+            let placed = self.renderer.book.get(key).ok_or_else(|| {
+                format!(
+                    "rule(...): no rule has the key {key:?}; {}",
+                    self.renderer.book.known_keys()
+                )
+            })?;
+            return Ok(Expansion::Link {
+                text: format!("rule {}", placed.rule.number),
+                href: placed.href(&self.output),
+            });
+        }
         let name = call.arg("scenario")?;
         let computed = self.renderer.scenarios.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.renderer.scenarios.keys().copied().collect();
@@ -87,7 +100,7 @@ impl Expand for Expander<'_, '_> {
                 )))
             }
             other => Err(format!(
-                "unknown shortcode {other:?}: expected value, table or chart"
+                "unknown shortcode {other:?}: expected value, table, chart or rule"
             )),
         }
     }

@@ -36,6 +36,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         nav: &nav,
         site_title: &computed.scenario.header.title,
         scenarios: &BTreeMap::new(),
+        book: &Default::default(),
     };
     let scenario = computed.scenario;
     let csv_link = |table: &Table| CsvLink {

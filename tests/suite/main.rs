@@ -25,6 +25,7 @@ mod hostile_serve;
 mod hostile_site;
 mod init;
 mod layers;
+mod rules;
 mod rules_pages;
 mod serve;
 mod site_features;

@@ -75,6 +75,9 @@ fn every_shortcode_of_the_rules_pages_resolves() {
     for (page, text) in pages() {
         assert!(text.starts_with("---\ntitle: "), "{page}: front matter");
         for (name, args) in shortcodes(&text) {
+            if name == "rule" {
+                continue; // cross-references: checked by every build
+            }
             let report = &reports[&args["scenario"]];
             let ok = match name.as_str() {
                 "value" => !at(&report.results, &args["path"]).is_null(),

@@ -1,0 +1,470 @@
+//! Numbered rules. On a page of a numbered section every heading (below the
+//! title), top-level paragraph and top-level list item is a rule with a
+//! hierarchical number (`3`, `3.2`, `3.2.1`, `3.2.1a` for sub-items) and a
+//! key that names it for good. The author writes the key once, at the end of
+//! the rule: `## Ties {#ties}` for a heading (pulldown-cmark's own heading
+//! attribute), `Roll again. {#reroll}` for a paragraph or list item. A rule
+//! without one gets a key derived from its page and number, which a later
+//! edit above it will change: `fairdice check` says so.
+//!
+//! Planning reads the page once with the same parser as the render, so both
+//! agree on what a rule is; the render then blanks the `{#key}` texts (with
+//! spaces, so every offset holds) and dresses each rule from the plan.
+
+use super::anchors::{check_id, slugify};
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// How one page is numbered.
+pub struct Numbering<'a> {
+    /// The page's own number in its section (1 for the first page).
+    pub chapter: usize,
+    /// The page's file name without `.md`, first part of derived keys.
+    pub stem: String,
+    /// Extra HTML placed after a rule's number (marks, links), by key.
+    pub decorate: &'a (dyn Fn(&str) -> String + Sync),
+}
+
+/// One rule of a page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// `3.2.1a`: the page's number, then one part per level.
+    pub number: String,
+    /// The stable name, written by the author or derived.
+    pub key: String,
+    /// Whether the author wrote the key (`false`: derived from the number).
+    pub explicit: bool,
+    /// 1-based line and column of the rule (of its key when written).
+    pub line: usize,
+    /// See `line`.
+    pub column: usize,
+    /// The heading level, for a heading rule.
+    pub heading: Option<u8>,
+    /// The rule's own words as plain text (sub-items excluded); filled by
+    /// the render, empty when only planned.
+    pub text: String,
+}
+
+/// What kind of block a rule starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Block {
+    Heading,
+    Paragraph,
+    Item,
+}
+
+/// A rule found by planning, with the places the render needs.
+#[derive(Debug, Clone)]
+pub(super) struct Planned {
+    pub rule: Rule,
+    /// Offset (in the planned text) where the key was written, or the rule.
+    pub at: usize,
+    /// The rule's own text in the planned text (sub-items excluded).
+    pub own: Range<usize>,
+}
+
+/// Every rule of a page, and the places where keys were written.
+#[derive(Debug, Default)]
+pub(super) struct Plan {
+    pub rules: Vec<Planned>,
+    /// Rule index by the offset of its first event and its kind.
+    pub starts: HashMap<(usize, Block), usize>,
+    /// The `{#key}` texts of paragraphs and items, to blank before rendering.
+    pub blanks: Vec<Range<usize>>,
+    /// Problems with written keys: offset and message.
+    pub errors: Vec<(usize, String)>,
+}
+
+/// A level of the numbering: the page, or a heading.
+struct Node {
+    level: u8,
+    number: String,
+    children: usize,
+}
+
+/// How the items of a top-level list are numbered.
+#[derive(Clone, Copy)]
+enum ListMode {
+    /// Each item is a rule; its nested items are its sub-items.
+    Rules,
+    /// The list follows a paragraph ending with `:`: its items are that
+    /// rule's sub-items (rule index).
+    SubItemsOf(usize),
+}
+
+/// Plan the rules of `text`. `single_mark` tells whether a paragraph's
+/// source is one shortcode alone (a table or chart, not a rule).
+pub(super) fn plan(
+    text: &str,
+    options: pulldown_cmark::Options,
+    numbering: &Numbering,
+    single_mark: &dyn Fn(&str) -> bool,
+) -> Plan {
+    let mut plan = Plan::default();
+    let mut levels = vec![Node {
+        level: 1,
+        number: numbering.chapter.to_string(),
+        children: 0,
+    }];
+    // Open containers: for items, the rule they are (if any).
+    let mut open: Vec<(Tag, Option<usize>)> = Vec::new();
+    let mut list_modes: Vec<ListMode> = Vec::new();
+    // The last top-level block, when it was a rule paragraph ending in `:`.
+    let mut lead_in: Option<usize> = None;
+    let mut item_children: HashMap<usize, usize> = HashMap::new();
+    let events: Vec<(Event, Range<usize>)> =
+        Parser::new_ext(text, options).into_offset_iter().collect();
+    for (i, (event, range)) in events.iter().enumerate() {
+        match event {
+            Event::Start(tag) => {
+                let top = open.is_empty();
+                let mut rule = None;
+                match tag {
+                    Tag::Heading { level, id, .. } if top && (*level as u8) >= 2 => {
+                        let level = *level as u8;
+                        while levels.last().is_some_and(|n| n.level >= level) && levels.len() > 1 {
+                            levels.pop();
+                        }
+                        let number = next_child(levels.last_mut().expect("the page level"));
+                        levels.push(Node {
+                            level,
+                            number: number.clone(),
+                            children: 0,
+                        });
+                        let written = id.as_ref().map(|id| {
+                            let at = text[range.clone()].rfind(&**id).unwrap_or(0);
+                            (id.to_string(), range.start + at)
+                        });
+                        let index = plan.add(
+                            numbering,
+                            number,
+                            written,
+                            range.start,
+                            range.clone(),
+                            Some(level),
+                        );
+                        plan.starts.insert((range.start, Block::Heading), index);
+                        lead_in = None;
+                    }
+                    Tag::Paragraph if top => {
+                        lead_in = None;
+                        if !single_mark(text[range.clone()].trim()) {
+                            let number = next_child(levels.last_mut().expect("the page level"));
+                            let index = plan.keyed(numbering, text, number, range.clone(), None);
+                            plan.starts.insert((range.start, Block::Paragraph), index);
+                            if without_key(&text[range.clone()]).ends_with(':') {
+                                lead_in = Some(index);
+                            }
+                        }
+                    }
+                    Tag::List(_) if top => {
+                        list_modes.push(lead_in.map_or(ListMode::Rules, ListMode::SubItemsOf));
+                        lead_in = None;
+                    }
+                    Tag::Item => {
+                        let lists = open
+                            .iter()
+                            .filter(|(t, _)| matches!(t, Tag::List(_)))
+                            .count();
+                        let parent_item = open.iter().rev().find_map(|(t, r)| match t {
+                            Tag::Item => Some(*r),
+                            _ => None,
+                        });
+                        let own_end = events[i + 1..]
+                            .iter()
+                            .find_map(|(e, r)| match e {
+                                Event::Start(Tag::List(_)) => Some(r.start),
+                                _ => None,
+                            })
+                            .filter(|&s| s < range.end)
+                            .unwrap_or(range.end);
+                        let own = range.start..own_end;
+                        let number = match (list_modes.last(), lists, parent_item) {
+                            (Some(ListMode::Rules), 1, _) if in_top_list(&open) => {
+                                Some(next_child(levels.last_mut().expect("the page level")))
+                            }
+                            (Some(ListMode::SubItemsOf(parent)), 1, _) if in_top_list(&open) => {
+                                Some(sub_number(&plan, &mut item_children, *parent))
+                            }
+                            (Some(ListMode::Rules), 2, Some(Some(parent)))
+                                if in_top_list(&open) =>
+                            {
+                                Some(sub_number(&plan, &mut item_children, parent))
+                            }
+                            _ => None,
+                        };
+                        if let Some(number) = number {
+                            let index = plan.keyed(numbering, text, number, own, None);
+                            plan.starts.insert((range.start, Block::Item), index);
+                            rule = Some(index);
+                        }
+                    }
+                    _ => {
+                        if top {
+                            lead_in = None;
+                        }
+                    }
+                }
+                open.push((tag.clone(), rule));
+            }
+            Event::End(end) => {
+                open.pop();
+                if matches!(end, TagEnd::List(_)) && open.is_empty() {
+                    list_modes.pop();
+                }
+            }
+            _ if open.is_empty() => lead_in = None,
+            _ => {}
+        }
+    }
+    plan
+}
+
+/// Whether the innermost list is inside no container other than lists and
+/// items (not in a quote, a callout or a footnote).
+fn in_top_list(open: &[(Tag, Option<usize>)]) -> bool {
+    open.iter()
+        .all(|(t, _)| matches!(t, Tag::List(_) | Tag::Item | Tag::Paragraph))
+}
+
+/// The next child number of a level: `3.2` -> `3.2.1`, `3.2.2`...
+fn next_child(node: &mut Node) -> String {
+    node.children += 1;
+    format!("{}.{}", node.number, node.children)
+}
+
+/// The next sub-item number of rule `parent`: `3.2.1a`, `3.2.1b`...
+fn sub_number(plan: &Plan, children: &mut HashMap<usize, usize>, parent: usize) -> String {
+    let n = children.entry(parent).or_insert(0);
+    *n += 1;
+    format!("{}{}", plan.rules[parent].rule.number, letters(*n))
+}
+
+/// `1` -> `a`, `26` -> `z`, `27` -> `aa`.
+fn letters(mut n: usize) -> String {
+    let mut out = Vec::new();
+    while n > 0 {
+        n -= 1;
+        out.push(b'a' + (n % 26) as u8);
+        n /= 26;
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ASCII letters")
+}
+
+impl Plan {
+    /// A paragraph or item rule, with its key read from the end of `own`.
+    fn keyed(
+        &mut self,
+        numbering: &Numbering,
+        text: &str,
+        number: String,
+        own: Range<usize>,
+        heading: Option<u8>,
+    ) -> usize {
+        let written = match trailing_key(&text[own.clone()]) {
+            None => None,
+            Some(found) => {
+                let blank = own.start + found.blank.start..own.start + found.blank.end;
+                let at = blank.start + found.key_at;
+                self.blanks.push(blank.clone());
+                if let Some(other) = trailing_key(&text[own.start..blank.start]) {
+                    self.errors.push((
+                        own.start + other.blank.start + other.key_at,
+                        format!(
+                            "this rule has two keys, {{#{}}} and {{#{}}}: a rule has one key; \
+                             keep one",
+                            other.key, found.key
+                        ),
+                    ));
+                }
+                Some((found.key, at))
+            }
+        };
+        self.add(numbering, number, written, own.start, own, heading)
+    }
+
+    fn add(
+        &mut self,
+        numbering: &Numbering,
+        number: String,
+        written: Option<(String, usize)>,
+        start: usize,
+        own: Range<usize>,
+        heading: Option<u8>,
+    ) -> usize {
+        let (key, explicit, at) = match written {
+            Some((key, at)) => {
+                if let Err(reason) = check_id(&key) {
+                    self.errors.push((
+                        at,
+                        format!(
+                            "rule key {reason}; write it as {{#{}}} for example",
+                            slugify(&key)
+                        ),
+                    ));
+                }
+                (key, true, at)
+            }
+            None => (derived_key(&numbering.stem, &number), false, start),
+        };
+        self.rules.push(Planned {
+            rule: Rule {
+                number,
+                key,
+                explicit,
+                line: 0,
+                column: 0,
+                heading,
+                text: String::new(),
+            },
+            at,
+            own,
+        });
+        self.rules.len() - 1
+    }
+}
+
+/// The key of a rule whose author gave none: its page and its number
+/// within the page (`start-of-game.2.1` for rule 1.2.1 of that page).
+pub fn derived_key(stem: &str, number: &str) -> String {
+    let local = number.split_once('.').map_or("", |(_, rest)| rest);
+    format!("{}.{local}", slugify(stem))
+}
+
+/// A `{#key}` written at the end of a rule's text.
+struct TrailingKey {
+    key: String,
+    /// The range to blank: the key and the spaces before it.
+    blank: Range<usize>,
+    /// Where the key's name starts within `blank`.
+    key_at: usize,
+}
+
+/// A rule's text without its trailing `{#key}`, trimmed at the end.
+fn without_key(own: &str) -> &str {
+    match trailing_key(own) {
+        Some(found) => &own[..found.blank.start],
+        None => own.trim_end(),
+    }
+}
+
+fn trailing_key(own: &str) -> Option<TrailingKey> {
+    let trimmed = own.trim_end();
+    let inner = trimmed.strip_suffix('}')?;
+    let open = inner.rfind("{#")?;
+    let key = &inner[open + 2..];
+    if key.contains(char::is_whitespace) || key.contains(['{', '}']) {
+        return None;
+    }
+    let start = trimmed[..open].trim_end().len();
+    Some(TrailingKey {
+        key: key.to_string(),
+        blank: start..trimmed.len(),
+        key_at: open + 2 - start,
+    })
+}
+
+/// The plain text of a rule's own markdown (marks already replaced).
+pub(super) fn plain_text(markdown: &str, options: pulldown_cmark::Options) -> String {
+    let mut text = String::new();
+    for event in Parser::new_ext(markdown, options) {
+        match event {
+            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                text.push_str(&t)
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => text.push(' '),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(text: &str) -> Vec<(String, String, bool)> {
+        let numbering = Numbering {
+            chapter: 3,
+            stem: "start-of-game".into(),
+            decorate: &|_| String::new(),
+        };
+        let plan = plan(text, crate::markdown::options(), &numbering, &|s| {
+            s == "\u{E000}"
+        });
+        assert!(plan.errors.is_empty(), "{:?}", plan.errors);
+        plan.rules
+            .into_iter()
+            .map(|p| (p.rule.number, p.rule.key, p.rule.explicit))
+            .collect()
+    }
+
+    #[test]
+    fn headings_paragraphs_and_items_are_numbered() {
+        let text = "Intro. {#intro}\n\n## Dice {#dice}\n\nRoll two dice. {#roll}\n\n\
+                    Who goes first:\n\n- highest {#high}\n- ties\n  - again {#again}\n\n\
+                    ### Ties\n\nReroll.\n\n- one\n  - sub\n\n> [!NOTE]\n> not a rule\n\n\u{E000}\n\n## Next\n\nLast.\n";
+        let got = numbers(text);
+        let expected = [
+            ("3.1", "intro", true),
+            ("3.2", "dice", true),
+            ("3.2.1", "roll", true),
+            ("3.2.2", "start-of-game.2.2", false),
+            ("3.2.2a", "high", true),
+            ("3.2.2b", "start-of-game.2.2b", false),
+            ("3.2.3", "start-of-game.2.3", false),
+            ("3.2.3.1", "start-of-game.2.3.1", false),
+            ("3.2.3.2", "start-of-game.2.3.2", false),
+            ("3.2.3.2a", "start-of-game.2.3.2a", false),
+            ("3.3", "start-of-game.3", false),
+            ("3.3.1", "start-of-game.3.1", false),
+        ];
+        let expected: Vec<(String, String, bool)> = expected
+            .iter()
+            .map(|(n, k, e)| (n.to_string(), k.to_string(), *e))
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn keys_are_read_from_the_end_only() {
+        let k = trailing_key("Roll {#not} again. {#roll}  \n").unwrap();
+        assert_eq!(k.key, "roll");
+        assert_eq!(
+            &"Roll {#not} again. {#roll}  \n"[k.blank.clone()],
+            " {#roll}"
+        );
+        assert!(trailing_key("A set {#a b}").is_none());
+        assert!(trailing_key("Plain.").is_none());
+        assert_eq!(letters(1), "a");
+        assert_eq!(letters(26), "z");
+        assert_eq!(letters(28), "ab");
+    }
+
+    #[test]
+    fn bad_and_double_keys_are_errors() {
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "p".into(),
+            decorate: &|_| String::new(),
+        };
+        let plan = plan(
+            "One. {#a} {#b}\n\nTwo. {#x\"y}\n",
+            crate::markdown::options(),
+            &numbering,
+            &|_| false,
+        );
+        let messages: Vec<&str> = plan.errors.iter().map(|(_, m)| m.as_str()).collect();
+        assert!(
+            messages[0].contains("two keys, {#a} and {#b}"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].starts_with("rule key \"x\\\"y\" may only hold"),
+            "{messages:?}"
+        );
+    }
+}

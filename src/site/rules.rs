@@ -1,0 +1,314 @@
+//! The rule book: every numbered rule of the site with its number, key and
+//! page, read before any page renders so that cross-references
+//! (`{{ rule(key="ties") }}`) can name any rule with the number it has now;
+//! the scenarios that measure each rule; and `rules.json`.
+
+use super::nav::Nav;
+use super::Computed;
+use crate::content::{Content, Page};
+use crate::error::Error;
+use crate::markdown::{self, Numbering, Rule};
+use crate::paths::{self, page_output};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The machine-readable rules, at the site's root.
+pub const RULES_JSON: &str = "rules.json";
+
+/// A rule as the whole site sees it.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    /// The rule as planned on its page.
+    pub rule: Rule,
+    /// The page's content file (`rules/start.md`).
+    pub source: String,
+    /// The page's output path.
+    pub output: String,
+}
+
+impl Placed {
+    /// The rule's address from the page at `from`.
+    pub fn href(&self, from: &str) -> String {
+        let page = if from == self.output {
+            String::new()
+        } else {
+            paths::href(from, &self.output)
+        };
+        format!("{page}#{}", self.rule.key)
+    }
+}
+
+/// Every rule of the site, in reading order.
+#[derive(Debug, Default)]
+pub struct Book {
+    /// Numbered pages: source -> (chapter, stem).
+    chapters: BTreeMap<String, (usize, String)>,
+    rules: Vec<Placed>,
+    by_key: BTreeMap<String, usize>,
+    /// Per rule key, the scenarios that give its figures: (name, title).
+    figures: BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Book {
+    /// Plan every numbered page (in reading order) and every scenario's
+    /// `rules:`; problems come back located, all together.
+    pub fn new(content: &Content, nav: &Nav, computed: &[Computed]) -> (Book, Vec<Error>) {
+        let mut book = Book::default();
+        let mut errors = Vec::new();
+        let numbered: Vec<&str> = content
+            .pages
+            .iter()
+            .filter(|p| p.is_section_index() && p.numbered)
+            .map(Page::folder)
+            .collect();
+        let by_output: BTreeMap<String, &Page> = content
+            .pages
+            .iter()
+            .filter(|p| !p.is_section_index() && numbered.contains(&p.folder()))
+            .map(|p| (page_output(&p.source), p))
+            .collect();
+        let mut chapter_of_folder: BTreeMap<&str, usize> = BTreeMap::new();
+        for output in nav.reading_order() {
+            let Some(page) = by_output.get(output) else {
+                continue;
+            };
+            let chapter = chapter_of_folder.entry(page.folder()).or_insert(0);
+            *chapter += 1;
+            let stem = paths::file_name(&page.source)
+                .trim_end_matches(".md")
+                .to_string();
+            book.chapters
+                .insert(page.source.clone(), (*chapter, stem.clone()));
+            let numbering = Numbering {
+                chapter: *chapter,
+                stem,
+                decorate: &|_| String::new(),
+            };
+            match markdown::plan_rules(&page.body, page.body_line, &numbering) {
+                Ok(rules) => {
+                    for rule in rules {
+                        book.add(rule, page, &mut errors);
+                    }
+                }
+                Err(found) => errors.extend(found.into_iter().map(|e| Error::Source {
+                    file: format!("content/{}", page.source),
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })),
+            }
+        }
+        for c in computed {
+            for key in &c.scenario.header.rules {
+                if book.by_key.contains_key(key) {
+                    book.figures
+                        .entry(key.clone())
+                        .or_default()
+                        .push((c.scenario.name.clone(), c.scenario.header.title.clone()));
+                } else {
+                    let (line, column) = place_of(&c.scenario.text, key);
+                    errors.push(Error::Source {
+                        file: format!("content/{}", c.scenario.source),
+                        line,
+                        column,
+                        message: format!(
+                            "rules: no rule has the key {key:?}; {}",
+                            book.known_keys()
+                        ),
+                    });
+                }
+            }
+        }
+        (book, errors)
+    }
+
+    fn add(&mut self, rule: Rule, page: &Page, errors: &mut Vec<Error>) {
+        if let Some(&first) = self.by_key.get(&rule.key) {
+            let first = &self.rules[first];
+            let how = |r: &Rule| if r.explicit { "" } else { " (derived)" };
+            errors.push(Error::Source {
+                file: format!("content/{}", page.source),
+                line: rule.line,
+                column: rule.column,
+                message: format!(
+                    "rule {} has the key {:?}{}, which rule {} already has{} \
+                     (content/{}:{}:{}): a key names one rule; give this one another key",
+                    rule.number,
+                    rule.key,
+                    how(&rule),
+                    first.rule.number,
+                    how(&first.rule),
+                    first.source,
+                    first.rule.line,
+                    first.rule.column
+                ),
+            });
+            return;
+        }
+        self.by_key.insert(rule.key.clone(), self.rules.len());
+        self.rules.push(Placed {
+            rule,
+            source: page.source.clone(),
+            output: page_output(&page.source),
+        });
+    }
+
+    /// How a page is numbered, if it is.
+    pub fn numbering<'d>(
+        &self,
+        page: &Page,
+        decorate: &'d (dyn Fn(&str) -> String + Sync),
+    ) -> Option<Numbering<'d>> {
+        self.chapters
+            .get(&page.source)
+            .map(|(chapter, stem)| Numbering {
+                chapter: *chapter,
+                stem: stem.clone(),
+                decorate,
+            })
+    }
+
+    /// The rule named `key`.
+    pub fn get(&self, key: &str) -> Option<&Placed> {
+        self.by_key.get(key).map(|&i| &self.rules[i])
+    }
+
+    /// Every rule, in reading order.
+    pub fn rules(&self) -> &[Placed] {
+        &self.rules
+    }
+
+    /// A hint listing some keys, for errors.
+    pub fn known_keys(&self) -> String {
+        if self.rules.is_empty() {
+            return "the site has no numbered rules (a section's _index.md says \
+                    `numbered: true`)"
+                .into();
+        }
+        let keys: Vec<&str> = self
+            .rules
+            .iter()
+            .filter(|p| p.rule.explicit)
+            .take(12)
+            .map(|p| p.rule.key.as_str())
+            .collect();
+        format!(
+            "keys are written {{#key}} at the end of a rule: {}",
+            keys.join(", ")
+        )
+    }
+
+    /// The scenarios that measure the rule `key`: (name, title).
+    pub fn figures(&self, key: &str) -> &[(String, String)] {
+        self.figures.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The rules a scenario measures, as links from its page.
+    pub fn measured_by(&self, computed: &Computed, from: &str) -> Vec<Value> {
+        computed
+            .scenario
+            .header
+            .rules
+            .iter()
+            .filter_map(|key| self.get(key))
+            .map(|p| json!({"number": p.rule.number, "href": p.href(from)}))
+            .collect()
+    }
+
+    /// Rules whose key was derived: a later edit above them renumbers them
+    /// and so changes their key, breaking links and release history.
+    pub fn warnings(&self) -> Vec<Error> {
+        self.rules
+            .iter()
+            .filter(|p| !p.rule.explicit)
+            .map(|p| Error::Source {
+                file: format!("content/{}", p.source),
+                line: p.rule.line,
+                column: p.rule.column,
+                message: format!(
+                    "rule {} has no key, so it is known as {:?}, which changes when a rule \
+                     above it is added or removed: end it with {{#a-name}} to give it one",
+                    p.rule.number, p.rule.key
+                ),
+            })
+            .collect()
+    }
+}
+
+/// Where `key` is first written in a scenario's text, for errors.
+fn place_of(text: &str, key: &str) -> (usize, usize) {
+    let rules_at = text.find("rules:").unwrap_or(0);
+    let at = text[rules_at..]
+        .find(key)
+        .map_or(rules_at, |i| rules_at + i);
+    let line = text[..at].matches('\n').count() + 1;
+    let column = text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+/// `rules.json`: every rule by number and by key, with its title (the
+/// heading it stands under), its words, its address and the release that
+/// last changed it. `texts` holds each rule's rendered text by key;
+/// `changed_in` the release that last changed each key.
+pub fn rules_json(
+    book: &Book,
+    texts: &BTreeMap<String, String>,
+    changed_in: &dyn Fn(&str) -> Option<String>,
+    release: Value,
+) -> String {
+    let mut by_key = Map::new();
+    let mut by_number = Map::new();
+    let mut titles: Vec<(String, String)> = Vec::new();
+    for placed in book.rules() {
+        let rule = &placed.rule;
+        let text = texts.get(&rule.key).cloned().unwrap_or_default();
+        if rule.heading.is_some() {
+            titles.retain(|(number, _)| is_ancestor(number, &rule.number));
+            titles.push((rule.number.clone(), text.clone()));
+        }
+        let title = titles
+            .iter()
+            .rev()
+            .find(|(number, _)| is_ancestor(number, &rule.number) || *number == rule.number)
+            .map(|(_, title)| title.clone());
+        let entry = json!({
+            "number": rule.number,
+            "key": rule.key,
+            "title": title,
+            "text": text,
+            "url": placed.href(""),
+            "changed_in": changed_in(&rule.key),
+        });
+        by_number.insert(rule.number.clone(), entry.clone());
+        by_key.insert(rule.key.clone(), entry);
+    }
+    let doc = json!({"release": release, "by_number": by_number, "by_key": by_key});
+    let mut text = serde_json::to_string_pretty(&doc).expect("JSON values serialise");
+    text.push('\n');
+    text
+}
+
+/// Whether rule `a` contains rule `b` (`3.2` contains `3.2.1` and `3.2.1a`).
+fn is_ancestor(a: &str, b: &str) -> bool {
+    b.len() > a.len()
+        && b.starts_with(a)
+        && (b.as_bytes()[a.len()] == b'.' || b.as_bytes()[a.len()].is_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancestry_follows_the_numbers() {
+        assert!(is_ancestor("3.2", "3.2.1"));
+        assert!(is_ancestor("3.2.1", "3.2.1a"));
+        assert!(!is_ancestor("3.2", "3.21"));
+        assert!(!is_ancestor("3.2", "3.2"));
+    }
+
+    #[test]
+    fn scenario_keys_are_located() {
+        assert_eq!(place_of("title: x\nrules: [a, ties]\n", "ties"), (2, 12));
+    }
+}
