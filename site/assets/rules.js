@@ -1,0 +1,35 @@
+// A copy-link button beside each rule number. Made by script, so pages
+// read without script, printed pages and the search index never hold it.
+(function () {
+  function fallback(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand("copy"); } catch (e) { /* nothing to copy with */ }
+    area.remove();
+  }
+  document.querySelectorAll(".rule-number").forEach(function (number) {
+    var rule = number.closest("[id]");
+    if (!rule) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-link";
+    button.textContent = "Copy link";
+    button.setAttribute("aria-label", "Copy a link to rule " + number.textContent);
+    button.addEventListener("click", function () {
+      var url = location.href.split("#")[0] + "#" + rule.id;
+      var done = function () {
+        button.textContent = "Copied";
+        setTimeout(function () { button.textContent = "Copy link"; }, 1500);
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(url).then(done, function () { fallback(url); done(); });
+      } else {
+        fallback(url);
+        done();
+      }
+    });
+    number.insertAdjacentElement("afterend", button);
+  });
+})();
