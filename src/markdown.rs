@@ -314,11 +314,10 @@ impl Marked {
                 break;
             }
             out.push_str(&self.text[from..mark]);
-            match expansions.get(i) {
-                Some(Some(Expansion::Inline(value) | Expansion::Link { text: value, .. })) => {
-                    out.push_str(value)
-                }
-                _ => {}
+            if let Some(Some(Expansion::Inline(value) | Expansion::Link { text: value, .. })) =
+                expansions.get(i)
+            {
+                out.push_str(value);
             }
             from = mark + MARK.len_utf8();
         }
