@@ -78,6 +78,8 @@ pub struct Built {
     pub gate_failures: Vec<Error>,
     /// Problems that do not fail the build (rules without a key).
     pub warnings: Vec<Error>,
+    /// Every scenario's headline figures, for release snapshots.
+    pub figures: Vec<crate::releases::FiguresAt>,
 }
 
 /// The result of `fairdice check`: the gates and the stale-site comparison.
@@ -106,7 +108,8 @@ pub fn render_site(project: &Project) -> Result<Built> {
     let _watch = watch(&project.budget, "the build")?;
     // Load.
     let stage = limits::stage("loading content/ and templates/");
-    let content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
+    let mut content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
+    site::add_release_pages(&mut content);
     admit_all(&content.scenarios, "content/", &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
     drop(stage);
@@ -130,6 +133,7 @@ pub fn render_site(project: &Project) -> Result<Built> {
         })
         .collect();
     let gate_failures = check_gates(&computed, "content/");
+    let figures = headline_figures(&computed);
     drop(stage);
     // Render.
     let _stage = limits::stage("rendering the site");
@@ -141,6 +145,7 @@ pub fn render_site(project: &Project) -> Result<Built> {
         summary,
         gate_failures,
         warnings,
+        figures,
     })
 }
 
@@ -268,6 +273,30 @@ pub fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
                 column,
                 message: format!("expect: {}", failure.message),
             }
+        })
+        .collect()
+}
+
+/// The key figures (label and value) that each scenario's page shows first.
+fn headline_figures(computed: &[Computed]) -> Vec<crate::releases::FiguresAt> {
+    computed
+        .iter()
+        .filter_map(|c| {
+            let figures: Vec<(String, String)> = c
+                .page
+                .blocks
+                .iter()
+                .filter_map(|block| match block {
+                    crate::layout::blocks::Block::Facts { items } => Some(items.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            (!figures.is_empty()).then(|| crate::releases::FiguresAt {
+                scenario: c.scenario.name.clone(),
+                title: c.scenario.header.title.clone(),
+                figures,
+            })
         })
         .collect()
 }

@@ -5,7 +5,9 @@
 
 use crate::analyses::Budget;
 use crate::error::{Error, Result};
+use crate::glossary;
 use crate::paths;
+use crate::releases;
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -54,6 +56,11 @@ pub struct Content {
     pub scenarios: Vec<Scenario>,
     /// Other files (images...), copied to the site as they are.
     pub assets: BTreeMap<String, Vec<u8>>,
+    /// Release snapshots (`releases/VERSION.json`), oldest first; each is
+    /// also published as it is.
+    pub releases: Vec<releases::Release>,
+    /// The glossary (`_glossary.yaml`), if the site has one.
+    pub glossary: Option<Vec<glossary::Entry>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -95,12 +102,23 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
                 let text = utf8(bytes, &name)?;
                 content.pages.push(parse_page(&relative, &text, &prefix)?);
             }
+            Some("yaml") if relative == glossary::SOURCE => {
+                let text = utf8(bytes, &name)?;
+                content.glossary = Some(glossary::parse(&text, &prefix)?);
+            }
             Some("yaml" | "yml") => {
                 let text = utf8(bytes, &name)?;
                 content.scenarios.push(
                     scenario::parse_with_budget(&relative, &text, budget)
                         .map_err(|e| Error::from_scenario(e, &prefix))?,
                 );
+            }
+            Some("json") if releases::is_snapshot(&relative) => {
+                let text = utf8(bytes.clone(), &name)?;
+                content
+                    .releases
+                    .push(releases::parse(&relative, &text, &prefix)?);
+                content.assets.insert(relative, bytes);
             }
             _ => {
                 check_passive(&relative, &bytes).map_err(|message| located(&name, message))?;
@@ -109,6 +127,7 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
         }
         Ok(())
     })?;
+    releases::sort(&mut content.releases);
     match Error::from_list(errors) {
         Some(err) => Err(err),
         None => Ok(content),

@@ -100,6 +100,24 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
+    /// Record the rules and figures as release VERSION in content/releases/.
+    Release {
+        /// MAJOR.MINOR.PATCH, newer than the latest release.
+        version: String,
+        /// The day the release takes effect, YYYY-MM-DD (default: today, UTC).
+        #[arg(long)]
+        effective: Option<String>,
+        #[command(flatten)]
+        site: SiteArgs,
+    },
+    /// Print the whole site, in reading order, to a PDF with headless Chromium.
+    Pdf {
+        /// The PDF file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        site: SiteArgs,
+    },
     /// Create a new site in DIR: a page, a scenario of each kind, the templates.
     Init {
         /// A new or empty folder.
@@ -138,6 +156,14 @@ fn main() -> ExitCode {
             project(&site, ui).map_or_else(|o| o, |p| serve(p, port, ui))
         }
         Command::Init { dir } => init(&dir, ui),
+        Command::Release {
+            version,
+            effective,
+            site,
+        } => project(&site, ui).map_or_else(|o| o, |p| release(&p, &version, effective, ui)),
+        Command::Pdf { output, site } => {
+            project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, ui))
+        }
         Command::Report {
             file,
             output,
@@ -380,6 +406,30 @@ fn serve(project: Project, port: u16, ui: Ui) -> Exit {
     ui.note("watching content/ and templates/; press Ctrl-C to stop");
     server.wait();
     Exit::Success
+}
+
+fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) -> Exit {
+    let effective = effective.unwrap_or_else(fairdice::publish::today);
+    match fairdice::publish::release(project, version, &effective) {
+        Ok(path) => {
+            ui.note(&format!(
+                "wrote {} (release {version}, effective {effective}): commit it, then build",
+                path.display()
+            ));
+            Exit::Success
+        }
+        Err(err) => failed(&err, ui),
+    }
+}
+
+fn pdf(project: &Project, output: &Path, ui: Ui) -> Exit {
+    match fairdice::publish::pdf(project, output) {
+        Ok(()) => {
+            ui.note(&format!("wrote {}", output.display()));
+            Exit::Success
+        }
+        Err(err) => failed(&err, ui),
+    }
 }
 
 fn init(dir: &Path, ui: Ui) -> Exit {

@@ -5,9 +5,11 @@
 mod anchors;
 mod math;
 mod numbering;
+mod terms;
 
 pub use anchors::slugify;
 pub use numbering::{derived_key, Numbering, Rule};
+pub use terms::{Term, Terms};
 
 use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion, Found};
@@ -86,7 +88,7 @@ pub fn render(
     first_line: usize,
     expand: &dyn Expand,
 ) -> Result<Rendered, Vec<MarkdownError>> {
-    render_with(body, first_line, expand, None)
+    render_with(body, first_line, expand, None, None)
 }
 
 /// The rules of a numbered page, numbered and keyed but without their text,
@@ -134,7 +136,19 @@ pub fn render_numbered(
     expand: &dyn Expand,
     numbering: &Numbering,
 ) -> Result<Rendered, Vec<MarkdownError>> {
-    render_with(body, first_line, expand, Some(numbering))
+    render_with(body, first_line, expand, Some(numbering), None)
+}
+
+/// Render a page, numbered when `numbering` says so, marking the first use
+/// of each glossary term when `terms` are given.
+pub fn render_page(
+    body: &str,
+    first_line: usize,
+    expand: &dyn Expand,
+    numbering: Option<&Numbering>,
+    terms: Option<&Terms>,
+) -> Result<Rendered, Vec<MarkdownError>> {
+    render_with(body, first_line, expand, numbering, terms)
 }
 
 /// A paragraph made of one shortcode alone (a table, a chart) is no rule.
@@ -148,9 +162,12 @@ fn render_with(
     first_line: usize,
     expand: &dyn Expand,
     numbering: Option<&Numbering>,
+    terms: Option<&Terms>,
 ) -> Result<Rendered, Vec<MarkdownError>> {
     let mut page = Page {
         rules: None,
+        terms: terms.map(terms::Marker::new),
+        in_link: 0,
         places: Places::new(body, first_line),
         errors: Vec::new(),
         events: Vec::new(),
@@ -184,7 +201,7 @@ fn render_with(
             Event::Text(text) if *text == *source => {
                 for piece in marked.split(source, range.start) {
                     match piece {
-                        Piece::Text(text) => page.push(Event::Text(text.into())),
+                        Piece::Text(text) => page.push_text(text),
                         Piece::Mark(i) => match expansions.get_mut(i).and_then(Option::take) {
                             Some(Expansion::Inline(value)) => page.push(Event::Text(value.into())),
                             Some(Expansion::Link { text, href }) => page.push(Event::InlineHtml(
@@ -396,6 +413,10 @@ impl<'b> Places<'b> {
 struct Page<'a, 'b> {
     /// The rules of a numbered page and the state of their rendering.
     rules: Option<Rules<'b>>,
+    /// Glossary terms still to mark on the page.
+    terms: Option<terms::Marker<'b>>,
+    /// How many links are open (no term is marked inside one).
+    in_link: usize,
     places: Places<'b>,
     errors: Vec<MarkdownError>,
     events: Vec<Event<'a>>,
@@ -757,9 +778,29 @@ impl<'a> Page<'a, '_> {
         )
     }
 
+    /// Text of the page, with the first use of each glossary term marked
+    /// (not in headings or links).
+    fn push_text(&mut self, text: &'a str) {
+        let marker = match &mut self.terms {
+            Some(marker) if self.heading.is_none() && self.in_link == 0 => marker,
+            _ => return self.push(Event::Text(text.into())),
+        };
+        for piece in marker.mark(text) {
+            match piece {
+                Ok(text) => self.push(Event::Text(text.into())),
+                Err(html) => self.push(Event::InlineHtml(html.into())),
+            }
+        }
+    }
+
     fn push(&mut self, event: Event<'a>) {
         if matches!(&event, Event::Text(t) if t.is_empty()) {
             return;
+        }
+        match &event {
+            Event::Start(Tag::Link { .. }) => self.in_link += 1,
+            Event::End(TagEnd::Link) => self.in_link = self.in_link.saturating_sub(1),
+            _ => {}
         }
         if let Some(heading) = &mut self.heading {
             heading.inner.push(event);

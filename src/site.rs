@@ -4,6 +4,7 @@
 //! Nothing here computes a result: numbers arrive formatted in the laid-out pages,
 //! and templates only place them.
 
+mod changes;
 mod claims;
 pub mod defaults;
 mod expand;
@@ -31,6 +32,7 @@ use std::path::Path;
 use tera::{Context, Tera};
 
 pub use expand::Expander;
+pub use rules::RULES_JSON;
 
 /// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
@@ -115,12 +117,30 @@ pub fn render(
         .map(|c| (c.scenario.name.as_str(), c))
         .collect();
     let (book, book_errors) = rules::Book::new(content, &nav, computed);
+    let history = changes::History::new(&content.releases);
+    let terms = content.glossary.as_ref().map(|entries| {
+        markdown::Terms::new(
+            entries
+                .iter()
+                .map(|e| markdown::Term {
+                    spellings: std::iter::once(&e.term)
+                        .chain(&e.aliases)
+                        .cloned()
+                        .collect(),
+                    definition: e.definition.clone(),
+                })
+                .collect(),
+        )
+    });
     let renderer = Renderer {
         tera,
         nav: &nav,
         site_title: &site_title,
         scenarios: &by_name,
         book: &book,
+        history: &history,
+        terms: terms.as_ref(),
+        glossary: content.glossary.as_deref().unwrap_or(&[]),
     };
 
     let pages: Vec<Result<RenderedPage>> = content
@@ -156,7 +176,16 @@ pub fn render(
             .flat_map(|page| &page.rules)
             .map(|rule| (rule.key.clone(), rule.text.clone()))
             .collect();
-        let json = rules::rules_json(&book, &texts, &|_| None, serde_json::Value::Null);
+        let release = history.latest().map_or(
+            serde_json::Value::Null,
+            |r| json!({"version": r.snapshot.version, "effective": r.snapshot.effective}),
+        );
+        let json = rules::rules_json(
+            &book,
+            &texts,
+            &|key| history.changed_in(key).map(str::to_string),
+            release,
+        );
         files.insert(rules::RULES_JSON.into(), json.into_bytes());
     }
     files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
@@ -169,6 +198,13 @@ pub fn render(
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
     Ok(files)
+}
+
+/// Add the pages that the release snapshots need (the list of releases,
+/// what changed in each, the rules' history) where the author wrote none.
+pub fn add_release_pages(content: &mut Content) {
+    changes::add_pages(content);
+    changes::add_glossary_page(content);
 }
 
 /// What `fairdice check` warns about without failing: numbered rules
@@ -284,6 +320,9 @@ struct Renderer<'a> {
     site_title: &'a str,
     scenarios: &'a BTreeMap<&'a str, &'a Computed<'a>>,
     book: &'a rules::Book,
+    history: &'a changes::History<'a>,
+    terms: Option<&'a markdown::Terms>,
+    glossary: &'a [crate::glossary::Entry],
 }
 
 #[derive(Serialize)]
@@ -321,6 +360,16 @@ impl Renderer<'_> {
             })
             .collect();
         context.insert("toc", &toc);
+        if let Some(latest) = self.history.latest() {
+            context.insert(
+                "release",
+                &json!({
+                    "version": latest.snapshot.version,
+                    "effective": latest.snapshot.effective,
+                    "href": paths::href(output, &changes::change_page(&latest.snapshot.version)),
+                }),
+            );
+        }
         context
     }
 
@@ -341,12 +390,15 @@ impl Renderer<'_> {
             output: output.clone(),
         };
         let decorate = |key: &str| self.rule_marks(key, &output);
-        let body = match self.book.numbering(page, &decorate) {
-            Some(numbering) => {
-                markdown::render_numbered(&page.body, page.body_line, &expander, &numbering)
-            }
-            None => markdown::render(&page.body, page.body_line, &expander),
-        };
+        let numbering = self.book.numbering(page, &decorate);
+        let terms = self.terms.filter(|_| page.source != changes::GLOSSARY_PAGE);
+        let body = markdown::render_page(
+            &page.body,
+            page.body_line,
+            &expander,
+            numbering.as_ref(),
+            terms,
+        );
         let body = body.map_err(|errors| {
             Error::from_list(
                 errors
@@ -444,10 +496,55 @@ impl Renderer<'_> {
         })
     }
 
+    /// The glossary as a definition list, each term linked to its rule.
+    fn glossary_html(&self, from: &str) -> String {
+        let mut html = String::from("<dl class=\"glossary\">\n");
+        for entry in self.glossary {
+            let id = format!("term-{}", markdown::slugify(&entry.term));
+            html.push_str(&format!(
+                "<dt id=\"{}\">{}</dt>\n<dd>{}",
+                markdown::escape_html(&id),
+                markdown::escape_html(&entry.term),
+                markdown::escape_html(&entry.definition)
+            ));
+            if !entry.aliases.is_empty() {
+                html.push_str(&format!(
+                    " Also: {}.",
+                    markdown::escape_html(&entry.aliases.join(", "))
+                ));
+            }
+            if let Some(placed) = entry.rule.as_deref().and_then(|k| self.book.get(k)) {
+                html.push_str(&format!(
+                    " See <a href=\"{}\">rule {}</a>.",
+                    markdown::escape_html(&placed.href(from)),
+                    placed.rule.number
+                ));
+            }
+            html.push_str("</dd>\n");
+        }
+        html.push_str("</dl>\n");
+        html
+    }
+
     /// What follows a rule's number: links to the scenarios that give its
     /// figures.
     fn rule_marks(&self, key: &str, from: &str) -> String {
         let mut html = String::new();
+        if let Some(latest) = self.history.latest() {
+            let version = &latest.snapshot.version;
+            if self.history.changed_in_latest(key) {
+                html.push_str(&format!(
+                    " <a class=\"rule-changed\" href=\"{}#{key}\">changed in {version}</a>",
+                    paths::href(from, &changes::change_page(version)),
+                ));
+            }
+            if self.history.knows(key) {
+                html.push_str(&format!(
+                    " <a class=\"rule-history\" href=\"{}#{key}\">history</a>",
+                    paths::href(from, &changes::history_page()),
+                ));
+            }
+        }
         for (name, title) in self.book.figures(key) {
             html.push_str(&format!(
                 " <a class=\"rule-figures\" href=\"{}\" title=\"{}\">figures</a>",

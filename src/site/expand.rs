@@ -28,6 +28,26 @@ impl Expand for Expander<'_, '_> {
                 href: placed.href(&self.output),
             });
         }
+        let book = self.renderer.book;
+        let live = |key: &str| book.get(key).map(|p| p.href(&self.output));
+        match call.name.as_str() {
+            "changes" => {
+                let version = call.arg("version")?;
+                return self
+                    .renderer
+                    .history
+                    .changes_html(version, &self.output, &live)
+                    .map(Expansion::Block);
+            }
+            "releases" => {
+                return Ok(Expansion::Block(
+                    self.renderer.history.releases_html(&self.output),
+                ))
+            }
+            "history" => return Ok(Expansion::Block(self.renderer.history.history_html(&live))),
+            "glossary" => return Ok(Expansion::Block(self.renderer.glossary_html(&self.output))),
+            _ => {}
+        }
         let name = call.arg("scenario")?;
         let computed = self.renderer.scenarios.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.renderer.scenarios.keys().copied().collect();

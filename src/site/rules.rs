@@ -119,6 +119,24 @@ impl Book {
                 }
             }
         }
+        for entry in content.glossary.iter().flatten() {
+            if let Some(key) = entry
+                .rule
+                .as_ref()
+                .filter(|k| !book.by_key.contains_key(*k))
+            {
+                errors.push(Error::Source {
+                    file: format!("content/{}", crate::glossary::SOURCE),
+                    line: entry.line,
+                    column: 1,
+                    message: format!(
+                        "glossary: {:?} points at rule {key:?}, which no rule has; {}",
+                        entry.term,
+                        book.known_keys()
+                    ),
+                });
+            }
+        }
         (book, errors)
     }
 

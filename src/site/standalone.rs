@@ -37,6 +37,9 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         site_title: &computed.scenario.header.title,
         scenarios: &BTreeMap::new(),
         book: &Default::default(),
+        history: &Default::default(),
+        terms: None,
+        glossary: &[],
     };
     let scenario = computed.scenario;
     let csv_link = |table: &Table| CsvLink {

@@ -18,12 +18,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("analyses", &["analyses"]),
     ("layout", &["layout", "kinds", "gates"]),
-    ("load", &["scenario", "content", "error"]),
+    (
+        "load",
+        &["scenario", "content", "error", "releases", "glossary"],
+    ),
     (
         "site",
         &["site", "markdown", "shortcodes", "charts", "output"],
     ),
-    ("build", &["build", "cache"]),
+    ("build", &["build", "cache", "publish"]),
     ("command line", &["ui", "terminal", "serve", "init", "main"]),
 ];
 

@@ -165,3 +165,229 @@ fn bad_rules_fail_with_their_place_and_leave_the_site() {
         write(dir.path(), file, &original);
     }
 }
+
+/// Two releases of a fixture's rules: the second inserts a rule above
+/// others (renumbering them), rewords one and deletes one. The change page
+/// says so rule by rule, matched by key; the history keeps every version.
+#[test]
+fn two_releases_show_what_changed_rule_by_rule() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    let first = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
+    // The snapshot is deterministic: a second run writes the same bytes.
+    fs::remove_file(dir.path().join("content/releases/1.0.0.json")).unwrap();
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    assert_eq!(
+        fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap(),
+        first
+    );
+    let edited = START
+        .replace(
+            "## Dice {#dice}\n\n",
+            "## Dice {#dice}\n\nBring your own dice. {#own-dice}\n\n",
+        )
+        .replace("rolls two dice", "rolls three dice")
+        .replace("- everyone rolls again {#reroll-all}\n", "");
+    write(dir.path(), "content/rules/start.md", &edited);
+    fairdice::publish::release(&project, "1.1.0", "2026-03-01").unwrap();
+    build::build(&project).unwrap();
+
+    let page = read(dir.path(), "releases/1.1.0.html");
+    for expected in [
+        "Release 1.1.0, effective 2026-03-01. Changes since release 1.0.0",
+        "<dt id=\"own-dice\"><a href=\"../rules/start.html#own-dice\">Rule 1.1.1</a> (added)",
+        "<dt id=\"roll\"><a href=\"../rules/start.html#roll\">Rule 1.1.2</a> (renumbered and reworded)",
+        "was rule 1.1.1, now rule 1.1.2. Each player rolls <del class=\"word\">two</del><ins class=\"word\">three</ins> dice.",
+        "<dt id=\"reroll-all\">Rule 1.1.2a (removed)",
+        // A rule without a key is known by its number: it cannot be followed.
+        "Rule 1.1.3</a> (added) <code>start.1.3</code>",
+        "<dt id=\"start.1.2\">Rule 1.1.2 (removed) <code>start.1.2</code>",
+    ] {
+        assert!(page.contains(expected), "{expected}\n{page}");
+    }
+    assert!(
+        !page.contains("<dt id=\"dice\""),
+        "unchanged rules are not listed\n{page}"
+    );
+    let first_page = read(dir.path(), "releases/1.0.0.html");
+    assert!(
+        first_page.contains("The first release: 7 rules and the headline figures of 1 scenario."),
+        "{first_page}"
+    );
+
+    let history = read(dir.path(), "releases/history.html");
+    for expected in [
+        "<dd>1.0.0: added as rule 1.1.1: Each player rolls two dice.</dd>\n<dd>1.1.0: was rule 1.1.1, now rule 1.1.2. ",
+        "<dt id=\"reroll-all\">reroll-all (no longer in the rules)</dt>\n<dd>1.0.0: added as rule 1.1.2a: everyone rolls again</dd>\n<dd>1.1.0: removed (was rule 1.1.2a)</dd>",
+    ] {
+        assert!(history.contains(expected), "{expected}\n{history}");
+    }
+    let start = read(dir.path(), "rules/start.html");
+    assert!(
+        start.contains(
+            "<a class=\"rule-changed\" href=\"../releases/1.1.0.html#roll\">changed in 1.1.0</a>"
+        ),
+        "{start}"
+    );
+    assert!(!start.contains("releases/1.1.0.html#dice\""), "{start}");
+    assert!(read(dir.path(), "index.html").contains("Rules 1.1.0, effective 2026-03-01</a>"));
+    let json: Value = serde_json::from_str(&read(dir.path(), "rules.json")).unwrap();
+    assert_eq!(json["release"]["version"], "1.1.0");
+    assert_eq!(json["by_key"]["roll"]["changed_in"], "1.1.0");
+    assert_eq!(json["by_key"]["dice"]["changed_in"], "1.0.0");
+    assert!(crate::common::broken_links(&dir.path().join("site")).is_empty());
+
+    // Not newer than the latest: refused, naming the latest's file and line.
+    let err = fairdice::publish::release(&project, "1.0.9", "2026-03-02")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "content/releases/1.1.0.json:2:3: release 1.0.9 is not newer than the latest release, \
+         1.1.0: pick a version after it (such as 1.1.1)"
+    );
+}
+
+#[test]
+fn a_snapshot_that_does_not_parse_fails_and_leaves_the_site() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    build::build(&project).unwrap();
+    let before = snapshot(&dir.path().join("site"));
+    for (text, expected) in [
+        (
+            "{\n  \"version\": \"1.0.0\",\n  \"effective\": 5\n}\n",
+            "content/releases/1.0.0.json:3:16: release snapshot does not parse: invalid type: integer `5`, expected a string; snapshots",
+        ),
+        (
+            "{\"version\": \"1.0\", \"effective\": \"2026-01-01\", \"rules\": [], \"figures\": []}",
+            "content/releases/1.0.0.json:1:2: version \"1.0\" is not MAJOR.MINOR.PATCH",
+        ),
+        (
+            "{\"version\": \"1.0.0\", \"effective\": \"2026-02-30\", \"rules\": [], \"figures\": []}",
+            "content/releases/1.0.0.json:1:22: effective date \"2026-02-30\" is not a day",
+        ),
+    ] {
+        write(dir.path(), "content/releases/1.0.0.json", text);
+        let err = build::build(&project).unwrap_err().to_string();
+        assert!(err.starts_with(expected), "{expected}\n{err}");
+        assert!(snapshot(&dir.path().join("site")) == before);
+    }
+}
+
+/// Whether `tool` is on the PATH; when it is not, the test is skipped with
+/// a notice, except under CI=true, where a missing tool is a failure.
+fn have(tool: &str, package: &str) -> bool {
+    let found = std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{tool} is missing: install Debian's {package}"
+        );
+        eprintln!("notice: {tool} not found (Debian package {package}); skipping the PDF test");
+    }
+    found
+}
+
+#[test]
+fn the_pdf_holds_contents_rule_numbers_pages_and_the_release() {
+    if !have("chromium", "chromium") || !have("pdftotext", "poppler-utils") {
+        return;
+    }
+    let dir = rules_site();
+    fairdice::publish::release(&Project::at(dir.path()), "1.0.0", "2026-01-15").unwrap();
+    let run = fairdice(&["pdf", "-o", "rules.pdf", "--quiet"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let text = std::process::Command::new("pdftotext")
+        .args(["-layout", "rules.pdf", "-"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    for expected in [
+        "Contents",
+        "1.1 Dice",
+        "1.1.1 ",
+        "Each player rolls two dice.",
+        "1.1.2a ",
+        "2.1.1 ",
+        "Page 1 of ",
+        "Rules 1.0.0, effective 2026-01-15",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+    let pages = text.matches("Rules 1.0.0, effective 2026-01-15").count();
+    assert!(pages >= 2, "the release on every page: {pages}\n{text}");
+}
+
+#[test]
+fn glossary_terms_are_defined_on_first_use_and_listed() {
+    let dir = rules_site();
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: die\n  definition: A cube <with> faces & pips.\n  aliases: [dice]\n  rule: roll\n\
+         - term: tie\n  definition: Equal top totals.\n  aliases: [ties, tied]\n",
+    );
+    build::build(&Project::at(dir.path())).unwrap();
+    let start = read(dir.path(), "rules/start.html");
+    let mark = "<span class=\"term\" tabindex=\"0\" data-definition=\"A cube &lt;with&gt; faces &amp; pips.\">dice</span>";
+    assert_eq!(start.matches("class=\"term\"").count(), 2, "{start}");
+    assert!(
+        start.contains(&format!("Each player rolls two {mark}.")),
+        "{start}"
+    );
+    assert!(
+        start.contains("data-definition=\"Equal top totals.\">Ties</span> are settled"),
+        "{start}"
+    );
+    // Not in headings: "Dice" stays plain there.
+    assert!(start.contains("</span> Dice<a class=\"anchor\""), "{start}");
+    let glossary = read(dir.path(), "glossary.html");
+    assert!(
+        glossary.contains("<dt id=\"term-die\">die</dt>\n<dd>A cube &lt;with&gt; faces &amp; pips. Also: dice. See <a href=\"rules/start.html#roll\">rule 1.1.1</a>.</dd>"),
+        "{glossary}"
+    );
+    // The search index holds the words of the page, not the definitions.
+    let index = read(dir.path(), "search-index.js");
+    assert!(index.contains("Each player rolls two dice"), "{index}");
+    assert!(!index.contains("A cube"), "{index}");
+
+    let before = snapshot(&dir.path().join("site"));
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: die\n  definition: A cube.\n- term: tie\n  definition: Equal.\n  rule: nope\n",
+    );
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("content/_glossary.yaml:3:1: glossary: \"tie\" points at rule \"nope\", which no rule has"),
+        "{err}"
+    );
+    assert!(snapshot(&dir.path().join("site")) == before);
+}
+
+#[test]
+fn pdf_without_chromium_names_the_package() {
+    let dir = rules_site();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_fairdice"))
+        .args(["pdf", "-o", "rules.pdf"])
+        .current_dir(dir.path())
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("install Debian's `chromium` package"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("rules.pdf").exists());
+}

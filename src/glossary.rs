@@ -1,0 +1,117 @@
+//! The glossary: one file of terms, `content/_glossary.yaml`, each with its
+//! definition, other spellings and optionally the rule that governs it.
+//! The site lists them on a glossary page and marks the first use of each
+//! term on every page with its definition.
+
+use crate::error::Error;
+use serde::Deserialize;
+
+/// The glossary's file, relative to `content/`.
+pub const SOURCE: &str = "_glossary.yaml";
+
+/// One term.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The term as the glossary lists it.
+    pub term: String,
+    /// What it means: plain text.
+    pub definition: String,
+    /// Other spellings marked like the term (plurals, verb forms).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// The key of a numbered rule about the term.
+    #[serde(default)]
+    pub rule: Option<String>,
+    /// 1-based line of the entry in the file (filled when read).
+    #[serde(skip)]
+    pub line: usize,
+}
+
+/// Read the glossary's text: a list of entries. Errors carry the line and
+/// column; two entries of one term (or alias) are refused.
+pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
+    let file = format!("{prefix}{SOURCE}");
+    let at = |line: usize, column: usize, message: String| Error::Source {
+        file: file.clone(),
+        line,
+        column,
+        message,
+    };
+    let mut entries: Vec<Entry> = serde_yaml::from_str(text).map_err(|e| {
+        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let message = e.to_string();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        at(
+            line,
+            column,
+            format!(
+                "glossary: {message}; expected a list of entries with term, definition and \
+                 optionally aliases and rule"
+            ),
+        )
+    })?;
+    let starts: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("- "))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for (i, entry) in entries.iter_mut().enumerate() {
+        entry.line = starts.get(i).copied().unwrap_or(1);
+        for name in std::iter::once(&entry.term).chain(&entry.aliases) {
+            let lower = name.trim().to_lowercase();
+            if lower.is_empty() {
+                return Err(at(entry.line, 1, "glossary: an empty term or alias".into()));
+            }
+            if let Some((_, line)) = seen.iter().find(|(s, _)| *s == lower) {
+                return Err(at(
+                    entry.line,
+                    1,
+                    format!(
+                        "glossary: {name:?} is already a term or alias of the entry at line \
+                         {line}: each spelling belongs to one term"
+                    ),
+                ));
+            }
+            seen.push((lower, entry.line));
+        }
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_read_with_their_lines() {
+        let text = "- term: banish\n  definition: Remove a card.\n  aliases: [banished]\n\
+                    - term: stage\n  definition: One step.\n  rule: banish-procedure\n";
+        let entries = parse(text, "content/").unwrap();
+        assert_eq!(entries[1].line, 4);
+        assert_eq!(entries[1].rule.as_deref(), Some("banish-procedure"));
+        let err = parse(
+            "- term: a\n  definition: x\n- term: b\n  definition: y\n  aliases: [A]\n",
+            "content/",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("content/_glossary.yaml:3:1: glossary: \"A\" is already"),
+            "{err}"
+        );
+        let err = parse("- term: a\n  meaning: x\n", "content/")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("content/_glossary.yaml:2:3: glossary: unknown field `meaning`"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,203 @@
+//! Publishing the rules beyond the site: `fairdice release` records the
+//! rules and figures as a snapshot file the author commits, and
+//! `fairdice pdf` prints the whole site through headless Chromium.
+
+use crate::build::{render_site, Project};
+use crate::content;
+use crate::error::{Error, Result};
+use crate::releases::{self, RuleAt, Snapshot, Version};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Record release `version` of the rules, effective `effective`
+/// (`YYYY-MM-DD`), as `content/releases/VERSION.json`. The site must build
+/// and its gates hold; the version must be newer than the latest release.
+/// Returns the file written.
+pub fn release(project: &Project, version: &str, effective: &str) -> Result<PathBuf> {
+    let parsed = Version::parse(version).map_err(Error::Refused)?;
+    releases::check_date(effective).map_err(Error::Refused)?;
+    let content_dir = project.root.join("content");
+    let loaded = content::load_with_budget(&content_dir, &project.budget)?;
+    releases::check_newer(parsed, loaded.releases.last(), "content/")?;
+    let built = render_site(project)?;
+    if let Some(err) = Error::from_list(built.gate_failures) {
+        return Err(err);
+    }
+    let rules_json = built.files.get(crate::site::RULES_JSON).ok_or_else(|| {
+        Error::Refused(
+            "the site has no numbered rules to release: a section's _index.md must say \
+                 `numbered: true`"
+                .into(),
+        )
+    })?;
+    let doc: serde_json::Value =
+        serde_json::from_slice(rules_json).expect("the build writes valid JSON");
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let rules: Vec<RuleAt> = doc["by_number"]
+        .as_object()
+        .into_iter()
+        .flat_map(|map| map.values())
+        .map(|rule| RuleAt {
+            key: text(&rule["key"]),
+            number: text(&rule["number"]),
+            title: rule["title"].as_str().map(str::to_string),
+            text: text(&rule["text"]),
+            url: text(&rule["url"]),
+        })
+        .collect();
+    let snapshot = Snapshot {
+        version: parsed.to_string(),
+        effective: effective.to_string(),
+        rules,
+        figures: built.figures,
+    };
+    let path = content_dir
+        .join(releases::FOLDER)
+        .join(format!("{parsed}.json"));
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+    }
+    crate::output::files::replace(&path, snapshot.to_text().as_bytes())
+        .map_err(|e| Error::io(&path, e))?;
+    Ok(path)
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`: the default effective date of a
+/// release (read once, by the release command; never by a build).
+pub fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    civil_date((seconds / 86_400) as i64)
+}
+
+/// The date `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The browsers tried, in order, on the `PATH`.
+const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
+
+/// A browser able to print, found on the `PATH`.
+pub fn find_browser() -> Result<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in BROWSERS {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err(Error::Refused(
+        "no Chromium on the PATH (looked for chromium, chromium-browser and google-chrome): \
+         install Debian's `chromium` package (apt-get install chromium) and run again"
+            .into(),
+    ))
+}
+
+/// A private folder for one print, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch> {
+        let path = std::env::temp_dir().join(format!("fairdice-pdf-{}", std::process::id()));
+        // A folder left by a killed run of a process of the same id.
+        let _ = std::fs::remove_dir_all(&path);
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(Scratch(path))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `fairdice pdf`: build the site in memory, write it to a private
+/// temporary folder, and print its print page (every page in reading order,
+/// with a table of contents) to `out` with headless Chromium.
+pub fn pdf(project: &Project, out: &Path) -> Result<()> {
+    let browser = find_browser()?;
+    let built = render_site(project)?;
+    let folder = Scratch::new()?;
+    let site = folder.path().join("site");
+    for (path, bytes) in &built.files {
+        let target = site.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| Error::io(&target, e))?;
+    }
+    let page = site.join(crate::paths::PRINT_PAGE);
+    let written = folder.path().join("out.pdf");
+    let output = Command::new(&browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-pdf-header-footer",
+            "--allow-file-access-from-files",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            folder.path().join("profile").display()
+        ))
+        .arg(format!("--print-to-pdf={}", written.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .map_err(|e| Error::io(&browser, e))?;
+    let pdf = std::fs::read(&written)
+        .ok()
+        .filter(|b| b.starts_with(b"%PDF"));
+    let Some(pdf) = pdf else {
+        return Err(Error::Refused(format!(
+            "{} did not print a PDF (exit {}): {}",
+            browser.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .rev()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        )));
+    };
+    crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_become_calendar_dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(20_415), "2025-11-23");
+        assert_eq!(civil_date(-1), "1969-12-31");
+        assert!(releases::check_date(&today()).is_ok());
+    }
+}

@@ -1,0 +1,324 @@
+//! Release snapshots: `content/releases/VERSION.json`, written by
+//! `fairdice release` and committed by the author. Each records every rule
+//! (key, number, title, text) and every scenario's headline figures as they
+//! stood at that release, so the build can say what changed between two
+//! releases without any history but these files.
+
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// The folder of `content/` that holds the snapshots.
+pub const FOLDER: &str = "releases";
+
+/// A `MAJOR.MINOR.PATCH` version, compared number by number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version(pub u64, pub u64, pub u64);
+
+impl Version {
+    /// Read `1.2.3`; anything else is an error saying what was expected.
+    pub fn parse(text: &str) -> Result<Version, String> {
+        let parts: Vec<&str> = text.split('.').collect();
+        let number = |part: &str| {
+            (!part.is_empty()
+                && part.bytes().all(|b| b.is_ascii_digit())
+                && (part == "0" || !part.starts_with('0')))
+            .then(|| part.parse::<u64>().ok())
+            .flatten()
+        };
+        match parts.as_slice() {
+            [a, b, c] => match (number(a), number(b), number(c)) {
+                (Some(a), Some(b), Some(c)) => Ok(Version(a, b, c)),
+                _ => Err(bad_version(text)),
+            },
+            _ => Err(bad_version(text)),
+        }
+    }
+}
+
+fn bad_version(text: &str) -> String {
+    format!("version {text:?} is not MAJOR.MINOR.PATCH: write three whole numbers such as 1.0.0")
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// One rule as it stood at a release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleAt {
+    /// The rule's stable key.
+    pub key: String,
+    /// Its number then.
+    pub number: String,
+    /// The heading it stood under.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Its words as plain text.
+    pub text: String,
+    /// Its address from the site root, then.
+    pub url: String,
+}
+
+/// One scenario's headline figures at a release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FiguresAt {
+    /// The scenario's name (`rules/banishing`).
+    pub scenario: String,
+    /// Its title then.
+    pub title: String,
+    /// `(label, value)` as its page showed them.
+    pub figures: Vec<(String, String)>,
+}
+
+/// A release snapshot as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    /// `MAJOR.MINOR.PATCH`, the file's name.
+    pub version: String,
+    /// The day the release takes effect, `YYYY-MM-DD`.
+    pub effective: String,
+    /// Every rule, in reading order.
+    pub rules: Vec<RuleAt>,
+    /// Every scenario's headline figures, by name.
+    pub figures: Vec<FiguresAt>,
+}
+
+/// A snapshot read from `content/releases/`, with its parsed version.
+#[derive(Debug, Clone)]
+pub struct Release {
+    /// The file, relative to `content/`.
+    pub source: String,
+    /// The parsed version.
+    pub version: Version,
+    /// What the file holds.
+    pub snapshot: Snapshot,
+    /// The file's text, to locate errors.
+    pub text: String,
+}
+
+impl Snapshot {
+    /// The snapshot as its file holds it: pretty JSON, one trailing newline,
+    /// the same bytes for the same rules.
+    pub fn to_text(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("snapshots serialise");
+        text.push('\n');
+        text
+    }
+}
+
+/// Whether `relative` (to `content/`) is a release snapshot.
+pub fn is_snapshot(relative: &str) -> bool {
+    relative
+        .strip_prefix(FOLDER)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|name| !name.contains('/') && name.ends_with(".json"))
+}
+
+/// Parse the snapshot `relative` (`releases/1.0.0.json`); `prefix` names
+/// the content folder in errors.
+pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error> {
+    let file = format!("{prefix}{relative}");
+    let at = |line: usize, column: usize, message: String| Error::Source {
+        file: file.clone(),
+        line,
+        column,
+        message,
+    };
+    let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| {
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        at(
+            e.line().max(1),
+            e.column().max(1),
+            format!(
+                "release snapshot does not parse: {message}; snapshots are written by \
+                 `fairdice release`"
+            ),
+        )
+    })?;
+    let (line, column) = place_of(text, "\"version\"");
+    let version = Version::parse(&snapshot.version).map_err(|m| at(line, column, m))?;
+    let stem = relative
+        .rsplit('/')
+        .next()
+        .unwrap_or(relative)
+        .trim_end_matches(".json");
+    if stem != snapshot.version {
+        return Err(at(
+            line,
+            column,
+            format!(
+                "the file holds release {} but is named {stem}.json: name it {}.json",
+                snapshot.version, snapshot.version
+            ),
+        ));
+    }
+    if let Err(message) = check_date(&snapshot.effective) {
+        let (line, column) = place_of(text, "\"effective\"");
+        return Err(at(line, column, message));
+    }
+    Ok(Release {
+        source: relative.to_string(),
+        version,
+        snapshot,
+        text: text.to_string(),
+    })
+}
+
+/// A calendar date `YYYY-MM-DD`, checked (months of the right length,
+/// leap years included).
+pub fn check_date(date: &str) -> Result<(), String> {
+    let bad =
+        || format!("effective date {date:?} is not a day written YYYY-MM-DD, such as 2026-01-31");
+    let parts: Vec<&str> = date.split('-').collect();
+    let [y, m, d] = parts.as_slice() else {
+        return Err(bad());
+    };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return Err(bad());
+    }
+    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
+        return Err(bad());
+    };
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return Err(bad()),
+    };
+    if d == 0 || d > days {
+        return Err(bad());
+    }
+    Ok(())
+}
+
+/// Line and column of the first `needle` in `text` (1, 1 when absent).
+fn place_of(text: &str, needle: &str) -> (usize, usize) {
+    let at = text.find(needle).unwrap_or(0);
+    let line = text[..at].matches('\n').count() + 1;
+    let column = text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+/// Order releases oldest first; two files of one version cannot exist (the
+/// name is the version).
+pub fn sort(releases: &mut [Release]) {
+    releases.sort_by_key(|r| r.version);
+}
+
+/// Refuse a new version that is not newer than the latest release, naming
+/// that release's file and line.
+pub fn check_newer(new: Version, latest: Option<&Release>, prefix: &str) -> Result<(), Error> {
+    let Some(latest) = latest else {
+        return Ok(());
+    };
+    if new.cmp(&latest.version) == Ordering::Greater {
+        return Ok(());
+    }
+    let (line, column) = place_of(&latest.text, "\"version\"");
+    Err(Error::Source {
+        file: format!("{prefix}{}", latest.source),
+        line,
+        column,
+        message: format!(
+            "release {new} is not newer than the latest release, {}: pick a version after it \
+             (such as {})",
+            latest.version,
+            Version(latest.version.0, latest.version.1, latest.version.2 + 1)
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(version: &str) -> String {
+        Snapshot {
+            version: version.into(),
+            effective: "2026-02-28".into(),
+            rules: vec![RuleAt {
+                key: "roll".into(),
+                number: "1.1".into(),
+                title: None,
+                text: "Roll.".into(),
+                url: "rules/a.html#roll".into(),
+            }],
+            figures: Vec::new(),
+        }
+        .to_text()
+    }
+
+    #[test]
+    fn versions_compare_by_number() {
+        let v = |t| Version::parse(t).unwrap();
+        assert!(v("1.10.0") > v("1.9.3"));
+        assert!(v("2.0.0") > v("1.99.99"));
+        assert_eq!(v("0.1.0").to_string(), "0.1.0");
+        for bad in ["1.0", "1.0.0.0", "1.a.0", "01.0.0", "1..0", "-1.0.0", ""] {
+            assert!(
+                Version::parse(bad)
+                    .unwrap_err()
+                    .contains("MAJOR.MINOR.PATCH"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn dates_are_real_days() {
+        for good in ["2026-01-31", "2024-02-29", "2000-02-29"] {
+            assert_eq!(check_date(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "2026-02-29",
+            "1900-02-29",
+            "2026-13-01",
+            "2026-1-01",
+            "today",
+            "2026-04-31",
+        ] {
+            assert!(check_date(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn snapshots_round_trip_and_bad_ones_are_located() {
+        let text = snapshot("1.0.0");
+        let release = parse("releases/1.0.0.json", &text, "content/").unwrap();
+        assert_eq!(release.version, Version(1, 0, 0));
+        assert_eq!(release.snapshot.to_text(), text);
+        let err = parse("releases/1.0.1.json", &text, "content/").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "content/releases/1.0.1.json:2:3: the file holds release 1.0.0 but is named \
+             1.0.1.json: name it 1.0.0.json"
+        );
+        let err = parse("releases/1.0.0.json", "{\n  \"version\": 1,\n}", "content/")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("content/releases/1.0.0.json:2:14: release snapshot does not parse"),
+            "{err}"
+        );
+        let err = check_newer(Version(1, 0, 0), Some(&release), "content/").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "content/releases/1.0.0.json:2:3: release 1.0.0 is not newer than the latest \
+             release, 1.0.0: pick a version after it (such as 1.0.1)"
+        );
+        assert!(check_newer(Version(1, 1, 0), Some(&release), "content/").is_ok());
+        assert!(is_snapshot("releases/1.0.0.json"));
+        assert!(!is_snapshot("releases/old/1.0.0.json"));
+        assert!(!is_snapshot("data/1.0.0.json"));
+    }
+}
