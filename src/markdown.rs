@@ -1152,50 +1152,6 @@ mod tests {
                 "{errors:?}"
             );
         }
-
-    #[test]
-    fn numbered_pages_carry_numbers_ids_and_plain_text() {
-        let numbering = Numbering {
-            chapter: 2,
-            stem: "dice".into(),
-            decorate: &|key| format!("<i>{key}</i>"),
-        };
-        let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
-                    The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
-        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
-        for expected in [
-            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
-            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
-            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
-            "id=\"dice.1.2b\"",
-            "\n<table></table>",
-        ] {
-            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
-        }
-        assert!(!out.html.contains("{#"), "{}", out.html);
-        let texts: Vec<(&str, &str)> = out
-            .rules
-            .iter()
-            .map(|r| (r.number.as_str(), r.text.as_str()))
-            .collect();
-        assert_eq!(
-            texts,
-            [
-                ("2.1", "Dice"),
-                ("2.1.1", "Roll two dice: <1>."),
-                ("2.1.2", "The readings:"),
-                ("2.1.2a", "all"),
-                ("2.1.2b", "tied")
-            ]
-        );
-        assert_eq!((out.rules[1].line, out.rules[1].column), (3, 40));
-        assert_eq!(out.headings[0].text, "2.1 Dice");
-        let planned = plan_rules(body, 1, &numbering).unwrap();
-        let keys: Vec<&str> = planned.iter().map(|r| r.key.as_str()).collect();
-        assert_eq!(keys, ["dice", "roll", "dice.1.2", "all", "dice.1.2b"]);
-        let errors = render_numbered("## A {#x}\n\nB. {#x}\n", 1, &Fake, &numbering).unwrap_err();
-        assert_eq!((errors[0].line, errors[0].column), (3, 6), "{errors:?}");
-        assert!(errors[0].message.contains("already an id"), "{errors:?}");
     }
 
     #[test]
@@ -1260,5 +1216,50 @@ mod tests {
             &Fake
         )
         .is_ok());
+    }
+
+    #[test]
+    fn numbered_pages_carry_numbers_ids_and_plain_text() {
+        let numbering = Numbering {
+            chapter: 2,
+            stem: "dice".into(),
+            decorate: &|key| format!("<i>{key}</i>"),
+        };
+        let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
+                    The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        for expected in [
+            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
+            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
+            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
+            "id=\"dice.1.2b\"",
+            "\n<table></table>",
+        ] {
+            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
+        }
+        assert!(!out.html.contains("{#"), "{}", out.html);
+        let texts: Vec<(&str, &str)> = out
+            .rules
+            .iter()
+            .map(|r| (r.number.as_str(), r.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("2.1", "Dice"),
+                ("2.1.1", "Roll two dice: <1>."),
+                ("2.1.2", "The readings:"),
+                ("2.1.2a", "all"),
+                ("2.1.2b", "tied")
+            ]
+        );
+        assert_eq!((out.rules[1].line, out.rules[1].column), (3, 40));
+        assert_eq!(out.headings[0].text, "2.1 Dice");
+        let planned = plan_rules(body, 1, &numbering).unwrap();
+        let keys: Vec<&str> = planned.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["dice", "roll", "dice.1.2", "all", "dice.1.2b"]);
+        let errors = render_numbered("## A {#x}\n\nB. {#x}\n", 1, &Fake, &numbering).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (3, 6), "{errors:?}");
+        assert!(errors[0].message.contains("already an id"), "{errors:?}");
     }
 }
