@@ -330,7 +330,8 @@ fn assert_inert(html: &str) {
             assert!(
                 src.ends_with("assets/theme.js")
                     || src.ends_with("search-index.js")
-                    || src.ends_with("assets/search.js"),
+                    || src.ends_with("assets/search.js")
+                    || src.ends_with("assets/rules.js"),
                 "a script that is not the template's: {token:?}"
             );
         }
