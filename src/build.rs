@@ -317,8 +317,14 @@ fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     let mut errors = Vec::new();
     for file in files {
         let name = file.to_string_lossy().replace('\\', "/");
+        let shown = match name.rsplit_once('/') {
+            Some((folder, _)) => format!("{folder}/"),
+            None => String::new(),
+        };
+        let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+        let data = content::DataFolder::new(folder.unwrap_or(Path::new(".")), &shown);
         let parsed = content::read_text(file, &name).and_then(|text| {
-            crate::scenario::parse_with_budget(&name, &text, budget)
+            crate::scenario::parse_with_data(&name, &text, budget, &data)
                 .map_err(|e| Error::from_scenario(e, ""))
         });
         match parsed {

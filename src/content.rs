@@ -95,6 +95,7 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
             dir.display()
         )));
     }
+    let data = DataFolder::new(dir, "");
     read_folder(dir, &prefix, &mut errors, |relative, bytes| {
         let name = format!("{prefix}{relative}");
         match Path::new(&relative).extension().and_then(|e| e.to_str()) {
@@ -109,7 +110,7 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
             Some("yaml" | "yml") => {
                 let text = utf8(bytes, &name)?;
                 content.scenarios.push(
-                    scenario::parse_with_budget(&relative, &text, budget)
+                    scenario::parse_with_data(&relative, &text, budget, &data)
                         .map_err(|e| Error::from_scenario(e, &prefix))?,
                 );
             }
@@ -143,6 +144,73 @@ pub const ACTIVE_EXTENSIONS: &[&str] = &[
     "svg", "svgz", "xml", "xsl", "xslt", "xul", "rdf", "mml", "swf", "php", "phtml", "phar", "asp",
     "aspx", "jsp", "cgi",
 ];
+
+/// Where the data files scenarios name are read from: a folder (`content/`,
+/// or the folder of a scenario given to `eval`). A path is resolved by the
+/// site's one link rule ([`paths::link_target`]), so it cannot climb out of
+/// the folder; a link is followed only to a file inside it; the file
+/// streams through [`open_limited`].
+pub struct DataFolder {
+    dir: PathBuf,
+    /// How messages name the folder, as scenario sources start (`""` for
+    /// `content/`, whose prefix errors add later; `"examples/"` for eval).
+    shown: String,
+}
+
+impl DataFolder {
+    /// The data folder `dir`, shown as `shown` in front of file names.
+    pub fn new(dir: &Path, shown: &str) -> DataFolder {
+        DataFolder {
+            dir: dir.to_path_buf(),
+            shown: shown.to_string(),
+        }
+    }
+}
+
+impl scenario::DataSource for DataFolder {
+    fn open(
+        &self,
+        source: &str,
+        written: &str,
+    ) -> std::result::Result<scenario::DataFile, scenario::DataOpenError> {
+        use scenario::DataOpenError::{File, Path as Wrong};
+        let from = source.strip_prefix(&self.shown).unwrap_or(source);
+        let relative = match paths::link_target(from, written) {
+            paths::Target::File { path, .. } if !path.is_empty() => path,
+            _ => {
+                return Err(Wrong(format!(
+                    "{written:?} is outside the scenario's folder tree: data files must be \
+                     inside the project; put the file beside the scenario"
+                )))
+            }
+        };
+        let name = format!("{}{relative}", self.shown);
+        let path = self.dir.join(&relative);
+        let is_link = std::fs::symlink_metadata(&path)
+            .map_err(|_| {
+                Wrong(format!(
+                    "no file {name}: expected a CSV file beside the scenario"
+                ))
+            })?
+            .file_type()
+            .is_symlink();
+        let root = self
+            .dir
+            .canonicalize()
+            .map_err(|_| Wrong(format!("the folder of {name} could not be read")))?;
+        let folder = self.shown.trim_end_matches('/');
+        let folder = if folder.is_empty() { "content" } else { folder };
+        entry_metadata(&root, &path, is_link, folder).map_err(Wrong)?;
+        let reader = open_limited(&path, &name).map_err(|err| match err {
+            Error::Source { message, .. } => File {
+                name: name.clone(),
+                message,
+            },
+            other => Wrong(other.to_string()),
+        })?;
+        Ok((name, Box::new(reader)))
+    }
+}
 
 /// Refuse a content file a browser would run or render as active content:
 /// one of the [`ACTIVE_EXTENSIONS`], or any file that starts with markup,
@@ -308,26 +376,66 @@ fn vanished() -> String {
 
 /// Read a file a user wrote, refusing one over [`max_file_bytes`] for its
 /// extension. Every reader of user files (content, templates, scenario files
-/// named on the command line) goes through here, so one limit holds for all.
-/// `name` is how errors name the file.
+/// named on the command line, data files scenarios name) goes through here
+/// or [`open_limited`], so one limit holds for all. `name` is how errors
+/// name the file.
 pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let limit = max_file_bytes(extension);
-    let too_big = |size: u64| Error::Source {
-        file: name.to_string(),
-        line: 1,
-        column: 1,
-        message: format!(
-            "the file has {size} bytes; {} files may have at most {} MB",
-            if extension.is_empty() {
-                "such"
-            } else {
-                extension
-            },
-            limit / 1_000_000
-        ),
-    };
+    let (file, size, limit) = open_checked(path, name)?;
+    // Read one byte past the limit, in case the file grows while we read.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(path, name, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// A user's file to stream through (a log of a million rolls), under the
+/// same checks and limit as [`read_limited`]: reading fails, saying so,
+/// once the file has grown past the limit.
+pub fn open_limited(path: &Path, name: &str) -> Result<std::io::BufReader<Limited>> {
+    let (file, _, limit) = open_checked(path, name)?;
+    let message = format!(
+        "{name}: the file grew past {} MB while being read, the most {} files may have",
+        limit / 1_000_000,
+        extension_of(path)
+    );
+    Ok(std::io::BufReader::new(Limited {
+        file,
+        left: limit,
+        message,
+    }))
+}
+
+/// A file that refuses to be read past its size limit.
+#[derive(Debug)]
+pub struct Limited {
+    file: std::fs::File,
+    left: u64,
+    message: String,
+}
+
+impl std::io::Read for Limited {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left + 1).unwrap_or(usize::MAX));
+        let read = self.file.read(&mut buf[..want])?;
+        if read as u64 > self.left {
+            return Err(std::io::Error::other(self.message.clone()));
+        }
+        self.left -= read as u64;
+        Ok(read)
+    }
+}
+
+/// The file opened, checked to be a regular file within its limit: the
+/// file, its size and the limit.
+fn open_checked(path: &Path, name: &str) -> Result<(std::fs::File, u64, u64)> {
+    let limit = max_file_bytes(extension_of(path));
     let file = open_regular(path).map_err(|e| Error::io(path, e))?;
     let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
     if !metadata.is_file() {
@@ -341,17 +449,31 @@ pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
     }
     let size = metadata.len();
     if size > limit {
-        return Err(too_big(size));
+        return Err(too_big(path, name, size));
     }
-    // Read one byte past the limit, in case the file grows while we read.
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_big(bytes.len() as u64));
+    Ok((file, size, limit))
+}
+
+fn extension_of(path: &Path) -> &str {
+    path.extension().and_then(|e| e.to_str()).unwrap_or("")
+}
+
+fn too_big(path: &Path, name: &str, size: u64) -> Error {
+    let extension = extension_of(path);
+    Error::Source {
+        file: name.to_string(),
+        line: 1,
+        column: 1,
+        message: format!(
+            "the file has {size} bytes; {} files may have at most {} MB",
+            if extension.is_empty() {
+                "such"
+            } else {
+                extension
+            },
+            max_file_bytes(extension) / 1_000_000
+        ),
     }
-    Ok(bytes)
 }
 
 /// Open without blocking on a pipe (opening a FIFO for reading waits for a

@@ -354,14 +354,19 @@ pub struct Failure {
     pub message: String,
 }
 
-/// Check every gate against every case; one failure per gate and case.
+/// Check every gate against every case; one failure per gate and case
+/// (per value, for a dotted path that runs through lists).
 pub fn check(expect: &Expect, results: &Value) -> Vec<Failure> {
     let cases = cases(results);
     let mut failures = Vec::new();
     for gate in &expect.0 {
         for (index, case) in cases.iter().enumerate() {
-            let figures = case_figures(case);
-            if let Some(problem) = judge(gate, &figures) {
+            let problems = if gate.figure.contains('.') {
+                judge_path(gate, case)
+            } else {
+                judge(gate, &case_figures(case)).into_iter().collect()
+            };
+            for problem in problems {
                 failures.push(Failure {
                     figure: gate.figure.clone(),
                     message: format!("{}: {problem}", case_name(index, case)),
@@ -382,7 +387,55 @@ fn judge(gate: &Gate, figures: &BTreeMap<String, &Value>) -> Option<String> {
             known.join(", ")
         ));
     };
-    match (&gate.condition, value) {
+    judge_value(figure, &gate.condition, value)
+}
+
+/// A gate on a dotted path (`chi_square.p_value`,
+/// `by_players.seats.p_value`): each segment a key; where a value is a
+/// list, the rest of the path applies to every element, and every value
+/// found must meet the condition.
+fn judge_path(gate: &Gate, case: &Value) -> Vec<String> {
+    let mut found = vec![(String::new(), case)];
+    for key in gate.figure.split('.') {
+        let mut next = Vec::new();
+        for (place, value) in found {
+            let elements: Vec<(String, &Value)> = match value {
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| (format!("{place}[{}]", i + 1), item))
+                    .collect(),
+                other => vec![(place, other)],
+            };
+            for (place, element) in elements {
+                if let Some(inner) = element.get(key) {
+                    let joined = if place.is_empty() {
+                        key.to_string()
+                    } else {
+                        format!("{place}.{key}")
+                    };
+                    next.push((joined, inner));
+                }
+            }
+        }
+        found = next;
+    }
+    if found.is_empty() {
+        return vec![format!(
+            "no figure at `{}` in the results: each part of the path must name a key of the \
+             results (lists are gone through element by element)",
+            gate.figure
+        )];
+    }
+    found
+        .into_iter()
+        .filter_map(|(place, value)| judge_value(&place, &gate.condition, value))
+        .collect()
+}
+
+/// Why the figure called `figure` with this value breaks `condition`.
+fn judge_value(figure: &str, condition: &Condition, value: &Value) -> Option<String> {
+    match (condition, value) {
         (Condition::Is(wanted), Value::Bool(actual)) => {
             (wanted != actual).then(|| format!("{figure} is {actual}, expected {wanted}"))
         }
@@ -391,6 +444,11 @@ fn judge(gate: &Gate, figures: &BTreeMap<String, &Value>) -> Option<String> {
         )),
         (Condition::Compare(op, bound), value) => match figure_number(value) {
             Some(actual) if op.holds(&actual, bound) => None,
+            Some(_) if value.is_f64() => Some(format!(
+                "{figure} is {value}, which is not {} {}",
+                op.symbol(),
+                show(bound)
+            )),
             Some(actual) => Some(format!(
                 "{figure} is {} (about {}), which is not {} {}",
                 exact_string(&actual),
@@ -407,8 +465,12 @@ fn judge(gate: &Gate, figures: &BTreeMap<String, &Value>) -> Option<String> {
 }
 
 /// An exact number from the contract: `"p/q"`, a decimal integer string, or
-/// an integer. Floats are display values and are refused.
+/// an integer; or a float (a figure irrational by nature, such as a
+/// chi-square p-value), taken at its exact binary value.
 fn figure_number(value: &Value) -> Option<Exact> {
+    if let Some(float) = value.as_f64().filter(|_| value.is_f64()) {
+        return Exact::from_float(float);
+    }
     match value {
         Value::String(text) => crate::engine::parse_fraction(text)
             .or_else(|| text.parse::<BigInt>().ok().map(Exact::from_integer)),
@@ -744,5 +806,49 @@ mod tests {
         assert_eq!(Places::of(inline).of_figure("tvd"), (1, 1));
         assert_eq!(Places::of("title: T\n").of_figure("tvd"), (1, 1));
         assert_eq!(locate(text, "tvd"), (5, 8));
+    }
+
+    #[test]
+    fn dotted_paths_reach_nested_figures_and_every_list_element() {
+        let results = serde_json::json!({
+            "chi_square": {"statistic": 13.4, "p_value": 0.0199},
+            "g_test": {"p_value": 0.0383},
+            "by_players": [
+                {"players": 3, "seats": [{"p_value": "1/2", "fair": true}, {"p_value": "1/1000", "fair": false}]},
+                {"players": 4, "seats": [{"p_value": "1/3", "fair": true}]}
+            ]
+        });
+        let gates = |yaml: &str| check(&serde_yaml::from_str::<Expect>(yaml).unwrap(), &results);
+        assert!(gates("g_test.p_value: \"> 0.01\"\n").is_empty());
+        let failures = gates("chi_square.p_value: \"> 0.02\"\n");
+        assert_eq!(failures.len(), 1);
+        assert!(
+            failures[0]
+                .message
+                .contains("chi_square.p_value is 0.0199, which is not > 1/50"),
+            "{failures:?}"
+        );
+        let failures =
+            gates("by_players.seats.p_value: \"> 1/100\"\nby_players.seats.fair: true\n");
+        assert_eq!(failures.len(), 2, "{failures:?}");
+        assert!(
+            failures[0]
+                .message
+                .contains("by_players[1].seats[2].p_value is 1/1000"),
+            "{failures:?}"
+        );
+        assert!(
+            failures[1]
+                .message
+                .contains("by_players[1].seats[2].fair is false"),
+            "{failures:?}"
+        );
+        let failures = gates("by_players.seat.p_value: \"> 0\"\n");
+        assert!(
+            failures[0]
+                .message
+                .contains("no figure at `by_players.seat.p_value`"),
+            "{failures:?}"
+        );
     }
 }

@@ -10,10 +10,12 @@
 //! [`Results`], which hide the kind's own types behind one interface.
 
 use crate::analyses::fields::fields_of;
+use crate::analyses::observations::DataError;
 use crate::analyses::{self, Analysis, Cost, ParamError};
 use crate::layout::{Layout, ScenarioPage};
 use crate::progress::Progress;
 use std::fmt;
+use std::io::BufRead;
 use std::sync::Arc;
 
 /// A scenario kind: what it computes and how its page is laid out.
@@ -28,6 +30,7 @@ pub static KINDS: &[Entry] = &[
     entry::<analyses::first_player::FirstPlayer>(),
     entry::<analyses::shuffle::Shuffle>(),
     entry::<analyses::race::Race>(),
+    entry::<analyses::die_test::DieTest>(),
 ];
 
 /// One registered kind, reached by its name.
@@ -86,6 +89,19 @@ impl Params {
     pub fn cost(&self) -> Cost {
         self.0.cost()
     }
+    /// The data files the parameters name (see [`Analysis::data_files`]).
+    pub fn data_files(&self) -> Vec<(&'static str, String)> {
+        self.0.data_files()
+    }
+    /// These parameters with the file named under `key` read in (see
+    /// [`Analysis::read_data`]).
+    pub fn with_data(
+        &self,
+        key: &'static str,
+        rows: &mut dyn BufRead,
+    ) -> Result<Params, DataError> {
+        self.0.with_data(key, rows)
+    }
     /// Compute the exact results.
     pub fn analyse(&self, progress: &Progress) -> Results {
         self.0.analyse(progress)
@@ -129,6 +145,8 @@ trait ErasedParams: fmt::Debug + Send + Sync {
     fn validate(&self) -> Result<(), ParamError>;
     fn cost(&self) -> Cost;
     fn analyse(&self, progress: &Progress) -> Results;
+    fn data_files(&self) -> Vec<(&'static str, String)>;
+    fn with_data(&self, key: &'static str, rows: &mut dyn BufRead) -> Result<Params, DataError>;
     fn read(&self, bytes: &[u8]) -> Option<Results>;
 }
 
@@ -175,6 +193,16 @@ impl<K: Kind> ErasedParams for Typed<K> {
             params: self.params.clone(),
             results,
         }))
+    }
+    fn data_files(&self) -> Vec<(&'static str, String)> {
+        K::data_files(&self.params)
+    }
+    fn with_data(&self, key: &'static str, rows: &mut dyn BufRead) -> Result<Params, DataError> {
+        let mut params = (*self.params).clone();
+        K::read_data(&mut params, key, rows)?;
+        Ok(Params(Arc::new(Typed::<K> {
+            params: Arc::new(params),
+        })))
     }
     fn read(&self, bytes: &[u8]) -> Option<Results> {
         let results: K::Results = serde_json::from_slice(bytes).ok()?;

@@ -5,11 +5,14 @@
 
 pub mod cost;
 pub mod dice;
+pub mod die_test;
 pub mod fields;
 pub mod first_player;
+pub mod observations;
 pub mod race;
 pub mod reroll;
 pub mod shuffle;
+pub mod stats;
 pub mod sum_mod;
 pub mod values;
 
@@ -53,6 +56,24 @@ pub trait Analysis: 'static {
     /// formatting only.
     fn contract(results: &Self::Results) -> serde_json::Value {
         serde_json::to_value(results).expect("results serialize")
+    }
+
+    /// Files of observations the scenario names (`rolls: rolls.csv`): each
+    /// key and the path as written, relative to the scenario's folder. The
+    /// loader opens each (inside the project, under the size limit) and
+    /// hands it to [`Analysis::read_data`] before validation. None by default.
+    fn data_files(_params: &Self::Params) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// Read the file named under `key`, streamed row by row, into the
+    /// parameters (which key the cache, so they must hold what was read).
+    fn read_data(
+        _params: &mut Self::Params,
+        _key: &'static str,
+        _rows: &mut dyn std::io::BufRead,
+    ) -> Result<(), observations::DataError> {
+        Ok(())
     }
 }
 

@@ -180,6 +180,14 @@ pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, 
                 Err(_) => text.clone(),
             },
         },
+        // Floats are statistics irrational by nature: rounded like `float`.
+        Value::Number(n) if n.is_f64() => {
+            let value = n.as_f64().unwrap_or(f64::NAN);
+            match style {
+                "percent" => format!("{}%", float(value * 100.0)),
+                _ => float(value),
+            }
+        }
         Value::Number(n) => n.to_string(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
         Value::Null => "none".to_string(),

@@ -8,6 +8,7 @@
 
 pub mod blocks;
 pub mod cells;
+mod die_test;
 mod first_player;
 pub mod format;
 mod race;

@@ -68,12 +68,60 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
     parse_with_budget(source_path, text, &Budget::default())
 }
 
+/// Opens the data files scenarios name (the loader's job, so parsing stays
+/// a function of what it is handed).
+pub trait DataSource {
+    /// Open the file `written` names in the scenario `source`: its name as
+    /// errors show it (relative as `source` is), and its rows; or why not.
+    fn open(&self, source: &str, written: &str) -> Result<DataFile, DataOpenError>;
+}
+
+/// A data file opened: its name as errors show it, and its rows.
+pub type DataFile = (String, Box<dyn std::io::BufRead>);
+
+/// Why a data file could not be opened.
+#[derive(Debug)]
+pub enum DataOpenError {
+    /// The path as written is wrong (outside, missing): reported at the key.
+    Path(String),
+    /// The file itself is refused (too big, not a file): reported at it.
+    File {
+        /// The file, as errors show it.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// No data files: scenarios parsed from their text alone.
+pub struct NoData;
+
+impl DataSource for NoData {
+    fn open(&self, _: &str, written: &str) -> Result<DataFile, DataOpenError> {
+        Err(DataOpenError::Path(format!(
+            "{written:?} cannot be read here: data files are read for scenario files on disk"
+        )))
+    }
+}
+
 /// Parse and validate one scenario, refusing it if its estimated cost is
-/// over `budget`.
+/// over `budget`; it may name no data files.
 pub fn parse_with_budget(
     source_path: &str,
     text: &str,
     budget: &Budget,
+) -> Result<Scenario, ScenarioError> {
+    parse_with_data(source_path, text, budget, &NoData)
+}
+
+/// Parse one scenario, read the data files it names from `data`, then
+/// validate it and refuse it if its estimated cost is over `budget`. A bad
+/// row is reported at its line in the data file.
+pub fn parse_with_data(
+    source_path: &str,
+    text: &str,
+    budget: &Budget,
+    data: &dyn DataSource,
 ) -> Result<Scenario, ScenarioError> {
     let at = |line: usize, column: usize, message: String| ScenarioError {
         file: source_path.to_string(),
@@ -131,6 +179,7 @@ pub fn parse_with_budget(
             ));
         }
     };
+    let params = read_data(params, source_path, text, data)?;
     params
         .validate()
         .and_then(|()| budget.admit(&params.cost()))
@@ -146,6 +195,43 @@ pub fn parse_with_budget(
         params,
         text: text.to_string(),
     })
+}
+
+/// The parameters with every data file they name read in.
+fn read_data(
+    mut params: Params,
+    source_path: &str,
+    text: &str,
+    data: &dyn DataSource,
+) -> Result<Params, ScenarioError> {
+    for (key, written) in params.data_files() {
+        let (name, mut rows) = data.open(source_path, &written).map_err(|err| match err {
+            DataOpenError::Path(message) => {
+                let (line, column) = key_position(text, key);
+                ScenarioError {
+                    file: source_path.to_string(),
+                    line,
+                    column,
+                    message: format!("{key}: {message}"),
+                }
+            }
+            DataOpenError::File { name, message } => ScenarioError {
+                file: name,
+                line: 1,
+                column: 1,
+                message,
+            },
+        })?;
+        params = params
+            .with_data(key, &mut rows)
+            .map_err(|err| ScenarioError {
+                file: name,
+                line: err.line as usize,
+                column: err.column as usize,
+                message: err.message,
+            })?;
+    }
+    Ok(params)
 }
 
 /// Every top-level key must be one of `known`.

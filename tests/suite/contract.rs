@@ -50,6 +50,11 @@ fn every_kind_keeps_its_json_contract() {
             "two-d6-picks-2.json",
         ),
         ("race", "content/games/original.yaml", "original.json"),
+        (
+            "die-test",
+            "content/observed/die-test.yaml",
+            "die-test.json",
+        ),
     ];
     for kind in fairdice::kinds::names() {
         assert!(

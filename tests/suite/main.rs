@@ -26,6 +26,7 @@ mod hostile_site;
 mod init;
 mod layers;
 mod rules;
+mod observed;
 mod rules_pages;
 mod serve;
 mod site_features;
