@@ -31,6 +31,7 @@ pub static KINDS: &[Entry] = &[
     entry::<analyses::shuffle::Shuffle>(),
     entry::<analyses::race::Race>(),
     entry::<analyses::die_test::DieTest>(),
+    entry::<analyses::seat_advantage::SeatAdvantage>(),
 ];
 
 /// One registered kind, reached by its name.

@@ -3,7 +3,7 @@
 //! exact multinomial test when its outcomes can be enumerated, and the rolls
 //! it would take to notice a given bias.
 
-use crate::analyses::observations::{tally_rolls, DataError, DataPath};
+use crate::analyses::observations::{tally_rolls, Count, DataError, DataPath};
 use crate::analyses::stats::{self, ChiSquare};
 use crate::engine::{text, Exact};
 use crate::progress::Progress;
@@ -48,34 +48,6 @@ impl Params {
             (None, Some(tallied)) => tallied.clone(),
             (None, None) => Vec::new(),
         }
-    }
-}
-
-/// How many times a face came up: a whole number, 0 or more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Count(pub u64);
-
-impl<'de> Deserialize<'de> for Count {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct CountVisitor;
-        impl de::Visitor<'_> for CountVisitor {
-            type Value = Count;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a count of rolls, 0 or more")
-            }
-            fn visit_u64<E: de::Error>(self, value: u64) -> Result<Count, E> {
-                Ok(Count(value))
-            }
-            fn visit_i64<E: de::Error>(self, value: i64) -> Result<Count, E> {
-                u64::try_from(value).map(Count).map_err(|_| {
-                    E::custom(format!(
-                        "negative count {value}: a count is how many times the face came up, \
-                         0 or more"
-                    ))
-                })
-            }
-        }
-        deserializer.deserialize_any(CountVisitor)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod first_player;
 pub mod observations;
 pub mod race;
 pub mod reroll;
+pub mod seat_advantage;
 pub mod shuffle;
 pub mod stats;
 pub mod sum_mod;

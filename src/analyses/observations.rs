@@ -67,6 +67,35 @@ impl fmt::Display for DataPath {
     }
 }
 
+/// A count written in a scenario (times a face came up, games a seat
+/// won): a whole number, 0 or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count(pub u64);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CountVisitor;
+        impl serde::de::Visitor<'_> for CountVisitor {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a count of rolls, 0 or more")
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Count, E> {
+                Ok(Count(value))
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Count, E> {
+                u64::try_from(value).map(Count).map_err(|_| {
+                    E::custom(format!(
+                        "negative count {value}: a count is how many times something \
+                         happened, 0 or more"
+                    ))
+                })
+            }
+        }
+        deserializer.deserialize_any(CountVisitor)
+    }
+}
+
 /// One row of a CSV stream: its line and trimmed fields.
 struct Row<'a> {
     line: u64,

@@ -114,35 +114,61 @@ pub fn clopper_pearson(successes: u64, trials: u64) -> [f64; 2] {
 /// more likely than the one observed, summed exactly (scipy compares with a
 /// relative tolerance of 1e-7; here ties are exact).
 pub fn binomial_p_value(successes: u64, trials: u64, share: &Exact) -> Exact {
-    // With share = a/b, P(k) = C(n,k) a^k (b-a)^(n-k) / b^n: compare and sum
-    // the integer weights, divide once.
+    binomial_p_values(&[successes], trials, share).remove(0)
+}
+
+/// [`binomial_p_value`] for several observed counts of the same trials and
+/// share (every seat of a table): two passes over the outcomes whatever
+/// their number, in memory for one weight at a time.
+pub fn binomial_p_values(successes: &[u64], trials: u64, share: &Exact) -> Vec<Exact> {
+    // With share = a/b, P(k) = C(n,k) a^k (b-a)^(n-k) / b^n: compare and
+    // sum the integer weights, divide once.
     let a = share.numer().magnitude().clone();
     let b = share.denom().magnitude().clone();
     let rest = &b - &a;
-    let weights = binomial_weights(trials, &a, &rest);
-    let observed = &weights[successes as usize];
-    let tail: BigUint = weights.iter().filter(|w| *w <= observed).sum();
-    Exact::new(BigInt::from(tail), BigInt::from(b.pow(trials as u32)))
+    let mut targets = vec![BigUint::zero(); successes.len()];
+    binomial_weights(trials, &a, &rest, |k, weight| {
+        for (target, _) in targets.iter_mut().zip(successes).filter(|(_, &s)| s == k) {
+            *target = weight.clone();
+        }
+    });
+    let mut tails = vec![BigUint::zero(); successes.len()];
+    binomial_weights(trials, &a, &rest, |_, weight| {
+        for (tail, target) in tails.iter_mut().zip(&targets) {
+            if weight <= target {
+                *tail += weight;
+            }
+        }
+    });
+    let whole = BigInt::from(b.pow(trials as u32));
+    tails
+        .into_iter()
+        .map(|tail| Exact::new(BigInt::from(tail), whole.clone()))
+        .collect()
 }
 
-/// C(n,k) a^k r^(n-k) for k = 0..=n, each from the one before.
-fn binomial_weights(n: u64, a: &BigUint, r: &BigUint) -> Vec<BigUint> {
-    // Powers from both ends, then the binomials incrementally.
-    let mut a_powers = vec![BigUint::one()];
-    let mut r_powers = vec![BigUint::one()];
-    for _ in 0..n {
-        let next = a_powers.last().expect("one power") * a;
-        a_powers.push(next);
-        let next = r_powers.last().expect("one power") * r;
-        r_powers.push(next);
+/// Hand C(n,k) a^k r^(n-k) for k = 0..=n to `each`, each weight from the
+/// one before: W(k+1) = W(k) (n-k) a / ((k+1) r), an exact division.
+fn binomial_weights(n: u64, a: &BigUint, r: &BigUint, mut each: impl FnMut(u64, &BigUint)) {
+    if r.is_zero() {
+        // A sure thing: every trial succeeds.
+        for k in 0..=n {
+            let weight = if k == n {
+                a.pow(n as u32)
+            } else {
+                BigUint::zero()
+            };
+            each(k, &weight);
+        }
+        return;
     }
-    let mut binomial = BigUint::one();
-    let mut weights = Vec::with_capacity(n as usize + 1);
+    let mut weight = r.pow(n as u32);
     for k in 0..=n {
-        weights.push(&binomial * &a_powers[k as usize] * &r_powers[(n - k) as usize]);
-        binomial = binomial * (n - k) / (k + 1);
+        each(k, &weight);
+        if k < n {
+            weight = weight * (n - k) * a / (r * (k + 1));
+        }
     }
-    weights
 }
 
 /// The exact multinomial test: with category weights `ways` (chance

@@ -55,6 +55,11 @@ fn every_kind_keeps_its_json_contract() {
             "content/observed/die-test.yaml",
             "die-test.json",
         ),
+        (
+            "seat-advantage",
+            "content/observed/seat-advantage.yaml",
+            "seat-advantage.json",
+        ),
     ];
     for kind in fairdice::kinds::names() {
         assert!(

@@ -233,3 +233,114 @@ fn gates_read_the_test_figures() {
     );
     assert!(!err.contains("chi_square.p_value"), "{err}");
 }
+
+fn seats(body: &str) -> String {
+    format!("title: Seats\nkind: seat-advantage\n{body}")
+}
+
+#[test]
+fn seat_p_values_match_scipy_and_turn_order_counts_from_the_first_player() {
+    let dir = tempfile::tempdir().unwrap();
+    // 120 three-player games; seat 2 went first in every one and won 29,
+    // seat 3 won 38 and seat 1 won 53: by turn order 29, 38, 53.
+    let mut log = String::from("players,first,winner\n");
+    for (seat, times) in [(2, 29), (3, 38), (1, 53)] {
+        log.push_str(&format!("3,2,{seat}\n").repeat(times));
+    }
+    write(dir.path(), "games.csv", &log);
+    write(dir.path(), "s.yaml", &seats("games: games.csv\n"));
+    let results = eval(dir.path(), "s.yaml");
+    let table = &results["by_players"][0];
+    assert_eq!(table["players"], 3);
+    let wins: Vec<u64> = (0..3)
+        .map(|i| table["seats"][i]["wins"].as_u64().unwrap())
+        .collect();
+    assert_eq!(wins, [29, 38, 53]);
+    // scipy.stats.binomtest(29, 120, 1/3).pvalue = 0.03318519090838292
+    let p =
+        fairdice::engine::parse_fraction(table["seats"][0]["p_value"].as_str().unwrap()).unwrap();
+    assert!((fairdice::engine::to_f64(&p) - 0.033_185_190_908_382_92).abs() < 1e-12);
+    assert_eq!(table["seats"][0]["fair_share"], "1/3");
+    assert_eq!(table["seats"][0]["fair_share_in_interval"], false);
+}
+
+#[test]
+fn bad_games_are_refused_with_the_csv_file_and_line() {
+    let yaml = seats("games: games.csv\n");
+    let with = |csv: &str| {
+        vec![
+            ("content/s.yaml", yaml.clone()),
+            ("content/games.csv", csv.to_string()),
+        ]
+    };
+    let cases: Vec<(Files, &str, &str)> = vec![
+        (
+            with("players,winner\n4,2\n4,5\n"),
+            "content/games.csv:3:3: ",
+            "seat 5 is beyond the 4 players",
+        ),
+        (
+            with("players,winner,first\n4,2,9\n"),
+            "content/games.csv:2:5: ",
+            "seat 9 is beyond",
+        ),
+        (
+            with("players,winner\n4,two\n"),
+            "content/games.csv:2:3: ",
+            "found \"two\"",
+        ),
+        (
+            with("players,winner\n4\n"),
+            "content/games.csv:2:1: ",
+            "expected 2 fields",
+        ),
+        (
+            with("players,seat\n"),
+            "content/games.csv:1:9: ",
+            "unknown column \"seat\"",
+        ),
+        (with(""), "content/games.csv:1:1: ", "the file is empty"),
+        (
+            with("players,winner\n"),
+            "content/games.csv:1:1: ",
+            "no games",
+        ),
+        (
+            vec![("content/s.yaml", seats("wins: {3: [1, 2]}\n"))],
+            "content/s.yaml:3:7: ",
+            "2 counts for 3 players",
+        ),
+        (
+            vec![("content/s.yaml", seats("wins: {2: [1, -2]}\n"))],
+            "content/s.yaml:3:",
+            "negative count -2",
+        ),
+    ];
+    for (files, location, message) in cases {
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+        refused(&files, location, message);
+    }
+}
+
+#[test]
+fn a_seat_gate_fails_when_the_games_show_an_advantage() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "content/_index.md", "# Games\n");
+    write(
+        dir.path(),
+        "content/s.yaml",
+        &seats("wins: {2: [97, 59], 3: [10, 10, 10]}\nexpect:\n  by_players.seats.fair_share_in_interval: true\n"),
+    );
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("by_players[1].seats[1].fair_share_in_interval is false"),
+        "{err}"
+    );
+    assert!(
+        err.contains("by_players[1].seats[2].fair_share_in_interval is false"),
+        "{err}"
+    );
+    assert!(!err.contains("by_players[2]"), "{err}");
+}

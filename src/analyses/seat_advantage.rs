@@ -1,0 +1,312 @@
+//! `seat-advantage`: does going first (or second...) matter? Wins by place
+//! in turn order against each seat's fair share, per number of players:
+//! exact binomial tests summed in fractions, exact intervals, a chi-square
+//! across seats, and the games it would take to notice an advantage.
+
+use crate::analyses::observations::{tally_games, Count, DataError, DataPath, Tally, MAX_PLAYERS};
+use crate::analyses::stats::{self, ChiSquare};
+use crate::engine::{text, Exact};
+use crate::progress::Progress;
+use num_bigint::BigInt;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::BufRead;
+
+use super::{Analysis, Cost, ParamError};
+
+/// The `seat-advantage` kind.
+pub struct SeatAdvantage;
+
+/// Big-integer word operations per second, on the safe side.
+const WORD_OPS_PER_SECOND: f64 = 6.7e7;
+
+/// Parameters of a `seat-advantage` scenario.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Params {
+    /// A CSV log of games beside the scenario.
+    #[serde(default)]
+    pub games: Option<DataPath>,
+    /// Wins by place in turn order, per number of players, written inline:
+    /// `{4: [40, 30, 20, 10]}`.
+    #[serde(default)]
+    pub wins: Option<BTreeMap<u64, Vec<Count>>>,
+    /// The games file's tally, filled in by the loader.
+    #[serde(skip)]
+    pub tallied: Option<Tally>,
+}
+
+impl Params {
+    /// Wins by place in turn order, per number of players.
+    pub fn tally(&self) -> Tally {
+        match (&self.wins, &self.tallied) {
+            (Some(wins), _) => wins
+                .iter()
+                .map(|(&players, seats)| (players, seats.iter().map(|c| c.0).collect()))
+                .collect(),
+            (None, Some(tallied)) => tallied.clone(),
+            (None, None) => Tally::new(),
+        }
+    }
+}
+
+/// The results: the contract of issue 16, each table with its chi-square
+/// and the games needed to notice an advantage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// Games observed.
+    pub games: u64,
+    /// One entry per number of players, fewest first.
+    pub by_players: Vec<Table>,
+}
+
+/// The games of one number of players.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Players in each of these games.
+    pub players: u64,
+    /// How many games.
+    pub games: u64,
+    /// One entry per place in turn order (1 = went first).
+    pub seats: Vec<Seat>,
+    /// Pearson's chi-square of the wins against equal shares (floats).
+    pub chi_square: ChiSquare,
+    /// Games needed to notice the first player winning more often.
+    pub games_needed: Vec<GamesNeeded>,
+}
+
+/// One place in turn order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    /// Place in turn order, 1 = went first.
+    pub seat: u64,
+    /// Games it won.
+    pub wins: u64,
+    /// Its share of wins if order did not matter: 1/players.
+    #[serde(with = "text")]
+    pub fair_share: Exact,
+    /// The exact two-sided binomial test of its wins against that share.
+    #[serde(with = "text")]
+    pub p_value: Exact,
+    /// 95 % Clopper-Pearson interval of its true share of wins (floats).
+    pub interval: [f64; 2],
+    /// Whether the interval holds the fair share.
+    pub fair_share_in_interval: bool,
+}
+
+/// Games needed to notice one size of first-player advantage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GamesNeeded {
+    /// How much more often than its fair share the first player wins
+    /// (1/10 = 10 %; negative: less often).
+    #[serde(with = "text")]
+    pub advantage: Exact,
+    /// Whether this is the advantage these games show.
+    pub observed: bool,
+    /// Games for the two-sided binomial test at 5 % to notice it 80 % of
+    /// the time (normal approximation); `None` past a billion.
+    pub games_needed: Option<u64>,
+}
+
+impl Analysis for SeatAdvantage {
+    const NAME: &'static str = "seat-advantage";
+    type Params = Params;
+    type Results = Results;
+
+    fn validate(params: &Params) -> Result<(), ParamError> {
+        match (&params.games, &params.wins) {
+            (Some(_), Some(_)) => Err(ParamError {
+                key: "wins",
+                message: "give either `games` or `wins`, not both".into(),
+            }),
+            (None, None) => Err(ParamError {
+                key: "kind",
+                message: "no games: add `games: FILE.csv` (a log of games) or \
+                          `wins: {4: [40, 30, 20, 10]}` (wins by turn order)"
+                    .into(),
+            }),
+            (None, Some(wins)) => check_wins(wins),
+            (Some(_), None) => Ok(()),
+        }
+    }
+
+    /// Two passes of n big-integer weights of n log2(players) bits per table.
+    fn cost(params: &Params) -> Cost {
+        let mut ops = 0.0;
+        let mut bytes = 0.0;
+        for (&players, seats) in &params.tally() {
+            let n: f64 = seats.iter().sum::<u64>() as f64;
+            let words = n * (players as f64).log2() / 64.0 + 1.0;
+            ops += 2.0 * n * words * (3.0 + players as f64);
+            bytes += (players as f64 + 4.0) * words * 8.0 + players as f64 * 600.0;
+        }
+        Cost {
+            seconds: ops / WORD_OPS_PER_SECOND,
+            bytes,
+            key: if params.games.is_some() {
+                "games"
+            } else {
+                "wins"
+            },
+        }
+    }
+
+    fn analyse(params: &Params, progress: &Progress) -> Results {
+        let tally = params.tally();
+        progress.with_spinner("seat advantage", |_| test(&tally))
+    }
+
+    fn data_files(params: &Params) -> Vec<(&'static str, String)> {
+        params
+            .games
+            .iter()
+            .map(|path| ("games", path.0.clone()))
+            .collect()
+    }
+
+    fn read_data(
+        params: &mut Params,
+        _key: &'static str,
+        rows: &mut dyn BufRead,
+    ) -> Result<(), DataError> {
+        params.tallied = Some(tally_games(rows)?);
+        Ok(())
+    }
+}
+
+fn check_wins(wins: &BTreeMap<u64, Vec<Count>>) -> Result<(), ParamError> {
+    let wrong = |message: String| {
+        Err(ParamError {
+            key: "wins",
+            message,
+        })
+    };
+    if wins.is_empty() {
+        return wrong("no games: give wins by turn order, such as `{4: [40, 30, 20, 10]}`".into());
+    }
+    for (&players, seats) in wins {
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            return wrong(format!("{players} players: expected 2 to {MAX_PLAYERS}"));
+        }
+        if seats.len() as u64 != players {
+            return wrong(format!(
+                "{} counts for {players} players: give one count of wins per place in turn \
+                 order, first player first",
+                seats.len()
+            ));
+        }
+        if seats.iter().all(|c| c.0 == 0) {
+            return wrong(format!(
+                "no games of {players} players: at least one count must be above 0"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every figure for the games in `tally`.
+pub fn test(tally: &Tally) -> Results {
+    let by_players: Vec<Table> = tally
+        .iter()
+        .map(|(&players, wins)| table(players, wins))
+        .collect();
+    Results {
+        games: by_players.iter().map(|t| t.games).sum(),
+        by_players,
+    }
+}
+
+fn table(players: u64, wins: &[u64]) -> Table {
+    let games: u64 = wins.iter().sum();
+    let fair_share = Exact::new(BigInt::from(1), BigInt::from(players));
+    let p_values = stats::binomial_p_values(wins, games, &fair_share);
+    let seats = wins
+        .iter()
+        .zip(p_values)
+        .enumerate()
+        .map(|(i, (&won, p_value))| {
+            let interval = stats::clopper_pearson(won, games);
+            Seat {
+                seat: i as u64 + 1,
+                wins: won,
+                fair_share_in_interval: stats::within(&interval, &fair_share),
+                fair_share: fair_share.clone(),
+                p_value,
+                interval,
+            }
+        })
+        .collect();
+    let expected = vec![games as f64 / players as f64; players as usize];
+    Table {
+        players,
+        games,
+        seats,
+        chi_square: stats::pearson(wins, &expected),
+        games_needed: games_needed(&fair_share, wins[0], games),
+    }
+}
+
+/// Games needed to notice the first player winning 10 %, 25 %, 50 % more
+/// often than fair, and as often as these games show.
+fn games_needed(fair_share: &Exact, first_wins: u64, games: u64) -> Vec<GamesNeeded> {
+    let fair = stats::share_f64(fair_share);
+    let mut rows: Vec<GamesNeeded> = stats::ADVANTAGES
+        .iter()
+        .map(|&(p, q)| GamesNeeded {
+            advantage: Exact::new(BigInt::from(p), BigInt::from(q)),
+            observed: false,
+            games_needed: stats::binomial_trials_needed(
+                fair,
+                stats::share_f64(&stats::favoured(fair_share, (p, q))),
+            ),
+        })
+        .collect();
+    let share = Exact::new(BigInt::from(first_wins), BigInt::from(games));
+    let advantage = &share / fair_share - Exact::from_integer(1.into());
+    rows.push(GamesNeeded {
+        games_needed: stats::binomial_trials_needed(fair, stats::share_f64(&share)),
+        advantage,
+        observed: true,
+    });
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forum_log_of_156_games() {
+        // Two players, the first won 62 % of 156 games (97 wins).
+        let tally = Tally::from([(2, vec![97, 59])]);
+        let results = test(&tally);
+        let table = &results.by_players[0];
+        assert_eq!(results.games, 156);
+        assert_eq!(table.seats[0].fair_share, Exact::new(1.into(), 2.into()));
+        // scipy.stats.binomtest(97, 156, 0.5).pvalue = 0.002930581611216728
+        let p = stats::share_f64(&table.seats[0].p_value);
+        assert!((p - 0.002_930_581_611_216_728).abs() < 1e-12, "{p}");
+        // With two seats the two tests are the same test.
+        assert_eq!(table.seats[0].p_value, table.seats[1].p_value);
+        assert!(!table.seats[0].fair_share_in_interval);
+        assert_eq!(table.chi_square.df, 1);
+        let observed = table.games_needed.last().unwrap();
+        assert!(observed.observed);
+        assert_eq!(observed.advantage, Exact::new(38.into(), 156.into()));
+    }
+
+    #[test]
+    fn fair_tables_pass() {
+        let tally = Tally::from([(3, vec![10, 10, 10]), (4, vec![1, 0, 0, 0])]);
+        let results = test(&tally);
+        assert_eq!(results.games, 31);
+        assert_eq!(
+            results.by_players[0].seats[1].p_value,
+            Exact::from_integer(1.into())
+        );
+        assert_eq!(results.by_players[1].chi_square.df, 3);
+        let json = serde_json::to_value(&results).unwrap();
+        assert_eq!(json["by_players"][0]["seats"][0]["fair_share"], "1/3");
+        let back: Results = serde_json::from_value(json).unwrap();
+        assert_eq!(back, results);
+    }
+}

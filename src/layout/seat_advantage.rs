@@ -1,0 +1,177 @@
+//! The `seat-advantage` page: per number of players, a sentence, each
+//! place in turn order against its fair share, and the games it takes to
+//! notice an advantage.
+
+use crate::analyses::seat_advantage::{Params, Results, SeatAdvantage, Table as Games};
+use crate::engine::{exact_string, to_f64, Exact};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table};
+use crate::layout::cells::{fraction, yes_no};
+use crate::layout::format;
+use crate::layout::Layout;
+
+impl Layout for SeatAdvantage {
+    fn layout(_: &Params, results: &Results) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        for games in &results.by_players {
+            let id = format!("players-{}", games.players);
+            blocks.push(Block::Heading {
+                text: format!("{} players", games.players),
+            });
+            blocks.push(Block::Text {
+                text: verdict(games),
+            });
+            blocks.push(Block::Chart(chart(games, &id)));
+            blocks.push(Block::Table(seats_table(games, &id)));
+            blocks.push(Block::Table(needed_table(games, &id)));
+        }
+        blocks
+    }
+}
+
+fn percent(value: f64) -> String {
+    format!("{} %", format::float(value * 100.0))
+}
+
+/// The first player's record in a sentence, with the chi-square across seats.
+fn verdict(games: &Games) -> String {
+    let first = &games.seats[0];
+    let share = first.wins as f64 / games.games.max(1) as f64;
+    let p = to_f64(&first.p_value);
+    let reading = if p < 0.01 {
+        "Chance alone rarely does that: going first looks like it matters."
+    } else if p < 0.05 {
+        "That is unusual for a game where order does not matter, but not conclusive."
+    } else {
+        "That is well within what chance gives when order does not matter."
+    };
+    format!(
+        "In {} games of {} players, the first player won {} ({}; a fair share is {}). If order \
+         did not matter, a record at least this far from the fair share would happen in {} of \
+         such logs (exact binomial test). {reading} Across all seats, the chi-square test gives \
+         p = {}.",
+        format::count(&games.games.into()),
+        games.players,
+        format::count(&first.wins.into()),
+        percent(share),
+        exact_string(&first.fair_share),
+        percent(p),
+        format::float(games.chi_square.p_value)
+    )
+}
+
+fn seats_table(games: &Games, id: &str) -> Table {
+    Table {
+        id: format!("{id}-seats"),
+        caption: format!(
+            "{} players: wins by place in turn order, with the exact binomial test and the 95 % \
+             exact interval",
+            games.players
+        ),
+        columns: [
+            "turn order",
+            "wins",
+            "share of wins",
+            "fair share",
+            "p-value",
+            "interval low",
+            "interval high",
+            "fair share in interval",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: games
+            .seats
+            .iter()
+            .map(|seat| {
+                let share = crate::engine::ratio(&seat.wins.into(), &games.games.into());
+                vec![
+                    Cell::plain(seat.seat.to_string()),
+                    Cell::plain(seat.wins.to_string()),
+                    fraction(&share),
+                    fraction(&seat.fair_share),
+                    fraction(&seat.p_value),
+                    Cell::plain(format::float(seat.interval[0])),
+                    Cell::plain(format::float(seat.interval[1])),
+                    yes_no(seat.fair_share_in_interval),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn chart(games: &Games, id: &str) -> Chart {
+    let total = games.games.max(1) as f64;
+    let points = |value: &dyn Fn(&crate::analyses::seat_advantage::Seat) -> f64| {
+        games
+            .seats
+            .iter()
+            .map(|s| (s.seat as f64, value(s)))
+            .collect::<Vec<_>>()
+    };
+    Chart {
+        id: format!("{id}-shares"),
+        title: format!("{} players: share of wins by turn order", games.players),
+        description: "Each place in turn order's share of wins, with its 95 % exact interval, \
+                      against the fair share."
+            .into(),
+        kind: ChartKind::Lines,
+        x_label: "place in turn order".into(),
+        y_label: "share of wins".into(),
+        log_y: false,
+        series: vec![
+            Series {
+                name: "share of wins".into(),
+                points: points(&|s| s.wins as f64 / total),
+            },
+            Series {
+                name: "95 % interval, low".into(),
+                points: points(&|s| s.interval[0]),
+            },
+            Series {
+                name: "95 % interval, high".into(),
+                points: points(&|s| s.interval[1]),
+            },
+        ],
+        reference: games.seats.first().map(|s| Reference {
+            label: format!("fair share {}", exact_string(&s.fair_share)),
+            y: to_f64(&s.fair_share),
+        }),
+        table_id: Some(format!("{id}-seats")),
+    }
+}
+
+fn needed_table(games: &Games, id: &str) -> Table {
+    Table {
+        id: format!("{id}-games-needed"),
+        caption: format!(
+            "{} players: games needed to notice the first player winning more often (exact \
+             test at 5 %, 80 % of the time)",
+            games.players
+        ),
+        columns: ["first player wins more often by", "games needed"]
+            .map(String::from)
+            .to_vec(),
+        rows: games
+            .games_needed
+            .iter()
+            .map(|row| {
+                let percent = &row.advantage * Exact::from_integer(100.into());
+                let label = format!("{} %", format::decimal(&percent));
+                vec![
+                    Cell {
+                        shown: if row.observed {
+                            format!("{label} (as in these games)")
+                        } else {
+                            label
+                        },
+                        exact: exact_string(&row.advantage),
+                    },
+                    match row.games_needed {
+                        Some(n) => Cell::plain(format::count(&n.into())),
+                        None => Cell::plain("—"),
+                    },
+                ]
+            })
+            .collect(),
+    }
+}
