@@ -1,32 +1,55 @@
 //! Charts described in a [`Chart`] drawn as accessible SVG with plotters.
 //!
-//! The SVG backend writes text as `<text>` elements, so no font files are
-//! read: the build needs no system fonts.
+//! Layout decides what to chart; this module decides how it looks: the
+//! palette and type scale ([`theme`]), ticks ([`axis`]), and the drawings
+//! ([`plot`], [`heatmap`]). Each chart is drawn twice, 720 units wide for a
+//! desktop column and 360 for a phone, and the stylesheet shows the one that
+//! fits (a container query), so text stays readable at both. The SVG
+//! backend writes text as `<text>` elements: no fonts are read, no script
+//! runs, and the output is the same bytes on every build.
 
 use crate::layout::blocks::{Chart, ChartKind};
-use plotters::coord::Shift;
-use plotters::prelude::*;
 
+mod axis;
+mod canvas;
 mod heatmap;
+mod plot;
+pub mod theme;
 
-/// Colours that stay distinct under the common colour-vision deficiencies
-/// (Okabe and Ito's palette), cycled when a chart has more series.
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
-    RGBColor(230, 159, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(86, 180, 233),
-    RGBColor(213, 94, 0),
-    RGBColor(240, 228, 66),
-    RGBColor(0, 0, 0),
-];
+/// One drawing size.
+pub struct Size {
+    /// Name, used in ids and classes (`wide`, `narrow`).
+    name: &'static str,
+    /// Width in SVG units.
+    width: i32,
+    /// Height of the plot area.
+    plot_height: f64,
+    /// Legend right of the plot (else below it).
+    legend_right: bool,
+    /// About how many ticks on each axis.
+    x_ticks: usize,
+    y_ticks: usize,
+}
 
-/// Legends longer than this are left out: the colours repeat anyway.
-const MAX_LEGEND_ENTRIES: usize = 12;
+/// For a desktop column (shown at most 720 px wide, so a unit is a pixel).
+const WIDE: Size = Size {
+    name: "wide",
+    width: 720,
+    plot_height: 270.0,
+    legend_right: true,
+    x_ticks: 12,
+    y_ticks: 6,
+};
 
-const WIDTH: u32 = 720;
-const HEIGHT: u32 = 400;
+/// For a phone's column of about 350 px.
+const NARROW: Size = Size {
+    name: "narrow",
+    width: 360,
+    plot_height: 210.0,
+    legend_right: false,
+    x_ticks: 6,
+    y_ticks: 4,
+};
 
 /// Why a chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
@@ -36,209 +59,83 @@ pub struct ChartError {
     message: String,
 }
 
-/// The chart as a standalone `<svg>` element with a title and description.
+/// The chart as two standalone `<svg>` elements (wide, then narrow), each
+/// with a title and description.
 pub fn render_svg(chart: &Chart) -> Result<String, ChartError> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(&root, chart).map_err(|e| ChartError {
-            id: chart.id.clone(),
-            message: e.to_string(),
-        })?;
-        root.present().map_err(|e| ChartError {
-            id: chart.id.clone(),
-            message: e.to_string(),
-        })?;
-    }
-    Ok(make_accessible(&svg, chart))
-}
-
-/// The vertical range of a linear chart: from zero, unless every value sits
-/// in a narrow band far from zero (bins near 1/n), where starting at zero
-/// would hide the differences the chart is about.
-fn linear_y_range(y_min: f64, y_max: f64) -> std::ops::Range<f64> {
-    let spread = y_max - y_min;
-    if y_min > 0.0 && spread < 0.2 * y_max {
-        let margin = (spread * 0.25).max(y_max * 1e-9);
-        (y_min - margin)..(y_max + margin)
-    } else {
-        0.0f64.min(y_min)..(y_max * 1.08).max(f64::MIN_POSITIVE)
-    }
-}
-
-/// Whole numbers without a trailing `.0`; the rest as plotters would.
-fn x_tick(x: f64, integral: bool) -> String {
-    if integral {
-        if x.fract() == 0.0 {
-            format!("{x:.0}")
-        } else {
-            String::new()
-        }
-    } else {
-        format!("{x}")
-    }
-}
-
-/// A chart area with a linear x axis and a linear or logarithmic y axis.
-type Plot<'a, Y> =
-    ChartContext<'a, SVGBackend<'a>, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>;
-
-type DrawResult = Result<(), Box<dyn std::error::Error>>;
-
-fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
-    if chart.kind == ChartKind::Heatmap {
-        return heatmap::draw(root, chart);
-    }
-    root.fill(&WHITE)?;
-    let points = chart.series.iter().flat_map(|s| s.points.iter());
-    let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(x, y) in points {
-        x_min = x_min.min(x);
-        x_max = x_max.max(x);
-        if !chart.log_y || y > 0.0 {
-            y_min = y_min.min(y);
-            y_max = y_max.max(y);
-        }
-    }
-    if let Some(reference) = &chart.reference {
-        y_max = y_max.max(reference.y);
-        y_min = y_min.min(reference.y);
-    }
-    if x_min > x_max {
-        (x_min, x_max) = (0.0, 1.0);
-    }
-    if y_min > y_max {
-        (y_min, y_max) = (if chart.log_y { 1e-6 } else { 0.0 }, 1.0);
-    }
-    let integral_x = chart
-        .series
-        .iter()
-        .flat_map(|s| &s.points)
-        .all(|(x, _)| x.fract() == 0.0);
-    let pad = if chart.kind == ChartKind::Bars {
-        0.6
-    } else {
-        0.0
+    let error = |message: String| ChartError {
+        id: chart.id.clone(),
+        message,
     };
-    let x_range = (x_min - pad)..(x_max + pad).max(x_min - pad + 1.0);
-    let mut builder = ChartBuilder::on(root);
-    builder
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(78)
-        .caption(&chart.title, ("sans-serif", 20));
-    if chart.log_y {
-        let y_range = (y_min / 2.0)..(y_max * 2.0);
-        let mut ctx = builder.build_cartesian_2d(x_range, y_range.log_scale())?;
-        ctx.configure_mesh()
-            .x_desc(&chart.x_label)
-            .y_desc(&chart.y_label)
-            .x_label_formatter(&|x| x_tick(*x, integral_x))
-            .y_label_formatter(&|y| format!("{y:.0e}"))
-            .draw()?;
-        draw_series(&mut ctx, chart)?;
-        legend(&mut ctx, chart)?;
-    } else {
-        let y_range = linear_y_range(y_min, y_max);
-        let mut ctx = builder.build_cartesian_2d(x_range, y_range)?;
-        ctx.configure_mesh()
-            .x_desc(&chart.x_label)
-            .y_desc(&chart.y_label)
-            .x_label_formatter(&|x| x_tick(*x, integral_x))
-            .draw()?;
-        draw_series(&mut ctx, chart)?;
-        legend(&mut ctx, chart)?;
+    let colours = chart.series.len() + usize::from(chart.at_least.is_some());
+    if chart.kind != ChartKind::Heatmap && colours > theme::SERIES.len() {
+        return Err(error(format!(
+            "{colours} series, but a chart has at most {} colours: \
+             show fewer series, or a table",
+            theme::SERIES.len()
+        )));
     }
-    Ok(())
-}
-
-fn draw_series<'a, Y>(ctx: &mut Plot<'a, Y>, chart: &Chart) -> DrawResult
-where
-    Y: Ranged<ValueType = f64>,
-{
-    let (x_lo, x_hi) = {
-        let range = ctx.x_range();
-        (range.start, range.end)
-    };
-    let y_floor = ctx.y_range().start;
-    for (i, series) in chart.series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
-        let drawn = match chart.kind {
-            ChartKind::Bars => ctx.draw_series(series.points.iter().map(|&(x, y)| {
-                Rectangle::new([(x - 0.4, y_floor.max(0.0)), (x + 0.4, y)], colour.filled())
-            }))?,
-            ChartKind::Lines => {
-                let points: Vec<(f64, f64)> = series
-                    .points
-                    .iter()
-                    .copied()
-                    .filter(|&(_, y)| !chart.log_y || y > 0.0)
-                    .collect();
-                ctx.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
-                ctx.draw_series(LineSeries::new(points, colour.stroke_width(2)))?
-            }
-            ChartKind::Heatmap => unreachable!("heatmaps have no axes; `draw` hands them over"),
+    let mut out = String::new();
+    for size in [&WIDE, &NARROW] {
+        let canvas = match chart.kind {
+            ChartKind::Heatmap => heatmap::draw(chart, size),
+            _ => plot::draw(chart, size),
         };
-        drawn
-            .label(series.name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled()));
+        let (width, height) = (canvas.width, canvas.height);
+        let body = canvas.finish().map_err(|e| error(e.to_string()))?;
+        out.push_str(&svg_element(chart, size, width, height, &body));
     }
-    if let Some(reference) = &chart.reference {
-        let grey = RGBColor(90, 90, 90);
-        ctx.draw_series(DashedLineSeries::new(
-            [(x_lo, reference.y), (x_hi, reference.y)],
-            6,
-            4,
-            grey.stroke_width(2),
-        ))?
-        .label(reference.label.clone())
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], grey.stroke_width(2)));
-    }
-    Ok(())
+    Ok(out)
 }
 
-fn legend<'a, Y>(ctx: &mut Plot<'a, Y>, chart: &Chart) -> DrawResult
-where
-    Y: Ranged<ValueType = f64>,
-{
-    let entries = chart.series.len() + usize::from(chart.reference.is_some());
-    if entries > 1 && entries <= MAX_LEGEND_ENTRIES {
-        ctx.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
-    }
-    Ok(())
+/// The chart in a `<figure>`: both drawings, its title, the note a reader
+/// needs and a link to the data (`data_href`, such as `#table-bins-10`).
+pub fn render_figure(chart: &Chart, data_href: Option<&str>) -> Result<String, ChartError> {
+    let svg = render_svg(chart)?;
+    let note = chart
+        .note
+        .as_ref()
+        .map_or(String::new(), |n| format!(" {}", canvas::escape(n)));
+    let data = data_href.map_or(String::new(), |href| {
+        format!(" <a href=\"{}\">Data table</a>.", canvas::escape(href))
+    });
+    Ok(format!(
+        "<figure class=\"chart\">{svg}<figcaption><strong>{}.</strong>{note}{data}</figcaption></figure>",
+        canvas::escape(&chart.title)
+    ))
 }
 
-/// Scales with its container and carries a title and description for
-/// screen readers.
-fn make_accessible(svg: &str, chart: &Chart) -> String {
-    let open_end = svg.find('>').unwrap_or(0);
-    let body = &svg[open_end + 1..];
-    let id = &chart.id;
+/// Scales with its container; title and description for screen readers.
+fn svg_element(chart: &Chart, size: &Size, width: i32, height: i32, body: &str) -> String {
+    let id = if size.name == "wide" {
+        format!("chart-{}", chart.id)
+    } else {
+        format!("chart-{}-{}", chart.id, size.name)
+    };
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
-         class=\"chart\" role=\"img\" aria-labelledby=\"chart-{id}-title chart-{id}-desc\">\
-         <title id=\"chart-{id}-title\">{}</title><desc id=\"chart-{id}-desc\">{}</desc>{}",
-        escape_xml(&chart.title),
-        escape_xml(&chart.description),
-        body
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" \
+         class=\"chart chart-{}\" data-kind=\"{}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\
+         <title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>{body}</svg>\n",
+        size.name,
+        kind_name(chart.kind),
+        canvas::escape(&chart.title),
+        canvas::escape(&chart.description),
     )
 }
 
-fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+fn kind_name(kind: ChartKind) -> &'static str {
+    match kind {
+        ChartKind::Bars => "bars",
+        ChartKind::Deviation => "deviation",
+        ChartKind::Intervals => "intervals",
+        ChartKind::Lines => "lines",
+        ChartKind::Heatmap => "heatmap",
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::blocks::{Reference, Series};
+    use crate::layout::blocks::{Reference, Series, ValueFormat};
 
     fn chart(kind: ChartKind, log_y: bool) -> Chart {
         Chart {
@@ -249,54 +146,185 @@ mod tests {
             x_label: "x".into(),
             y_label: "y".into(),
             log_y,
+            y_format: ValueFormat::Probability,
             series: vec![
                 Series {
                     name: "one".into(),
                     points: vec![(1.0, 0.5), (2.0, 0.25)],
+                    titles: vec!["one: 1/2".into(), "one: 1/4".into()],
+                    intervals: vec![(0.4, 0.6), (0.2, 0.3)],
                 },
                 Series {
                     name: "two".into(),
                     points: vec![(3.0, 0.125)],
+                    ..Series::default()
                 },
             ],
             reference: Some(Reference {
                 label: "fair".into(),
                 y: 0.3,
             }),
-            table_id: None,
+            ..Chart::default()
         }
     }
 
+    /// The text of every element with this class, in order.
+    fn texts(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                let body = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                body.trim().to_string()
+            })
+            .collect()
+    }
+
     #[test]
-    fn charts_are_accessible_svg() {
-        for (kind, log_y) in [
-            (ChartKind::Bars, false),
-            (ChartKind::Lines, true),
-            (ChartKind::Lines, false),
+    fn charts_are_accessible_deterministic_svg() {
+        for kind in [
+            ChartKind::Bars,
+            ChartKind::Lines,
+            ChartKind::Deviation,
+            ChartKind::Intervals,
         ] {
-            let svg = render_svg(&chart(kind, log_y)).unwrap();
-            assert!(svg
-                .starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 400\""));
-            assert!(svg.contains("<title id=\"chart-c-title\">A &lt;title&gt;</title>"));
-            assert!(svg.contains("<desc id=\"chart-c-desc\">What it shows</desc>"));
-            assert!(svg.trim_end().ends_with("</svg>"));
-            assert!(
-                svg.contains("\nfair\n</text>"),
-                "legend names the reference line"
-            );
-            assert_eq!(
-                svg,
-                render_svg(&chart(kind, log_y)).unwrap(),
-                "deterministic"
-            );
+            for log_y in [false, true] {
+                let mut c = chart(kind, log_y);
+                if kind == ChartKind::Deviation {
+                    c.series[0].points[1].1 = -0.25;
+                }
+                let svg = render_svg(&c).unwrap();
+                assert!(
+                    svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 ")
+                );
+                assert_eq!(svg.matches("<svg ").count(), 2, "wide and narrow");
+                assert!(svg.contains("<title id=\"chart-c-title\">A &lt;title&gt;</title>"));
+                assert!(svg.contains("<title id=\"chart-c-narrow-title\">"));
+                assert!(svg.contains("<desc id=\"chart-c-desc\">What it shows</desc>"));
+                assert!(svg.contains("<title>one: 1/2</title>"), "exact titles");
+                assert!(texts(&svg).iter().any(|t| t == "fair"), "legend");
+                assert!(!svg.contains("#000000") && !svg.contains("#FFFFFF"));
+                assert_eq!(svg, render_svg(&c).unwrap(), "deterministic");
+            }
         }
     }
 
     #[test]
-    fn empty_charts_still_draw() {
-        let mut empty = chart(ChartKind::Lines, true);
-        empty.series.clear();
-        empty.reference = None;
-        assert!(render_svg(&empty).unwrap().contains("</svg>"));
+    fn bar_axes_start_at_zero_with_distinct_percentages() {
+        // 10d6 mod 10: bins within 0.25 % of each other.
+        let mut c = chart(ChartKind::Bars, false);
+        c.series.truncate(1);
+        c.series[0].points = (0..10)
+            .map(|b| (b as f64, 0.0997 + b as f64 * 0.0001))
+            .collect();
+        c.series[0].titles.clear();
+        c.reference = None;
+        let svg = render_svg(&c).unwrap();
+        let wide = &svg[..svg.find("</svg>").unwrap()];
+        let labels = texts(wide);
+        assert!(labels.contains(&"0%".to_string()), "{labels:?}");
+        assert!(labels.contains(&"10%".to_string()), "{labels:?}");
+        for pair in labels.windows(2) {
+            assert_ne!(pair[0], pair[1], "{labels:?}");
+        }
+    }
+
+    #[test]
+    fn zeros_on_a_log_axis_are_drawn_not_dropped() {
+        let mut c = chart(ChartKind::Lines, true);
+        c.series = vec![Series {
+            name: "bias".into(),
+            points: vec![
+                (2.0, 0.0),
+                (3.0, 0.0),
+                (4.0, 0.01),
+                (5.0, 0.002),
+                (6.0, 0.0),
+                (7.0, 1e-4),
+            ],
+            ..Series::default()
+        }];
+        let svg = render_svg(&c).unwrap();
+        let wide = &svg[..svg.find("</svg>").unwrap()];
+        assert_eq!(wide.matches("<circle").count(), 6, "every point drawn");
+        assert_eq!(
+            wide.matches("class=\"f-paper k-s1\"").count(),
+            3,
+            "zeros hollow"
+        );
+        // The line breaks at n = 6: two runs, 4-5 and 7 alone (not drawn).
+        assert_eq!(wide.matches("<polyline points=").count(), 1);
+        assert!(
+            texts(wide).contains(&"0".to_string()),
+            "the zero line is labelled"
+        );
+    }
+
+    #[test]
+    fn identical_series_say_so_and_colours_never_repeat() {
+        let mut c = chart(ChartKind::Lines, false);
+        c.series[1].points = c.series[0].points.clone();
+        let svg = render_svg(&c).unwrap();
+        assert!(texts(&svg).iter().any(|t| t == "two (same as one)"));
+        assert!(svg.contains("data-colour=\"s1\"") && svg.contains("data-colour=\"s2\""));
+        c.series = (0..11)
+            .map(|i| Series {
+                name: format!("s{i}"),
+                points: vec![(i as f64, 0.1)],
+                ..Series::default()
+            })
+            .collect();
+        assert!(render_svg(&c)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 10"));
+    }
+
+    #[test]
+    fn at_least_curve_has_its_own_axis() {
+        let mut c = chart(ChartKind::Bars, false);
+        c.series.truncate(1);
+        c.at_least = Some(Series {
+            name: "at least x".into(),
+            points: vec![(1.0, 1.0), (2.0, 0.5)],
+            ..Series::default()
+        });
+        let svg = render_svg(&c).unwrap();
+        let labels = texts(&svg);
+        assert!(labels.contains(&"100%".to_string()));
+        assert!(labels.contains(&"at least x (right axis)".to_string()));
+        assert!(svg.contains("data-colour=\"s2\""));
+    }
+
+    #[test]
+    fn one_case_makes_sense() {
+        // The issue: one dot on an axis from 3 to 4 with labels "1.0777".
+        let mut c = chart(ChartKind::Lines, false);
+        c.y_format = ValueFormat::Number;
+        c.series = vec![Series {
+            name: "d20".into(),
+            points: vec![(3.0, 1.0777)],
+            ..Series::default()
+        }];
+        c.reference = None;
+        let svg = render_svg(&c).unwrap();
+        let wide = &svg[..svg.find("</svg>").unwrap()];
+        let labels = texts(wide);
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), labels.len(), "{labels:?}");
+        assert!(labels.contains(&"3".to_string()) && labels.contains(&"0".to_string()));
+    }
+
+    #[test]
+    fn figures_carry_the_note_and_the_data_link() {
+        let mut c = chart(ChartKind::Bars, false);
+        c.note = Some("n = 2 is exact & fair.".into());
+        let figure = render_figure(&c, Some("#table-t")).unwrap();
+        assert!(figure.starts_with("<figure class=\"chart\"><svg"));
+        assert!(figure.contains(
+            "<figcaption><strong>A &lt;title&gt;.</strong> n = 2 is exact &amp; fair. \
+             <a href=\"#table-t\">Data table</a>.</figcaption></figure>"
+        ));
     }
 }

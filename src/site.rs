@@ -581,10 +581,11 @@ impl Renderer<'_> {
                     json!({"type": "table", "html": self.table_html(table, &csv_link(table))?})
                 }
                 Block::Chart(chart) => {
-                    let svg = charts::render_svg(chart).map_err(|e| {
+                    let data = chart.table_id.as_ref().map(|t| format!("#table-{t}"));
+                    let figure = charts::render_figure(chart, data.as_deref()).map_err(|e| {
                         Error::Refused(format!("{}: {e}", computed.scenario.source))
                     })?;
-                    json!({"type": "chart", "svg": svg, "table_id": chart.table_id, "title": chart.title})
+                    json!({"type": "chart", "html": figure})
                 }
             };
             blocks.push(rendered);

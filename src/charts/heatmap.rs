@@ -1,214 +1,208 @@
 //! [`ChartKind::Heatmap`](crate::layout::blocks::ChartKind::Heatmap): a square
 //! table of pairwise values drawn as coloured cells.
 //!
-//! Cells are laid out by hand in pixels rather than on a plotters chart:
-//! the rows need text labels, not a numeric axis. The colour scale is
-//! symmetric around zero (white), blue for positive and vermilion for
-//! negative values: two hues from Okabe and Ito's palette that stay apart
-//! under every common colour-vision deficiency, with lightness carrying the
-//! size, so the map reads in greyscale too. Intensity grows with the square
-//! root of |value| / max |value|: one lopsided pairing would otherwise
-//! wash every close game out to white. The colour bar shows the same
-//! scale, labelled at its ends, half way to zero and at zero.
+//! Cells are laid out by hand rather than on axes: the rows need text
+//! labels, not a numeric axis. The colour scale is linear and symmetric
+//! around zero: a positive value is the positive hue at an opacity of
+//! |value| / max |value| over the chart's background, a negative value the
+//! negative hue the same way, so it follows the theme. The colour bar shows
+//! the scale, labelled at its ends, half way and at zero. Each cell carries
+//! its exact value as a `<title>`.
 
-use super::{DrawResult, HEIGHT, WIDTH};
+use super::canvas::{escape, num, title, Anchor, Canvas};
+use super::theme::{self, size};
+use super::{axis, Size};
 use crate::layout::blocks::Chart;
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Positive values shade towards this blue.
-const POSITIVE: RGBColor = RGBColor(0, 114, 178);
-/// Negative values shade towards this vermilion.
-const NEGATIVE: RGBColor = RGBColor(213, 94, 0);
-const GRID_LINE: RGBColor = RGBColor(200, 200, 200);
-
-const MARGIN: i32 = 12;
-const TITLE_HEIGHT: i32 = 44;
+const MARGIN: f64 = 10.0;
 /// Column numbers and the horizontal axis label below the grid.
-const BELOW_GRID: i32 = 48;
+const BELOW_GRID: f64 = 52.0;
 /// The colour bar and its labels right of the grid.
-const LEGEND_WIDTH: i32 = 96;
-const LABEL_FONT: u32 = 12;
-/// Average width of a label character at [`LABEL_FONT`], for the layout.
-const CHAR_WIDTH: f64 = 6.8;
-/// Cells smaller than this get no row and column labels: they would overlap.
-const MIN_LABELLED_CELL: i32 = 9;
+const LEGEND_WIDTH: f64 = 96.0;
+/// Cells smaller than this get no row and column numbers: they would overlap.
+const MIN_LABELLED_CELL: f64 = 14.0;
 /// Steps of the colour bar.
-const BAR_STEPS: i32 = 40;
+const BAR_STEPS: usize = 20;
 
-/// Where the grid sits on the canvas.
-struct Layout {
-    left: i32,
-    top: i32,
-    cell: i32,
-    size: usize,
-}
-
-impl Layout {
-    fn of(row_labels: &[String]) -> Layout {
-        let size = row_labels.len().max(1);
-        let widest = row_labels
-            .iter()
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(0);
-        let left = MARGIN + (widest as f64 * CHAR_WIDTH) as i32 + 8;
-        let width = WIDTH as i32 - left - MARGIN - LEGEND_WIDTH;
-        let height = HEIGHT as i32 - TITLE_HEIGHT - BELOW_GRID;
-        Layout {
-            left,
-            top: TITLE_HEIGHT,
-            cell: (width.min(height) / size as i32).max(1),
-            size,
-        }
-    }
-
-    fn extent(&self) -> i32 {
-        self.cell * self.size as i32
-    }
-
-    fn corner(&self, row: usize, column: usize) -> (i32, i32) {
-        (
-            self.left + column as i32 * self.cell,
-            self.top + row as i32 * self.cell,
-        )
-    }
-}
-
-/// Draw the heatmap on the whole canvas.
-pub fn draw(root: &DrawingArea<SVGBackend, Shift>, chart: &Chart) -> DrawResult {
-    root.fill(&WHITE)?;
-    let title =
-        TextStyle::from(("sans-serif", 20).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    root.draw_text(&chart.title, &title, (WIDTH as i32 / 2, MARGIN))?;
+/// Draw the heatmap at one size.
+pub fn draw(chart: &Chart, size: &Size) -> Canvas {
+    let rows = chart.series.len().max(1);
+    // Narrow drawings number the rows; the names are in the data table.
     let row_labels: Vec<String> = chart
         .series
         .iter()
         .enumerate()
-        .map(|(i, s)| format!("{}  {}", i + 1, s.name))
+        .map(|(i, s)| {
+            if size.legend_right {
+                format!("{}  {}", i + 1, s.name)
+            } else {
+                (i + 1).to_string()
+            }
+        })
         .collect();
-    let layout = Layout::of(&row_labels);
+    let widest = row_labels
+        .iter()
+        .map(|l| axis::text_width(l, size::TICK))
+        .fold(0.0, f64::max);
+    let width = size.width as f64;
+    let left = MARGIN + widest + 8.0;
+    let top = 34.0;
+    let room = (width - left - MARGIN - LEGEND_WIDTH).min(size.plot_height + 60.0);
+    let cell = (room / rows as f64).floor().max(1.0);
+    let extent = cell * rows as f64;
+    let height = top + extent + BELOW_GRID;
+    let mut canvas = Canvas::new(size.width, height.ceil() as i32);
     let scale = chart
         .series
         .iter()
         .flat_map(|s| s.points.iter().map(|&(_, v)| v.abs()))
         .fold(0.0, f64::max);
-    draw_cells(root, chart, &layout, scale)?;
-    if layout.cell >= MIN_LABELLED_CELL {
-        draw_labels(root, chart, &layout, &row_labels)?;
-    }
-    draw_colour_bar(root, &layout, scale)
-}
 
-fn draw_cells(
-    root: &DrawingArea<SVGBackend, Shift>,
-    chart: &Chart,
-    layout: &Layout,
-    scale: f64,
-) -> DrawResult {
+    canvas.text(
+        &chart.y_label,
+        (MARGIN, top - 12.0),
+        size::LABEL,
+        Anchor::LeftAbove,
+        theme::INK,
+    );
+    let labelled = cell >= MIN_LABELLED_CELL;
     for (row, series) in chart.series.iter().enumerate() {
-        for &(column, value) in &series.points {
+        let y = top + row as f64 * cell;
+        let mut group = format!(
+            "<g class=\"cells\" data-series=\"{}\">",
+            escape(&series.name)
+        );
+        for (k, &(column, value)) in series.points.iter().enumerate() {
             let column = column.round();
-            if column < 0.0 || column as usize >= layout.size {
+            if column < 0.0 || column as usize >= rows {
                 continue;
             }
-            let (x, y) = layout.corner(row, column as usize);
-            let corners = [(x, y), (x + layout.cell, y + layout.cell)];
-            root.draw(&Rectangle::new(corners, shade(value, scale).filled()))?;
-            root.draw(&Rectangle::new(corners, GRID_LINE.stroke_width(1)))?;
+            let x = left + column * cell;
+            group.push_str(&cell_rect(
+                x,
+                y,
+                cell,
+                cell,
+                value,
+                scale,
+                series.titles.get(k),
+            ));
+        }
+        group.push_str("</g>");
+        canvas.mark(group);
+        if labelled {
+            canvas.text(
+                &row_labels[row],
+                (left - 6.0, y + cell / 2.0),
+                size::TICK,
+                Anchor::Right,
+                theme::INK,
+            );
+            canvas.text(
+                &(row + 1).to_string(),
+                (left + row as f64 * cell + cell / 2.0, top + extent + 4.0),
+                size::TICK,
+                Anchor::Below,
+                theme::INK,
+            );
         }
     }
-    Ok(())
-}
-
-fn draw_labels(
-    root: &DrawingArea<SVGBackend, Shift>,
-    chart: &Chart,
-    layout: &Layout,
-    row_labels: &[String],
-) -> DrawResult {
-    let font = ("sans-serif", LABEL_FONT).into_font();
-    let right = TextStyle::from(font.clone()).pos(Pos::new(HPos::Right, VPos::Center));
-    let below = TextStyle::from(font.clone()).pos(Pos::new(HPos::Center, VPos::Top));
-    let half = layout.cell / 2;
-    for (i, label) in row_labels.iter().enumerate() {
-        let (x, y) = layout.corner(i, 0);
-        root.draw_text(label, &right, (x - 6, y + half))?;
-        let (x, y) = layout.corner(layout.size, i);
-        root.draw_text(&(i + 1).to_string(), &below, (x + half, y + 4))?;
-    }
-    let axis =
-        TextStyle::from(("sans-serif", 14).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    let bottom = layout.top + layout.extent();
-    root.draw_text(
+    canvas.text(
         &chart.x_label,
-        &axis,
-        (layout.left + layout.extent() / 2, bottom + 24),
-    )?;
-    let corner =
-        TextStyle::from(("sans-serif", 14).into_font()).pos(Pos::new(HPos::Right, VPos::Bottom));
-    root.draw_text(&chart.y_label, &corner, (layout.left - 6, layout.top - 4))?;
-    Ok(())
+        (left + extent / 2.0, top + extent + 26.0),
+        size::LABEL,
+        Anchor::Below,
+        theme::INK,
+    );
+    colour_bar(
+        &mut canvas,
+        left + extent + 20.0,
+        top,
+        extent.max(80.0),
+        scale,
+    );
+    canvas
 }
 
-/// A vertical bar from +scale (top) through 0 to -scale, labelled at
-/// both ends, half way to zero (a quarter of the value, on this scale)
-/// and at zero.
-fn draw_colour_bar(
-    root: &DrawingArea<SVGBackend, Shift>,
-    layout: &Layout,
+/// One cell: the hue of its sign at the opacity of its size.
+fn cell_rect(
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    value: f64,
     scale: f64,
-) -> DrawResult {
-    let x = layout.left + layout.extent() + 24;
-    let height = layout.extent().max(BAR_STEPS);
-    let step = |k: i32| layout.top + k * height / BAR_STEPS;
-    for k in 0..BAR_STEPS {
-        let intensity = 1.0 - (2 * k + 1) as f64 / BAR_STEPS as f64;
-        let value = intensity.signum() * intensity * intensity * scale;
-        root.draw(&Rectangle::new(
-            [(x, step(k)), (x + 14, step(k + 1))],
-            shade(value, scale).filled(),
-        ))?;
-    }
-    root.draw(&Rectangle::new(
-        [(x, step(0)), (x + 14, step(BAR_STEPS))],
-        BLACK.stroke_width(1),
-    ))?;
-    let label = TextStyle::from(("sans-serif", LABEL_FONT).into_font())
-        .pos(Pos::new(HPos::Left, VPos::Center));
-    for (text, y) in [
-        (value_label(scale), step(0)),
-        (value_label(scale / 4.0), step(BAR_STEPS / 4)),
-        ("0".to_string(), step(BAR_STEPS / 2)),
-        (value_label(-scale / 4.0), step(3 * BAR_STEPS / 4)),
-        (value_label(-scale), step(BAR_STEPS)),
-    ] {
-        root.draw_text(&text, &label, (x + 20, y))?;
-    }
-    Ok(())
-}
-
-/// White at zero, the full hue at ±scale, by the square root in between.
-fn shade(value: f64, scale: f64) -> RGBColor {
+    text: Option<&String>,
+) -> String {
     let t = if scale > 0.0 {
         (value / scale).clamp(-1.0, 1.0)
     } else {
         0.0
     };
-    let t = t.signum() * t.abs().sqrt();
-    let hue = if t >= 0.0 { POSITIVE } else { NEGATIVE };
-    let mix = |c: u8| (255.0 + (c as f64 - 255.0) * t.abs()).round() as u8;
-    RGBColor(mix(hue.0), mix(hue.1), mix(hue.2))
+    let hue = if t >= 0.0 {
+        theme::POSITIVE
+    } else {
+        theme::NEGATIVE
+    };
+    // Filled in the hue of its sign, outlined in the grid colour.
+    format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"f-{} k-grid\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"{}\" stroke-width=\"1\">{}</rect>",
+        num(x),
+        num(y),
+        num(w),
+        num(h),
+        hue.name,
+        theme::hex(hue.light),
+        num(t.abs()),
+        theme::hex(theme::GRID.light),
+        title(text)
+    )
 }
 
-/// Three significant figures with a sign, "0" for zero.
+/// A vertical bar from +scale (top) through 0 to -scale, labelled at its
+/// ends, half way and at zero.
+fn colour_bar(canvas: &mut Canvas, x: f64, top: f64, height: f64, scale: f64) {
+    let step = height / BAR_STEPS as f64;
+    let mut bar = String::from("<g class=\"colour-bar\">");
+    for k in 0..BAR_STEPS {
+        let value = (1.0 - (2 * k + 1) as f64 / BAR_STEPS as f64) * scale;
+        bar.push_str(&cell_rect(
+            x,
+            top + k as f64 * step,
+            14.0,
+            step,
+            value,
+            scale,
+            None,
+        ));
+    }
+    bar.push_str("</g>");
+    canvas.mark(bar);
+    for (value, at) in [
+        (scale, 0.0),
+        (scale / 2.0, 0.25),
+        (0.0, 0.5),
+        (-scale / 2.0, 0.75),
+        (-scale, 1.0),
+    ] {
+        canvas.text(
+            &value_label(value),
+            (x + 20.0, top + at * height),
+            size::TICK,
+            Anchor::Left,
+            theme::INK,
+        );
+    }
+}
+
+/// Percentage points with three significant figures and a sign, "0" for zero.
 fn value_label(value: f64) -> String {
     if value == 0.0 {
         return "0".into();
     }
-    let decimals = (2 - value.abs().log10().floor() as i32).max(0) as usize;
-    format!("{value:+.decimals$}")
+    let points = value * 100.0;
+    let decimals = (2 - points.abs().log10().floor() as i32).max(0) as usize;
+    format!("{points:+.decimals$}").replace('-', "−")
 }
 
 #[cfg(test)]
@@ -226,7 +220,6 @@ mod tests {
             kind: ChartKind::Heatmap,
             x_label: "column list".into(),
             y_label: "row list".into(),
-            log_y: false,
             series: ["[5, 6]", "[6, 7]", "[7, 8]"]
                 .iter()
                 .zip(values)
@@ -237,10 +230,12 @@ mod tests {
                         .enumerate()
                         .map(|(j, &v)| (j as f64, v))
                         .collect(),
+                    titles: row.iter().map(|v| format!("margin {v}")).collect(),
+                    ..Series::default()
                 })
                 .collect(),
-            reference: None,
             table_id: Some("margins".into()),
+            ..Chart::default()
         }
     }
 
@@ -248,50 +243,21 @@ mod tests {
     fn heatmaps_are_accessible_deterministic_svg() {
         let svg = render_svg(&margins()).unwrap();
         assert!(svg.contains("<title id=\"chart-h-title\">Margins &amp; more</title>"));
-        assert!(svg.contains("<desc id=\"chart-h-desc\">Row against column</desc>"));
-        assert!(svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg, render_svg(&margins()).unwrap(), "deterministic");
-        // Row labels with their numbers, and the colour bar's ends.
         assert!(svg.contains("2  [6, 7]"), "row label");
-        assert!(
-            svg.contains("+0.0500") && svg.contains("-0.0500"),
-            "colour bar ends"
-        );
-        assert!(
-            svg.contains("+0.0125") && svg.contains("-0.0125"),
-            "quarter points"
-        );
-        // The strongest positive and negative cells take the full hues.
-        assert!(svg.contains("#0072B2") && svg.contains("#D55E00"));
-        // Nine cells, each filled and outlined, plus the bar's steps and frame.
-        let rects = svg.matches("<rect").count();
-        assert!(rects >= 2 * 9 + BAR_STEPS as usize, "{rects} rectangles");
-    }
-
-    #[test]
-    fn the_colour_scale_is_centred_on_white() {
-        assert_eq!(shade(0.0, 1.0), WHITE);
-        assert_eq!(shade(0.3, 0.0), WHITE, "an all-zero map stays white");
-        assert_eq!(shade(2.0, 2.0), POSITIVE);
-        assert_eq!(shade(-2.0, 2.0), NEGATIVE);
-        // A quarter of the largest value is half the full intensity.
-        let quarter = shade(-0.25, 1.0);
-        let halfway = |c: u8| ((255.0 + c as f64) / 2.0).round() as u8;
-        assert_eq!(
-            quarter,
-            RGBColor(
-                halfway(NEGATIVE.0),
-                halfway(NEGATIVE.1),
-                halfway(NEGATIVE.2)
-            )
-        );
+        assert!(svg.contains("+5.00") && svg.contains("−5.00"), "bar ends");
+        assert!(svg.contains("+2.50"), "half way");
+        assert!(svg.contains("<title>margin -0.05</title>"), "exact values");
+        // The strongest cells take the full hues; colours go through classes.
+        assert!(svg.contains("class=\"f-s1 k-grid\" fill=\"#0072B2\" fill-opacity=\"1\""));
+        assert!(svg.contains("class=\"f-s2 k-grid\" fill=\"#D55E00\" fill-opacity=\"1\""));
+        assert!(svg.contains("fill-opacity=\"0.4\""), "linear: 0.02 of 0.05");
     }
 
     #[test]
     fn colour_bar_labels_keep_three_figures() {
-        assert_eq!(value_label(0.0123456), "+0.0123");
-        assert_eq!(value_label(-0.5), "-0.500");
-        assert_eq!(value_label(123.4), "+123");
+        assert_eq!(value_label(0.000123456), "+0.0123");
+        assert_eq!(value_label(-0.5), "−50.0");
         assert_eq!(value_label(0.0), "0");
     }
 }

@@ -73,11 +73,19 @@ impl Cell {
 }
 
 /// How a chart draws its series.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChartKind {
-    /// One bar per point, each series in its own colour.
+    /// One bar per point from zero, each series in its own colour; with
+    /// [`Chart::at_least`], a distribution and its "at least" curve.
+    #[default]
     Bars,
+    /// Signed bars around a zero line: how far each point is from a fair
+    /// share (the points hold the differences, the reference names the share).
+    Deviation,
+    /// Points with their intervals (`Series::intervals`), such as observed
+    /// frequencies with confidence intervals.
+    Intervals,
     /// Points joined by lines, one line per series.
     Lines,
     /// A square table of pairwise values as coloured cells, such as
@@ -88,8 +96,20 @@ pub enum ChartKind {
     Heatmap,
 }
 
+/// What the vertical values are, which decides how ticks read.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ValueFormat {
+    /// Plain numbers, such as expected rolls.
+    #[default]
+    Number,
+    /// Probabilities (or differences of them), shown as percentages
+    /// (percentage points on a deviation chart).
+    Probability,
+}
+
 /// A chart described by its data; `charts` turns it into SVG.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Chart {
     /// Unique within the scenario.
     pub id: String,
@@ -103,23 +123,43 @@ pub struct Chart {
     pub x_label: String,
     /// Vertical axis label.
     pub y_label: String,
-    /// Logarithmic vertical axis (values must be positive).
+    /// Logarithmic vertical axis. Zeros cannot sit on it: they are drawn
+    /// as marked points on a separate "0" line below the axis.
     pub log_y: bool,
+    /// How the vertical values read.
+    #[serde(default)]
+    pub y_format: ValueFormat,
+    /// Labels for chosen horizontal positions (categories, such as bins);
+    /// empty for a numeric axis with ticks of its own.
+    #[serde(default)]
+    pub x_ticks: Vec<(f64, String)>,
     /// The data.
     pub series: Vec<Series>,
+    /// A "P(at least x)" curve over bars, read on its own 0-100 % axis.
+    #[serde(default)]
+    pub at_least: Option<Series>,
     /// A horizontal reference line, such as the fair share 1/n.
     pub reference: Option<Reference>,
+    /// Visible text under the chart for what a reader must know to read it.
+    #[serde(default)]
+    pub note: Option<String>,
     /// The id of the table holding the same data, for readers who want numbers.
     pub table_id: Option<String>,
 }
 
 /// One named set of points.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Series {
     /// Legend entry.
     pub name: String,
     /// `(x, y)` points, floats for plotting only.
     pub points: Vec<(f64, f64)>,
+    /// One tooltip per point with its exact value (the SVG `<title>`).
+    #[serde(default)]
+    pub titles: Vec<String>,
+    /// One `(low, high)` per point, for [`ChartKind::Intervals`].
+    #[serde(default)]
+    pub intervals: Vec<(f64, f64)>,
 }
 
 /// A labelled horizontal line.

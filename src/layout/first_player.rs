@@ -6,21 +6,25 @@ use crate::analyses::first_player::{
     Case, Fastest, FirstPlayer, Params, Results, TieRule, ROUNDS_SHOWN,
 };
 use crate::engine::{to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, optional_fraction};
-use crate::layout::Layout;
+use crate::layout::{format, Layout};
 
 impl Layout for FirstPlayer {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
         let cases = &results.cases;
-        vec![
-            Block::Chart(by_players_chart(params, cases, View::Rounds)),
-            Block::Table(by_players_table(params, cases, View::Rounds)),
-            Block::Chart(by_players_chart(params, cases, View::Tie)),
-            Block::Table(by_players_table(params, cases, View::Tie)),
-            Block::Table(fastest_table(&results.fastest)),
-            Block::Table(cases_table(cases)),
-        ]
+        // One number of players makes a point, not a line: the tables say it.
+        let charted = params.players.values().len() >= 2;
+        let mut blocks = Vec::new();
+        for view in [View::Rounds, View::Tie] {
+            if charted {
+                blocks.push(Block::Chart(by_players_chart(params, cases, view)));
+            }
+            blocks.push(Block::Table(by_players_table(params, cases, view)));
+        }
+        blocks.push(Block::Table(fastest_table(&results.fastest)));
+        blocks.push(Block::Table(cases_table(cases)));
+        blocks
     }
 }
 
@@ -137,19 +141,30 @@ fn by_players_chart(params: &Params, cases: &[Case], view: View) -> Chart {
         kind: ChartKind::Lines,
         x_label: "players".into(),
         y_label: y_label.into(),
-        log_y: false,
+        y_format: match view {
+            View::Rounds => ValueFormat::Number,
+            View::Tie => ValueFormat::Probability,
+        },
         series: series(params, cases, view)
             .into_iter()
             .map(|(name, members)| Series {
-                name,
                 points: members
                     .iter()
                     .map(|c| (c.players as f64, to_f64(view.value(c))))
                     .collect(),
+                titles: members
+                    .iter()
+                    .map(|c| {
+                        let label = format!("{} players, {name}", c.players);
+                        format::exact_title(&label, view.value(c), view == View::Tie)
+                    })
+                    .collect(),
+                name,
+                ..Series::default()
             })
             .collect(),
-        reference: None,
         table_id: Some(view.id().into()),
+        ..Chart::default()
     }
 }
 

@@ -48,6 +48,33 @@ pub fn decimal(value: &Exact) -> String {
     format!("{sign}{body}")
 }
 
+/// A probability as a percentage: `16.6667%`.
+pub fn percent(value: &Exact) -> String {
+    format!("{}%", decimal(&(value * Exact::from_integer(100.into()))))
+}
+
+/// The tooltip of a charted point: its label and its exact value, with
+/// the percentage for a probability (`bin 3: 1/6 = 16.6667%`) or the
+/// rounded decimal for anything else (`2 players: 11/10 = 1.1`).
+pub fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
+    let exact = crate::engine::exact_string(value);
+    let shown = if probability {
+        percent(value)
+    } else {
+        decimal(value)
+    };
+    if value.is_integer() {
+        format!("{label}: {shown}")
+    } else {
+        let sign = if decimal(value).len() >= SIGNIFICANT {
+            "≈"
+        } else {
+            "="
+        };
+        format!("{label}: {exact} {sign} {shown}")
+    }
+}
+
 /// A float for display, for figures that are inherently approximate.
 pub fn float(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {

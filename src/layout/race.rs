@@ -4,9 +4,9 @@
 use crate::analyses::race::results::{List, Matchup, Mix, Optimizer, Solo};
 use crate::analyses::race::{Analysed, Params, Race, Results};
 use crate::engine::{to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, yes_no};
-use crate::layout::Layout;
+use crate::layout::{format, Layout};
 use num_traits::Signed;
 
 impl Layout for Race {
@@ -16,9 +16,15 @@ impl Layout for Race {
             Block::Table(sums_table(results)),
             Block::Table(matchups_table(&results.matchups)),
             Block::Table(solo_table(&results.solo)),
-            Block::Chart(solo_chart(&results.solo, &figures.solo_within)),
             Block::Table(solo_distribution_table(&results.solo, &figures.solo_within)),
         ];
+        // A chart has a colour per list up to its palette; beyond, the table.
+        if results.solo.len() <= crate::charts::theme::SERIES.len() {
+            blocks.insert(
+                3,
+                Block::Chart(solo_chart(&results.solo, &figures.solo_within)),
+            );
+        }
         if results.matchups.is_empty() {
             blocks.remove(1);
         }
@@ -121,7 +127,7 @@ fn solo_chart(solos: &[Solo], within: &[Vec<Exact>]) -> Chart {
         kind: ChartKind::Lines,
         x_label: "rolls n".into(),
         y_label: "P(finished within n rolls)".into(),
-        log_y: false,
+        y_format: ValueFormat::Probability,
         series: solos
             .iter()
             .zip(within)
@@ -132,10 +138,19 @@ fn solo_chart(solos: &[Solo], within: &[Vec<Exact>]) -> Chart {
                     .enumerate()
                     .map(|(n, p)| (n as f64, to_f64(p)))
                     .collect(),
+                titles: within
+                    .iter()
+                    .enumerate()
+                    .map(|(n, p)| {
+                        let label = format!("{} within {n} rolls", list_text(&s.list));
+                        format::exact_title(&label, p, true)
+                    })
+                    .collect(),
+                ..Series::default()
             })
             .collect(),
-        reference: None,
         table_id: Some("solo-distribution".into()),
+        ..Chart::default()
     }
 }
 
@@ -262,12 +277,12 @@ fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
         title: "Margins among the strongest lists".into(),
         description: "Each cell is P(row list wins) minus P(column list wins): \
                       blue where the row list is favoured, vermilion where the column list is, \
-                      white for an even game; columns are numbered like the rows."
+                      the background colour for an even game, the shade in proportion to the margin; \
+                      columns are numbered like the rows."
             .into(),
         kind: ChartKind::Heatmap,
         x_label: "opponent (column), numbered as the rows".into(),
         y_label: "list (row)".into(),
-        log_y: false,
         series: o
             .strongest
             .iter()
@@ -279,10 +294,19 @@ fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
                     .enumerate()
                     .map(|(j, m)| (j as f64, to_f64(m)))
                     .collect(),
+                titles: row
+                    .iter()
+                    .zip(&o.strongest)
+                    .map(|(m, opponent)| {
+                        let label = format!("{} against {}", list_text(l), list_text(opponent));
+                        format::exact_title(&label, m, true)
+                    })
+                    .collect(),
+                ..Series::default()
             })
             .collect(),
-        reference: None,
         table_id: Some("margins".into()),
+        ..Chart::default()
     }
 }
 

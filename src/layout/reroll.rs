@@ -4,10 +4,10 @@
 use crate::analyses::reroll::{
     Banishing, BestDie, Case, Die, Params, Reroll, Results, Scheme, StageDie,
 };
-use crate::engine::to_f64;
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table};
+use crate::engine::{to_f64, Exact};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, optional_fraction, yes_no};
-use crate::layout::Layout;
+use crate::layout::{format, Layout};
 
 impl Layout for Reroll {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
@@ -96,18 +96,27 @@ fn rolls_chart(dice: &[Die], cases: &[Case]) -> Chart {
         kind: ChartKind::Lines,
         x_label: "cards n".into(),
         y_label: "expected rolls".into(),
-        log_y: false,
         series: dice
             .iter()
-            .map(|d| Series {
-                name: d.to_string(),
-                points: multi_face(cases)
+            .map(|d| {
+                let rolls: Vec<(u64, &Exact)> = multi_face(cases)
                     .filter(|c| c.die == d.sides)
-                    .filter_map(|c| {
-                        let rolls = c.expected_rolls.as_ref()?;
-                        Some((c.cards as f64, to_f64(rolls)))
-                    })
-                    .collect(),
+                    .filter_map(|c| Some((c.cards, c.expected_rolls.as_ref()?)))
+                    .collect();
+                Series {
+                    name: d.to_string(),
+                    points: rolls
+                        .iter()
+                        .map(|&(cards, r)| (cards as f64, to_f64(r)))
+                        .collect(),
+                    titles: rolls
+                        .iter()
+                        .map(|&(cards, r)| {
+                            format::exact_title(&format!("{cards} cards, {d}"), r, false)
+                        })
+                        .collect(),
+                    ..Series::default()
+                }
             })
             .collect(),
         reference: Some(Reference {
@@ -115,6 +124,7 @@ fn rolls_chart(dice: &[Die], cases: &[Case]) -> Chart {
             y: 1.0,
         }),
         table_id: Some("expected-rolls".into()),
+        ..Chart::default()
     }
 }
 
@@ -170,7 +180,10 @@ fn mod_blocks(case: &Case) -> [Block; 2] {
         kind: ChartKind::Bars,
         x_label: "card".into(),
         y_label: "probability".into(),
-        log_y: false,
+        y_format: ValueFormat::Probability,
+        x_ticks: (1..=n)
+            .map(|card| (card as f64, card.to_string()))
+            .collect(),
         series: vec![Series {
             name: "probability of the card".into(),
             points: probabilities
@@ -178,12 +191,19 @@ fn mod_blocks(case: &Case) -> [Block; 2] {
                 .enumerate()
                 .map(|(i, p)| ((i + 1) as f64, to_f64(p)))
                 .collect(),
+            titles: probabilities
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format::exact_title(&format!("card {}", i + 1), p, true))
+                .collect(),
+            ..Series::default()
         }],
         reference: Some(Reference {
             label: format!("fair share 1/{n}"),
             y: 1.0 / n as f64,
         }),
         table_id: Some(id.clone()),
+        ..Chart::default()
     };
     let table = Table {
         id,

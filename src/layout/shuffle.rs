@@ -3,17 +3,21 @@
 
 use crate::analyses::shuffle::{Case, Params, Results, RifflesNeeded, Shuffle};
 use crate::engine::to_f64;
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::fraction;
-use crate::layout::Layout;
+use crate::layout::{format, Layout};
 
 impl Layout for Shuffle {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
-        vec![
-            Block::Chart(tvd_chart(params, &results.cases)),
+        let mut blocks = vec![
             Block::Table(tvd_table(params, &results.cases)),
             Block::Table(needed_table(&results.riffles_needed)),
-        ]
+        ];
+        // A line needs two numbers of riffles.
+        if params.riffles.values().len() >= 2 {
+            blocks.insert(0, Block::Chart(tvd_chart(params, &results.cases)));
+        }
+        blocks
     }
 }
 
@@ -54,22 +58,30 @@ fn tvd_chart(params: &Params, cases: &[Case]) -> Chart {
         kind: ChartKind::Lines,
         x_label: "riffles r".into(),
         y_label: "total variation distance".into(),
-        log_y: false,
+        y_format: ValueFormat::Probability,
         series: params
             .cards
             .values()
             .iter()
-            .map(|&n| Series {
-                name: format!("{n} cards"),
-                points: cases
-                    .iter()
-                    .filter(|c| c.cards == n)
-                    .map(|c| (c.riffles as f64, to_f64(&c.tvd)))
-                    .collect(),
+            .map(|&n| {
+                let of_pile = || cases.iter().filter(move |c| c.cards == n);
+                Series {
+                    name: format!("{n} cards"),
+                    points: of_pile()
+                        .map(|c| (c.riffles as f64, to_f64(&c.tvd)))
+                        .collect(),
+                    titles: of_pile()
+                        .map(|c| {
+                            let label = format!("{n} cards, {} riffles", c.riffles);
+                            format::exact_title(&label, &c.tvd, true)
+                        })
+                        .collect(),
+                    ..Series::default()
+                }
             })
             .collect(),
-        reference: None,
         table_id: Some("tvd".into()),
+        ..Chart::default()
     }
 }
 

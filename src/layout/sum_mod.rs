@@ -2,8 +2,8 @@
 //! trend, then each case's totals and bins.
 
 use crate::analyses::sum_mod::{Case, Params, Results, SumMod};
-use crate::engine::to_f64;
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table};
+use crate::engine::{exact_string, to_f64, Exact};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::{cells, format, Layout};
 use num_bigint::BigUint;
 
@@ -77,6 +77,9 @@ fn case_blocks(case: &Case, with_charts: bool) -> Vec<Block> {
     blocks.push(Block::Table(sums));
     if with_charts {
         blocks.push(Block::Chart(bins_chart(case)));
+        if close_to_fair(case) {
+            blocks.push(Block::Chart(deviation_chart(case)));
+        }
     }
     blocks.push(Block::Table(bins));
     blocks
@@ -104,51 +107,96 @@ fn facts(case: &Case) -> Vec<(String, String)> {
     ]
 }
 
-/// The sum distribution with each bar in the colour of its bin.
+/// The sum distribution, each bar in the colour of its bin while the
+/// palette has a colour for every bin.
 fn sums_chart(case: &Case) -> Chart {
     let n = case.targets;
-    let series = (0..n)
-        .map(|v| Series {
-            name: format!("bin {v}"),
-            points: case
-                .sums
-                .iter()
-                .filter(|t| t.total % n == v)
-                .map(|t| (t.total as f64, to_f64(&t.probability)))
-                .collect(),
-        })
-        .filter(|s| !s.points.is_empty())
-        .collect();
+    let dice = format!("{}d{}", case.dice.count, case.dice.sides);
+    let by_bin = n as usize <= theme_colours();
+    let series_of = |name: String, keep: &dyn Fn(u64) -> bool| Series {
+        name,
+        points: case
+            .sums
+            .iter()
+            .filter(|t| keep(t.total))
+            .map(|t| (t.total as f64, to_f64(&t.probability)))
+            .collect(),
+        titles: case
+            .sums
+            .iter()
+            .filter(|t| keep(t.total))
+            .map(|t| {
+                let label = format!("total {} (bin {})", t.total, t.total % n);
+                format::exact_title(&label, &t.probability, true)
+            })
+            .collect(),
+        ..Series::default()
+    };
+    let series = if by_bin {
+        (0..n)
+            .map(|v| series_of(format!("bin {v}"), &|total| total % n == v))
+            .filter(|s| !s.points.is_empty())
+            .collect()
+    } else {
+        vec![series_of("probability".into(), &|_| true)]
+    };
     Chart {
         id: format!("sums-{n}"),
-        title: format!(
-            "Distribution of the total of {}d{}",
-            case.dice.count, case.dice.sides
-        ),
+        title: format!("Distribution of the total of {dice}"),
         description: format!(
-            "Probability of each total, each bar coloured by the bin (total mod {n}) it falls in."
+            "Probability of each total of {dice}{}.",
+            if by_bin {
+                format!(", each bar coloured by its bin (total mod {n})")
+            } else {
+                String::new()
+            }
         ),
         kind: ChartKind::Bars,
         x_label: "total".into(),
         y_label: "probability".into(),
-        log_y: false,
+        y_format: ValueFormat::Probability,
         series,
-        reference: None,
         table_id: Some(format!("sums-{n}")),
+        ..Chart::default()
     }
+}
+
+/// How many series a chart can colour apart.
+fn theme_colours() -> usize {
+    crate::charts::theme::SERIES.len()
 }
 
 /// Each bin's probability against the fair share 1/n.
 fn bins_chart(case: &Case) -> Chart {
     let n = case.targets;
+    let fair = Exact::new(1.into(), n.into());
+    let note = if case.fairness.uniform {
+        format!("Every bin has exactly the fair share 1/{n}.")
+    } else if close_to_fair(case) {
+        format!(
+            "The bins differ from 1/{n} by at most {} percentage points, too little to see \
+             at this scale: the next chart draws the differences.",
+            format::decimal(&(&case.fairness.max_abs_deviation * Exact::from_integer(100.into())))
+        )
+    } else {
+        format!(
+            "The largest difference from 1/{n} is {} percentage points.",
+            format::decimal(&(&case.fairness.max_abs_deviation * Exact::from_integer(100.into())))
+        )
+    };
     Chart {
         id: format!("bins-{n}"),
         title: format!("Bins of {}d{} mod {n}", case.dice.count, case.dice.sides),
         description: format!("Probability of each bin beside the fair share 1/{n}."),
         kind: ChartKind::Bars,
-        x_label: "bin".into(),
+        x_label: "bin (total mod n)".into(),
         y_label: "probability".into(),
-        log_y: false,
+        y_format: ValueFormat::Probability,
+        x_ticks: case
+            .bins
+            .iter()
+            .map(|b| (b.bin as f64, b.bin.to_string()))
+            .collect(),
         series: vec![Series {
             name: "probability of the bin".into(),
             points: case
@@ -156,12 +204,85 @@ fn bins_chart(case: &Case) -> Chart {
                 .iter()
                 .map(|b| (b.bin as f64, to_f64(&b.probability)))
                 .collect(),
+            titles: case
+                .bins
+                .iter()
+                .map(|b| format::exact_title(&format!("bin {}", b.bin), &b.probability, true))
+                .collect(),
+            ..Series::default()
         }],
         reference: Some(Reference {
             label: format!("fair share 1/{n}"),
-            y: 1.0 / n as f64,
+            y: to_f64(&fair),
+        }),
+        note: Some(note),
+        table_id: Some(format!("bins-{n}")),
+        ..Chart::default()
+    }
+}
+
+/// Bins within a quarter of the fair share of it: bars look equal.
+fn close_to_fair(case: &Case) -> bool {
+    let n = Exact::from_integer(case.targets.into());
+    !case.fairness.uniform
+        && &case.fairness.max_abs_deviation * n * Exact::from_integer(4.into())
+            < Exact::from_integer(1.into())
+}
+
+/// Each bin's difference from the fair share, around a zero line.
+fn deviation_chart(case: &Case) -> Chart {
+    let n = case.targets;
+    let fair = Exact::new(1.into(), n.into());
+    let differences: Vec<Exact> = case.bins.iter().map(|b| &b.probability - &fair).collect();
+    Chart {
+        id: format!("deviation-{n}"),
+        title: format!(
+            "Bins of {}d{} mod {n}: difference from the fair share",
+            case.dice.count, case.dice.sides
+        ),
+        description: format!(
+            "Each bin's probability minus the fair share 1/{n}, in percentage points: \
+             above the line a bin comes up more often than its share, below it less."
+        ),
+        kind: ChartKind::Deviation,
+        x_label: "bin (total mod n)".into(),
+        y_label: format!("P(bin) − 1/{n}, in percentage points"),
+        y_format: ValueFormat::Probability,
+        x_ticks: case
+            .bins
+            .iter()
+            .map(|b| (b.bin as f64, b.bin.to_string()))
+            .collect(),
+        series: vec![Series {
+            name: "difference from 1/n".into(),
+            points: case
+                .bins
+                .iter()
+                .zip(&differences)
+                .map(|(b, d)| (b.bin as f64, to_f64(d)))
+                .collect(),
+            titles: case
+                .bins
+                .iter()
+                .zip(&differences)
+                .map(|(b, d)| {
+                    format!(
+                        "bin {}: {} − 1/{n} = {} ({} percentage points)",
+                        b.bin,
+                        exact_string(&b.probability),
+                        exact_string(d),
+                        format::decimal(&(d * Exact::from_integer(100.into())))
+                    )
+                })
+                .collect(),
+            ..Series::default()
+        }],
+        reference: Some(Reference {
+            label: format!("fair share 1/{n} (zero line)"),
+            y: 0.0,
         }),
         table_id: Some(format!("bins-{n}")),
+        ..Chart::default()
     }
 }
 
@@ -196,40 +317,51 @@ fn fairness_table(cases: &[Case]) -> Block {
     })
 }
 
-/// How the largest deviation shrinks (or not) as the number of targets grows.
+/// How the largest deviation shrinks (or not) as the number of targets
+/// grows; exactly fair counts sit on the chart's "0" line.
 fn bias_chart(cases: &[Case]) -> Block {
-    let biased: Vec<(f64, f64)> = cases
-        .iter()
-        .filter(|c| !c.fairness.uniform)
-        .map(|c| (c.targets as f64, to_f64(&c.fairness.max_abs_deviation)))
-        .collect();
     let uniform: Vec<String> = cases
         .iter()
         .filter(|c| c.fairness.uniform)
         .map(|c| c.targets.to_string())
         .collect();
-    let mut description =
-        "Largest deviation of a bin from 1/n for each number of targets, on a log scale."
-            .to_string();
-    if !uniform.is_empty() {
-        description.push_str(&format!(
-            " Exactly uniform (deviation 0, not drawn): n = {}.",
+    let note = (!uniform.is_empty()).then(|| {
+        format!(
+            "Exactly fair (a difference of 0, drawn as hollow points on the 0 line under \
+             the log scale): n = {}.",
             uniform.join(", ")
-        ));
-    }
+        )
+    });
     Block::Chart(Chart {
         id: "bias".into(),
         title: "Bias against the number of targets".into(),
-        description,
+        description: "Largest difference of a bin from the fair share 1/n for each number \
+                      of targets, on a log scale."
+            .into(),
         kind: ChartKind::Lines,
         x_label: "targets n".into(),
-        y_label: "max |P(v) − 1/n|".into(),
+        y_label: "largest |P(bin) − 1/n| (log scale)".into(),
         log_y: true,
         series: vec![Series {
-            name: "max |P(v) − 1/n|".into(),
-            points: biased,
+            name: "largest |P(bin) − 1/n|".into(),
+            points: cases
+                .iter()
+                .map(|c| (c.targets as f64, to_f64(&c.fairness.max_abs_deviation)))
+                .collect(),
+            titles: cases
+                .iter()
+                .map(|c| {
+                    format::exact_title(
+                        &format!("n = {}", c.targets),
+                        &c.fairness.max_abs_deviation,
+                        true,
+                    )
+                })
+                .collect(),
+            ..Series::default()
         }],
-        reference: None,
+        note,
         table_id: Some("fairness".into()),
+        ..Chart::default()
     })
 }

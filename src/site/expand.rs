@@ -110,14 +110,13 @@ impl Expand for Expander<'_, '_> {
                 // id on one page keep distinct SVG ids for screen readers.
                 let mut chart = chart.clone();
                 chart.id = format!("{}-{}", crate::markdown::slugify(name), chart.id);
-                let svg = charts::render_svg(&chart).map_err(|e| e.to_string())?;
-                let data = chart.table_id.as_ref().map_or(String::new(), |t| {
-                    format!(" <a href=\"{scenario_href}#table-{t}\">Data table</a>.")
-                });
-                Ok(Expansion::Block(format!(
-                    "<figure class=\"chart\">{svg}<figcaption>{}.{data}</figcaption></figure>",
-                    crate::markdown::escape_html(&chart.title)
-                )))
+                let data = chart
+                    .table_id
+                    .as_ref()
+                    .map(|t| format!("{scenario_href}#table-{t}"));
+                let figure =
+                    charts::render_figure(&chart, data.as_deref()).map_err(|e| e.to_string())?;
+                Ok(Expansion::Block(figure))
             }
             other => Err(format!(
                 "unknown shortcode {other:?}: expected value, table, chart or rule"

@@ -1,0 +1,611 @@
+//! Charts on two axes: bars (with an optional "at least" curve), deviation
+//! bars around zero, points with intervals, and lines.
+//!
+//! Honest by construction: a bar's value axis always includes zero; a
+//! deviation chart is symmetric around its zero line; zeros on a log axis
+//! are drawn as hollow points on a "0" line of their own, never dropped;
+//! series with identical points say so in the legend.
+
+use super::axis::{self, Scale};
+use super::canvas::{escape, fill, num, stroke, title, Anchor, Canvas};
+use super::theme::{self, size, Role};
+use super::Size;
+use crate::layout::blocks::{Chart, ChartKind, Series, ValueFormat};
+
+/// Space for the zero line under a log axis.
+const ZERO_BAND: f64 = 28.0;
+const LEGEND_ROW: f64 = 20.0;
+const LEGEND_SWATCH: f64 = 22.0;
+
+/// What a legend entry looks like.
+#[derive(Clone, Copy, PartialEq)]
+enum Swatch {
+    Block,
+    Line,
+    Dashed,
+}
+
+struct Entry {
+    text: String,
+    role: Role,
+    swatch: Swatch,
+}
+
+/// The vertical scale and its ticks.
+struct YAxis {
+    scale: Scale,
+    ticks: Vec<axis::Tick>,
+    /// The pixel of the "0" line under a log axis, when zeros are drawn.
+    zero_line: Option<f64>,
+}
+
+fn values(chart: &Chart) -> Vec<f64> {
+    let mut values: Vec<f64> = chart
+        .series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .map(|p| p.1)
+                .chain(s.intervals.iter().flat_map(|i| [i.0, i.1]))
+        })
+        .filter(|v| v.is_finite())
+        .collect();
+    if let Some(r) = &chart.reference {
+        if chart.kind != ChartKind::Deviation {
+            values.push(r.y);
+        }
+    }
+    values
+}
+
+fn y_axis(chart: &Chart, top: f64, bottom: f64, count: usize) -> YAxis {
+    let values = values(chart);
+    let signed = chart.kind == ChartKind::Deviation;
+    if chart.log_y {
+        let positive: Vec<f64> = values.iter().copied().filter(|&v| v > 0.0).collect();
+        let has_zero = values.iter().any(|&v| v <= 0.0);
+        let lo = positive.iter().copied().fold(f64::MAX, f64::min);
+        let hi = positive.iter().copied().fold(f64::MIN, f64::max);
+        let (lo, hi) = if lo <= hi { (lo, hi) } else { (1e-6, 1.0) };
+        let (first, last, exponents) = axis::log_decades(lo, hi, count);
+        let floor = if has_zero { bottom - ZERO_BAND } else { bottom };
+        let scale = Scale {
+            lo: first as f64,
+            hi: last as f64,
+            from: floor,
+            to: top,
+            log: true,
+        };
+        let ticks = exponents
+            .into_iter()
+            .map(|e| axis::Tick {
+                value: 10f64.powi(e),
+                label: axis::power_label(e),
+            })
+            .collect();
+        return YAxis {
+            scale,
+            ticks,
+            zero_line: has_zero.then_some(bottom - 6.0),
+        };
+    }
+    let lo = values.iter().copied().fold(0.0, f64::min);
+    let hi = values.iter().copied().fold(0.0, f64::max);
+    let (lo, hi) = if signed {
+        let m = lo.abs().max(hi.abs());
+        (-m, m)
+    } else {
+        (lo, hi)
+    };
+    let (lo, hi, ticks) = axis::linear(lo, hi, count, false);
+    let step = if ticks.len() > 1 {
+        ticks[1] - ticks[0]
+    } else {
+        1.0
+    };
+    let ticks = ticks
+        .into_iter()
+        .map(|value| axis::Tick {
+            value,
+            label: axis::label(value, step, chart.y_format, signed),
+        })
+        .collect();
+    YAxis {
+        scale: Scale {
+            lo,
+            hi,
+            from: bottom,
+            to: top,
+            log: false,
+        },
+        ticks,
+        zero_line: None,
+    }
+}
+
+/// Categories (bars, deviations, intervals) sit half a step inside the axis.
+fn categorical(kind: ChartKind) -> bool {
+    matches!(
+        kind,
+        ChartKind::Bars | ChartKind::Deviation | ChartKind::Intervals
+    )
+}
+
+fn x_values(chart: &Chart) -> Vec<f64> {
+    let mut xs: Vec<f64> = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .chain(chart.x_ticks.iter().map(|t| t.0))
+        .filter(|x| x.is_finite())
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    xs
+}
+
+/// The smallest gap between neighbouring x values: one category's width.
+fn unit(xs: &[f64]) -> f64 {
+    xs.windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(None, |m: Option<f64>, gap| {
+            Some(m.map_or(gap, |m| m.min(gap)))
+        })
+        .unwrap_or(1.0)
+}
+
+fn x_ticks(chart: &Chart, xs: &[f64], lo: f64, hi: f64, count: usize) -> Vec<axis::Tick> {
+    if !chart.x_ticks.is_empty() {
+        return chart
+            .x_ticks
+            .iter()
+            .map(|(value, label)| axis::Tick {
+                value: *value,
+                label: label.clone(),
+            })
+            .collect();
+    }
+    let integral = xs.iter().all(|x| x.fract() == 0.0);
+    let (_, _, ticks) = axis::linear(lo, hi, count, integral);
+    let step = if ticks.len() > 1 {
+        ticks[1] - ticks[0]
+    } else {
+        1.0
+    };
+    ticks
+        .into_iter()
+        .filter(|t| *t >= lo - 1e-9 && *t <= hi + 1e-9)
+        .map(|value| axis::Tick {
+            value,
+            label: axis::label(value, step, ValueFormat::Number, false),
+        })
+        .collect()
+}
+
+/// For each series, the earlier series with exactly the same points.
+fn duplicates(series: &[Series]) -> Vec<Option<usize>> {
+    series
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            series[..j]
+                .iter()
+                .position(|t| !s.points.is_empty() && t.points == s.points)
+        })
+        .collect()
+}
+
+fn legend(chart: &Chart) -> Vec<Entry> {
+    let same = duplicates(&chart.series);
+    let swatch = if chart.kind == ChartKind::Lines {
+        Swatch::Line
+    } else {
+        Swatch::Block
+    };
+    let mut entries: Vec<Entry> = chart
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Entry {
+            text: match same[i] {
+                Some(j) => format!("{} (same as {})", s.name, chart.series[j].name),
+                None => s.name.clone(),
+            },
+            role: theme::SERIES[i],
+            swatch: if same[i].is_some() {
+                Swatch::Dashed
+            } else {
+                swatch
+            },
+        })
+        .collect();
+    if let Some(curve) = &chart.at_least {
+        entries.push(Entry {
+            text: format!("{} (right axis)", curve.name),
+            role: theme::SERIES[chart.series.len()],
+            swatch: Swatch::Line,
+        });
+    }
+    if let Some(r) = &chart.reference {
+        entries.push(Entry {
+            text: r.label.clone(),
+            role: theme::REFERENCE,
+            swatch: Swatch::Dashed,
+        });
+    }
+    // One series alone needs no key: the axis title says what it is.
+    if entries.len() == 1 && chart.reference.is_none() && chart.at_least.is_none() {
+        entries.clear();
+    }
+    entries
+}
+
+/// Draw the chart at one size; returns the canvas.
+pub fn draw(chart: &Chart, size: &Size) -> Canvas {
+    let entries = legend(chart);
+    let width = size.width as f64;
+    let legend_width = entries
+        .iter()
+        .map(|e| axis::text_width(&e.text, size::TICK) + LEGEND_SWATCH + 8.0)
+        .fold(0.0, f64::max);
+    let legend_right = size.legend_right && !entries.is_empty();
+    let legend_rows = if legend_right { 0 } else { entries.len() };
+    let top = 34.0;
+    let bottom = top + size.plot_height;
+    let height = bottom + 50.0 + legend_rows as f64 * LEGEND_ROW;
+    let mut canvas = Canvas::new(size.width, height.ceil() as i32);
+
+    let y = y_axis(chart, top, bottom, size.y_ticks);
+    let y_label_width = y
+        .ticks
+        .iter()
+        .map(|t| axis::text_width(&t.label, size::TICK))
+        .fold(axis::text_width("0", size::TICK), f64::max);
+    let left = 10.0 + y_label_width + 8.0;
+    let mut right = width - 10.0;
+    if legend_right {
+        right -= legend_width.min(width * 0.4) + 12.0;
+    }
+    if chart.at_least.is_some() {
+        right -= axis::text_width("100%", size::TICK) + 10.0;
+    }
+
+    let xs = x_values(chart);
+    let step = unit(&xs);
+    let (mut x_lo, mut x_hi) = match (xs.first(), xs.last()) {
+        (Some(&a), Some(&b)) => (a, b),
+        _ => (0.0, 1.0),
+    };
+    if categorical(chart.kind) || x_lo == x_hi {
+        x_lo -= step * 0.6;
+        x_hi += step * 0.6;
+    }
+    let x = Scale {
+        lo: x_lo,
+        hi: x_hi,
+        from: left,
+        to: right,
+        log: false,
+    };
+
+    // Grid, axes and ticks.
+    for tick in &y.ticks {
+        let py = y.scale.at(tick.value);
+        canvas.line((left, py), (right, py), theme::GRID);
+        canvas.line((left - 4.0, py), (left, py), theme::AXIS);
+        canvas.text(
+            &tick.label,
+            (left - 7.0, py),
+            size::TICK,
+            Anchor::Right,
+            theme::INK,
+        );
+    }
+    if let Some(zero) = y.zero_line {
+        canvas.line((left, zero), (right, zero), theme::GRID);
+        canvas.text(
+            "0",
+            (left - 7.0, zero),
+            size::TICK,
+            Anchor::Right,
+            theme::INK,
+        );
+        canvas.line(
+            (left - 4.0, y.scale.from + 6.0),
+            (left + 4.0, y.scale.from + 2.0),
+            theme::AXIS,
+        );
+        canvas.line(
+            (left - 4.0, y.scale.from + 10.0),
+            (left + 4.0, y.scale.from + 6.0),
+            theme::AXIS,
+        );
+    }
+    canvas.line((left, top), (left, bottom), theme::AXIS);
+    canvas.line((left, bottom), (right, bottom), theme::AXIS);
+    let ticks = x_ticks(chart, &xs, x_lo, x_hi, size.x_ticks);
+    let widest = ticks
+        .iter()
+        .map(|t| axis::text_width(&t.label, size::TICK))
+        .fold(0.0, f64::max);
+    let per_tick = if ticks.len() > 1 {
+        (x.at(ticks[1].value) - x.at(ticks[0].value)).abs()
+    } else {
+        f64::MAX
+    };
+    for tick in axis::thin(&ticks, widest, per_tick) {
+        let px = x.at(tick.value);
+        canvas.line((px, bottom), (px, bottom + 4.0), theme::AXIS);
+        canvas.text(
+            &tick.label,
+            (px, bottom + 7.0),
+            size::TICK,
+            Anchor::Below,
+            theme::INK,
+        );
+    }
+    canvas.text(
+        &chart.x_label,
+        ((left + right) / 2.0, bottom + 28.0),
+        size::LABEL,
+        Anchor::Below,
+        theme::INK,
+    );
+    canvas.text(
+        &chart.y_label,
+        (10.0, top - 12.0),
+        size::LABEL,
+        Anchor::LeftAbove,
+        theme::INK,
+    );
+
+    let unit_px = (x.at(x_lo + step) - x.at(x_lo)).abs();
+    draw_marks(&mut canvas, chart, &x, &y, unit_px);
+    if let Some(curve) = &chart.at_least {
+        draw_at_least(&mut canvas, chart, curve, &x, top, bottom, right);
+    }
+    if let Some(r) = &chart.reference {
+        let py = if chart.kind == ChartKind::Deviation {
+            y.scale.at(0.0)
+        } else {
+            y.scale.at(r.y)
+        };
+        canvas.mark(format!(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"2\" stroke-dasharray=\"7 4\">{}</line>",
+            num(left),
+            num(py),
+            num(right),
+            num(py),
+            stroke(theme::REFERENCE),
+            title(Some(&r.label)),
+        ));
+    }
+    let origin = if legend_right {
+        (
+            right + 12.0 + if chart.at_least.is_some() { 44.0 } else { 0.0 },
+            top,
+        )
+    } else {
+        (10.0, bottom + 54.0)
+    };
+    draw_legend(&mut canvas, &entries, origin);
+    canvas
+}
+
+fn point_title(chart: &Chart, series: &Series, k: usize) -> String {
+    series.titles.get(k).cloned().unwrap_or_else(|| {
+        let (px, py) = series.points[k];
+        format!("{}: {} {}, {}", series.name, chart.x_label, px, py)
+    })
+}
+
+fn draw_marks(canvas: &mut Canvas, chart: &Chart, x: &Scale, y: &YAxis, unit_px: f64) {
+    let same = duplicates(&chart.series);
+    for (i, series) in chart.series.iter().enumerate() {
+        let role = theme::SERIES[i];
+        let mut group = format!(
+            "<g class=\"series\" data-series=\"{}\" data-colour=\"{}\">",
+            escape(&series.name),
+            role.name
+        );
+        match chart.kind {
+            ChartKind::Bars | ChartKind::Deviation | ChartKind::Heatmap => {
+                let base = y.scale.at(0.0);
+                let w = (unit_px * 0.8).max(1.0);
+                for (k, &(px, py)) in series.points.iter().enumerate() {
+                    let cx = x.at(px);
+                    let top = y.scale.at(py);
+                    let (y0, h) = if top < base {
+                        (top, base - top)
+                    } else {
+                        (base, top - base)
+                    };
+                    group.push_str(&format!(
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {}>{}</rect>",
+                        num(cx - w / 2.0),
+                        num(y0),
+                        num(w),
+                        num(h.max(0.5)),
+                        fill(role),
+                        title(Some(&point_title(chart, series, k)))
+                    ));
+                }
+            }
+            ChartKind::Intervals => {
+                for (k, &(px, py)) in series.points.iter().enumerate() {
+                    let cx = x.at(px);
+                    if let Some(&(lo, hi)) = series.intervals.get(k) {
+                        let (a, b) = (y.scale.at(lo), y.scale.at(hi));
+                        let cap = (unit_px * 0.2).clamp(3.0, 8.0);
+                        group.push_str(&format!(
+                            "<path d=\"M{} {}V{}M{} {}H{}M{} {}H{}\" fill=\"none\" {} stroke-width=\"2\"/>",
+                            num(cx), num(a), num(b),
+                            num(cx - cap), num(a), num(cx + cap),
+                            num(cx - cap), num(b), num(cx + cap),
+                            stroke(role)
+                        ));
+                    }
+                    group.push_str(&format!(
+                        "<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" {}>{}</circle>",
+                        num(cx),
+                        num(y.scale.at(py)),
+                        fill(role),
+                        title(Some(&point_title(chart, series, k)))
+                    ));
+                }
+            }
+            ChartKind::Lines => {
+                let dashed = if same[i].is_some() {
+                    " stroke-dasharray=\"8 5\""
+                } else {
+                    ""
+                };
+                let mut run: Vec<String> = Vec::new();
+                let mut runs = Vec::new();
+                for &(px, py) in &series.points {
+                    if chart.log_y && py <= 0.0 || !py.is_finite() {
+                        runs.push(std::mem::take(&mut run));
+                    } else {
+                        run.push(format!("{},{}", num(x.at(px)), num(y.scale.at(py))));
+                    }
+                }
+                runs.push(run);
+                for run in runs.into_iter().filter(|r| r.len() > 1) {
+                    group.push_str(&format!(
+                        "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"2.5\"{dashed}/>",
+                        run.join(" "),
+                        stroke(role)
+                    ));
+                }
+                for (k, &(px, py)) in series.points.iter().enumerate() {
+                    let on_zero_line = chart.log_y && py <= 0.0;
+                    let cy = match (on_zero_line, y.zero_line) {
+                        (true, Some(zero)) => zero,
+                        _ => y.scale.at(py),
+                    };
+                    let look = if on_zero_line {
+                        format!(
+                            "{} stroke-width=\"2\" class=\"f-paper k-{}\" fill=\"{}\"",
+                            strip_class(&stroke(role)),
+                            role.name,
+                            theme::hex(theme::PAPER.light)
+                        )
+                    } else {
+                        fill(role)
+                    };
+                    group.push_str(&format!(
+                        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {look}>{}</circle>",
+                        num(x.at(px)),
+                        num(cy),
+                        if on_zero_line { "5" } else { "3.5" },
+                        title(Some(&point_title(chart, series, k)))
+                    ));
+                }
+            }
+        }
+        group.push_str("</g>");
+        canvas.mark(group);
+    }
+}
+
+/// `stroke="#..."` without its class, to combine two classes on one element.
+fn strip_class(attrs: &str) -> String {
+    attrs
+        .split_once(' ')
+        .map_or(attrs.to_string(), |(_, rest)| rest.to_string())
+}
+
+/// A "P(at least x)" line on its own 0-100 % axis at the right.
+fn draw_at_least(
+    canvas: &mut Canvas,
+    chart: &Chart,
+    curve: &Series,
+    x: &Scale,
+    top: f64,
+    bottom: f64,
+    right: f64,
+) {
+    let scale = Scale {
+        lo: 0.0,
+        hi: 1.0,
+        from: bottom,
+        to: top,
+        log: false,
+    };
+    canvas.line((right, top), (right, bottom), theme::AXIS);
+    for k in 0..=4 {
+        let v = k as f64 / 4.0;
+        let py = scale.at(v);
+        canvas.line((right, py), (right + 4.0, py), theme::AXIS);
+        canvas.text(
+            &format!("{}%", k * 25),
+            (right + 7.0, py),
+            size::TICK,
+            Anchor::Left,
+            theme::INK,
+        );
+    }
+    let role = theme::SERIES[chart.series.len()];
+    let points: Vec<String> = curve
+        .points
+        .iter()
+        .map(|&(px, py)| format!("{},{}", num(x.at(px)), num(scale.at(py))))
+        .collect();
+    let mut group = format!(
+        "<g class=\"series\" data-series=\"{}\" data-colour=\"{}\"><polyline points=\"{}\" fill=\"none\" {} stroke-width=\"2.5\"/>",
+        escape(&curve.name),
+        role.name,
+        points.join(" "),
+        stroke(role)
+    );
+    for (k, &(px, py)) in curve.points.iter().enumerate() {
+        group.push_str(&format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"3\" {}>{}</circle>",
+            num(x.at(px)),
+            num(scale.at(py)),
+            fill(role),
+            title(Some(&point_title(chart, curve, k)))
+        ));
+    }
+    group.push_str("</g>");
+    canvas.mark(group);
+}
+
+fn draw_legend(canvas: &mut Canvas, entries: &[Entry], origin: (f64, f64)) {
+    for (k, entry) in entries.iter().enumerate() {
+        let (x0, y0) = (
+            origin.0,
+            origin.1 + k as f64 * LEGEND_ROW + LEGEND_ROW / 2.0,
+        );
+        let swatch = match entry.swatch {
+            Swatch::Block => format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" {}/>",
+                num(x0 + 2.0),
+                num(y0 - 6.0),
+                fill(entry.role)
+            ),
+            Swatch::Line | Swatch::Dashed => format!(
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"2.5\"{}/>",
+                num(x0),
+                num(y0),
+                num(x0 + 18.0),
+                num(y0),
+                stroke(entry.role),
+                if entry.swatch == Swatch::Dashed {
+                    " stroke-dasharray=\"5 3\""
+                } else {
+                    ""
+                }
+            ),
+        };
+        canvas.mark(format!("<g class=\"legend\">{swatch}</g>"));
+        canvas.text(
+            &entry.text,
+            (x0 + LEGEND_SWATCH, y0),
+            size::TICK,
+            Anchor::Left,
+            theme::INK,
+        );
+    }
+}
