@@ -372,7 +372,7 @@ fn scenario_text(
     for block in &page.blocks {
         match block {
             Block::Heading { text } => parts.push(format!("== {text} ==\n")),
-            Block::Text { text } => parts.push(format!("{text}\n")),
+            Block::Text { text } | Block::Verdict { text } => parts.push(format!("{text}\n")),
             Block::Facts { items } => parts.push(render_facts(items)),
             Block::Table(table) => parts.push(render_table(table, width)),
             Block::Chart(_) => {}

@@ -42,13 +42,16 @@ pub struct Computed<'a> {
     pub page: ScenarioPage,
 }
 
-/// Tables longer than this show their first and last rows, with the full
-/// table one click away.
-const SUMMARY_THRESHOLD: usize = 40;
-/// Rows kept at each end of a summarised table.
-const SUMMARY_EDGE: usize = 10;
-/// Past this many rows the full table is offered as CSV only.
+/// Tables longer than this scroll inside a box of their own on screen
+/// (every row still prints).
+const LONG_TABLE: usize = 40;
+/// Tables wider than this print on a landscape page.
+const WIDE_TABLE: usize = 8;
+/// Past this many rows a table shows its first and last rows, and the
+/// rest is in its CSV.
 const MAX_INLINE_ROWS: usize = 2000;
+/// Rows kept at each end of a table past [`MAX_INLINE_ROWS`].
+const SUMMARY_EDGE: usize = 100;
 
 /// The JSON document of one scenario, as in `fairdice eval --json`.
 pub fn scenario_json(scenario: &Scenario, page: &ScenarioPage) -> serde_json::Value {
@@ -388,6 +391,7 @@ impl Renderer<'_> {
         let expander = Expander {
             renderer: self,
             output: output.clone(),
+            table_ids: Default::default(),
         };
         let decorate = |key: &str| self.rule_marks(key, &output);
         let numbering = self.book.numbering(page, &decorate);
@@ -567,7 +571,12 @@ impl Renderer<'_> {
         for block in &computed.page.blocks {
             let rendered = match block {
                 Block::Heading { text } => {
-                    let id = markdown::slugify(text);
+                    // Ids begin with a letter ("2 targets" -> "case-2-targets"),
+                    // so CSS selectors and strict validators take them.
+                    let mut id = markdown::slugify(text);
+                    if id.starts_with(|c: char| c.is_ascii_digit()) {
+                        id.insert_str(0, "case-");
+                    }
                     headings.push(Heading {
                         level: 2,
                         text: text.clone(),
@@ -576,6 +585,7 @@ impl Renderer<'_> {
                     json!({"type": "heading", "text": text, "id": id})
                 }
                 Block::Text { text } => json!({"type": "text", "text": text}),
+                Block::Verdict { text } => json!({"type": "verdict", "text": text}),
                 Block::Facts { items } => json!({"type": "facts", "items": items}),
                 Block::Table(table) => {
                     json!({"type": "table", "html": self.table_html(table, &csv_link(table))?})
@@ -623,26 +633,50 @@ impl Renderer<'_> {
     /// A table as HTML, summarised when long, with a link to its CSV.
     fn table_html(&self, table: &Table, csv: &CsvLink) -> Result<String> {
         let total = table.rows.len();
-        let (head, tail, full) = if total <= SUMMARY_THRESHOLD {
-            (&table.rows[..], &table.rows[..0], false)
+        let (head, tail) = if total <= MAX_INLINE_ROWS {
+            (&table.rows[..], &table.rows[..0])
         } else {
             (
                 &table.rows[..SUMMARY_EDGE],
                 &table.rows[total - SUMMARY_EDGE..],
-                total <= MAX_INLINE_ROWS,
             )
         };
+        let numeric: Vec<bool> = (0..table.columns.len())
+            .map(|i| {
+                table
+                    .rows
+                    .iter()
+                    .all(|row| row.get(i).is_some_and(numeric_cell))
+            })
+            .collect();
         let mut context = Context::new();
         context.insert("table", table);
         context.insert("head", head);
         context.insert("tail", tail);
         context.insert("omitted", &(total.saturating_sub(head.len() + tail.len())));
         context.insert("total_rows", &total);
-        context.insert("full_inline", &full);
+        context.insert("long", &(total > LONG_TABLE));
+        context.insert("wide", &(table.columns.len() > WIDE_TABLE));
+        context.insert("numeric", &numeric);
+        context.insert(
+            "has_exact",
+            &table.rows.iter().flatten().any(|c| c.shown != c.exact),
+        );
         context.insert("csv_href", &csv.href);
         context.insert("csv_download", &csv.download);
         self.render_template("table.html", &context)
     }
+}
+
+/// A cell holding a number (right-aligned): digits, a fraction, a
+/// decimal or scientific form, or a dash for none.
+fn numeric_cell(cell: &crate::layout::blocks::Cell) -> bool {
+    let text = cell.exact.trim();
+    text == "—"
+        || (!text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_ascii_digit() || "-+./,e ".contains(c)))
 }
 
 /// Exact values, one row per line; fields quoted when they need it.
@@ -654,23 +688,60 @@ fn csv(table: &Table) -> String {
             text.to_string()
         }
     };
-    let mut out = table
-        .columns
-        .iter()
-        .map(|c| field(c))
-        .collect::<Vec<_>>()
-        .join(",");
+    // A column of fractions gets a decimal twin for spreadsheets.
+    let fractions: Vec<bool> = (0..table.columns.len())
+        .map(|i| {
+            table
+                .rows
+                .iter()
+                .any(|row| row.get(i).is_some_and(|c| c.exact.contains('/')))
+        })
+        .collect();
+    let mut header = Vec::new();
+    for (name, &fraction) in table.columns.iter().zip(&fractions) {
+        header.push(field(name));
+        if fraction {
+            header.push(field(&format!("{name} (decimal)")));
+        }
+    }
+    let mut out = header.join(",");
     out.push('\n');
     for row in &table.rows {
-        out.push_str(
-            &row.iter()
-                .map(|c| field(&c.exact))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
+        let mut fields = Vec::new();
+        for (cell, &fraction) in row.iter().zip(&fractions) {
+            fields.push(field(&cell.exact));
+            if fraction {
+                fields.push(machine_decimal(&cell.shown));
+            }
+        }
+        out.push_str(&fields.join(","));
         out.push('\n');
     }
     out
+}
+
+/// A display decimal as a spreadsheet reads it: `1.65382 × 10⁻⁸` becomes
+/// `1.65382e-8`; a dash (no value) becomes an empty field.
+fn machine_decimal(shown: &str) -> String {
+    let Some((mantissa, power)) = shown.split_once(" × 10") else {
+        return if shown == "—" {
+            String::new()
+        } else {
+            shown.to_string()
+        };
+    };
+    let exponent: String = power
+        .chars()
+        .map(|c| match c {
+            '⁻' => '-',
+            c => "⁰¹²³⁴⁵⁶⁷⁸⁹"
+                .chars()
+                .position(|d| d == c)
+                .and_then(|d| char::from_digit(d as u32, 10))
+                .unwrap_or('?'),
+        })
+        .collect();
+    format!("{mantissa}e{exponent}")
 }
 
 /// Every relative link and image of every page must reach a file of the
@@ -712,6 +783,12 @@ mod tests {
                 },
             ]],
         };
-        assert_eq!(csv(&table), "total,\"p, exact\"\n2,1/36\n");
+        assert_eq!(
+            csv(&table),
+            "total,\"p, exact\",\"p, exact (decimal)\"\n2,1/36,0.0277778\n"
+        );
+        assert_eq!(machine_decimal("1.65382 × 10⁻⁸"), "1.65382e-8");
+        assert_eq!(machine_decimal("6.53318 × 10⁷⁷"), "6.53318e77");
+        assert_eq!(machine_decimal("—"), "");
     }
 }

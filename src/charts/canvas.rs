@@ -147,7 +147,7 @@ impl Canvas {
                         };
                         // plotters writes font-size as size / 1.24.
                         let font = ("sans-serif", size * 1.24).into_font().color(&role.light);
-                        root.draw_text(text, &TextStyle::from(font).pos(pos), *at)?;
+                        root.draw_text(text, &font.pos(pos), *at)?;
                     }
                     Op::Line { from, to, role } => {
                         root.draw(&PathElement::new(

@@ -98,14 +98,16 @@ pub fn draw(chart: &Chart, size: &Size) -> Canvas {
                 Anchor::Right,
                 theme::INK,
             );
-            canvas.text(
-                &(row + 1).to_string(),
-                (left + row as f64 * cell + cell / 2.0, top + extent + 4.0),
-                size::TICK,
-                Anchor::Below,
-                theme::INK,
-            );
         }
+    }
+    for column in (0..rows).filter(|_| labelled) {
+        canvas.text(
+            &(column + 1).to_string(),
+            (left + column as f64 * cell + cell / 2.0, top + extent + 4.0),
+            size::TICK,
+            Anchor::Below,
+            theme::INK,
+        );
     }
     canvas.text(
         &chart.x_label,

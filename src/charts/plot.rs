@@ -478,6 +478,8 @@ fn draw_marks(canvas: &mut Canvas, chart: &Chart, x: &Scale, y: &YAxis, unit_px:
                         stroke(role)
                     ));
                 }
+                // Many points on one line: smaller dots, so the line shows.
+                let dot = if series.points.len() > 30 { "2" } else { "3.5" };
                 for (k, &(px, py)) in series.points.iter().enumerate() {
                     let on_zero_line = chart.log_y && py <= 0.0;
                     let cy = match (on_zero_line, y.zero_line) {
@@ -498,7 +500,7 @@ fn draw_marks(canvas: &mut Canvas, chart: &Chart, x: &Scale, y: &YAxis, unit_px:
                         "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {look}>{}</circle>",
                         num(x.at(px)),
                         num(cy),
-                        if on_zero_line { "5" } else { "3.5" },
+                        if on_zero_line { "5" } else { dot },
                         title(Some(&point_title(chart, series, k)))
                     ));
                 }

@@ -42,7 +42,7 @@ pub const PAPER: Role = role("paper", RGBColor(255, 255, 254), RGBColor(27, 31, 
 /// common colour-vision deficiencies), darkened where they were too pale on
 /// white (no yellow), then Paul Tol's; each has a lighter twin for the
 /// dark theme. Every light colour has at least 3:1 contrast on white.
-pub const SERIES: [Role; 10] = [
+pub const SERIES: [Role; crate::layout::blocks::MAX_SERIES] = [
     role("s1", RGBColor(0, 114, 178), RGBColor(86, 180, 233)),
     role("s2", RGBColor(213, 94, 0), RGBColor(240, 138, 75)),
     role("s3", RGBColor(0, 128, 94), RGBColor(72, 201, 150)),

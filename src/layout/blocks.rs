@@ -15,12 +15,21 @@ pub struct ScenarioPage {
 }
 
 /// One piece of a scenario page.
+// A page holds a few dozen blocks, built once per build: boxing charts
+// would only make every layout module noisier.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Block {
     /// A section heading.
     Heading {
         /// Heading text.
+        text: String,
+    },
+    /// The page's answer in one sentence, computed from its results and
+    /// shown first.
+    Verdict {
+        /// The sentence.
         text: String,
     },
     /// A paragraph of plain text (escaped when rendered).
@@ -95,6 +104,10 @@ pub enum ChartKind {
     /// centred on zero.
     Heatmap,
 }
+
+/// Most series one chart may hold: the charts' palette has one colour for
+/// each, and never shows a colour twice.
+pub const MAX_SERIES: usize = 10;
 
 /// What the vertical values are, which decides how ticks read.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]

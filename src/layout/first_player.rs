@@ -15,7 +15,9 @@ impl Layout for FirstPlayer {
         let cases = &results.cases;
         // One number of players makes a point, not a line: the tables say it.
         let charted = params.players.values().len() >= 2;
-        let mut blocks = Vec::new();
+        let mut blocks = vec![Block::Verdict {
+            text: verdict(&results.fastest),
+        }];
         for view in [View::Rounds, View::Tie] {
             if charted {
                 blocks.push(Block::Chart(by_players_chart(params, cases, view)));
@@ -166,6 +168,24 @@ fn by_players_chart(params: &Params, cases: &[Case], view: View) -> Chart {
         table_id: Some(view.id().into()),
         ..Chart::default()
     }
+}
+
+/// Every player rolls the same dice, so each has exactly 1/n; what the
+/// choice of dice changes is how long it takes.
+fn verdict(fastest: &[Fastest]) -> String {
+    let mut text = "Every player has exactly a 1/n chance to go first: all roll the same dice \
+                    and a tie for the top rolls again."
+        .to_string();
+    if let Some(slowest_case) = fastest.iter().max_by_key(|f| f.players) {
+        text.push_str(&format!(
+            " The fastest choice for {} players, {} with {}, settles it in {} rounds on average.",
+            slowest_case.players,
+            dice_label(&slowest_case.dice),
+            slowest_case.ties.name(),
+            crate::layout::format::decimal(&slowest_case.expected_rounds)
+        ));
+    }
+    text
 }
 
 fn fastest_table(fastest: &[Fastest]) -> Table {

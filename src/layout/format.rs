@@ -23,10 +23,27 @@ pub fn count(value: &BigUint) -> String {
     }
 }
 
+/// Most significant digits shown for a value that would otherwise round
+/// to exactly 1.
+const MAX_SIGNIFICANT: usize = 40;
+
 /// A fraction as a decimal with [`SIGNIFICANT`] digits: `0.0726928`,
 /// or `1.65 × 10⁻⁸` when tiny. Computed with integers, so it stays right
-/// even where the parts overflow a float.
+/// even where the parts overflow a float. A value that is not 1 never
+/// shows as "1": it gets the digits it takes (`0.999999999999569`), and
+/// zero shows only for zero.
 pub fn decimal(value: &Exact) -> String {
+    let one = Exact::from_integer(1.into());
+    let mut shown = decimal_to(value, SIGNIFICANT);
+    let mut significant = SIGNIFICANT;
+    while (shown == "1" || shown == "-1") && value.abs() != one && significant < MAX_SIGNIFICANT {
+        significant += 3;
+        shown = decimal_to(value, significant);
+    }
+    shown
+}
+
+fn decimal_to(value: &Exact, significant: usize) -> String {
     if value.is_zero() {
         return "0".to_string();
     }
@@ -34,10 +51,10 @@ pub fn decimal(value: &Exact) -> String {
     let numer = value.numer().abs();
     let denom = value.denom().clone();
     let mut exponent = decimal_exponent(&numer, &denom);
-    let mut digits = scaled_digits(&numer, &denom, exponent);
-    if digits.len() > SIGNIFICANT {
+    let mut digits = scaled_digits(&numer, &denom, exponent, significant);
+    if digits.len() > significant {
         // Rounding carried into a new digit, as in 9.999999 -> 10.0000.
-        digits.truncate(SIGNIFICANT);
+        digits.truncate(significant);
         exponent += 1;
     }
     let body = if (-5..=5).contains(&exponent) {
@@ -111,8 +128,8 @@ fn decimal_exponent(numer: &BigInt, denom: &BigInt) -> i64 {
 
 /// The first `SIGNIFICANT` digits of numer/denom, rounded half up, given that
 /// the value lies in `[10^(exponent-1), 10^(exponent+1))`.
-fn scaled_digits(numer: &BigInt, denom: &BigInt, exponent: i64) -> String {
-    let shift = SIGNIFICANT as i64 - 1 - exponent;
+fn scaled_digits(numer: &BigInt, denom: &BigInt, exponent: i64, significant: usize) -> String {
+    let shift = significant as i64 - 1 - exponent;
     let ten = BigInt::from(10u32);
     let (n, d) = if shift >= 0 {
         (numer * num_traits::pow(ten, shift as usize), denom.clone())
@@ -248,7 +265,14 @@ mod tests {
         assert_eq!(decimal(&frac(1, 3)), "0.333333");
         assert_eq!(decimal(&frac(648, 575)), "1.12696");
         assert_eq!(decimal(&frac(999_999, 1_000_000)), "0.999999");
-        assert_eq!(decimal(&frac(99_999_999, 100_000_000)), "1");
+        assert_eq!(decimal(&frac(99_999_999, 100_000_000)), "0.99999999");
+        // The shuffle table's distance that showed as "1".
+        let distance = ratio(
+            &"608225502043897861".parse().unwrap(),
+            &"608225502044160000".parse().unwrap(),
+        );
+        assert_eq!(decimal(&distance), "0.999999999999569");
+        assert_eq!(decimal(&frac(1_000_001, 1_000_000)), "1.000001");
         assert_eq!(decimal(&frac(1, 1)), "1");
         assert_eq!(decimal(&frac(1_000_000_000, 1)), "1 × 10⁹");
     }

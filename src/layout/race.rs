@@ -13,25 +13,60 @@ impl Layout for Race {
     fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
         let (results, figures) = (&analysed.results, &analysed.page);
         let mut blocks = vec![
+            Block::Verdict {
+                text: verdict(results),
+            },
             Block::Table(sums_table(results)),
             Block::Table(matchups_table(&results.matchups)),
             Block::Table(solo_table(&results.solo)),
             Block::Table(solo_distribution_table(&results.solo, &figures.solo_within)),
         ];
         // A chart has a colour per list up to its palette; beyond, the table.
-        if results.solo.len() <= crate::charts::theme::SERIES.len() {
+        if results.solo.len() <= crate::layout::blocks::MAX_SERIES {
             blocks.insert(
-                3,
+                4,
                 Block::Chart(solo_chart(&results.solo, &figures.solo_within)),
             );
         }
         if results.matchups.is_empty() {
-            blocks.remove(1);
+            blocks.remove(2);
         }
         if let Some(o) = &results.optimizer {
             blocks.extend(optimizer_blocks(o, &figures.strongest_margins));
         }
         blocks
+    }
+}
+
+/// Who is unbeaten, or the first head-to-head game's result.
+fn verdict(results: &Results) -> String {
+    if let Some(o) = &results.optimizer {
+        return match o.unbeaten.as_slice() {
+            [] => "No list is unbeaten: every list loses more often than it wins against \
+                   some other list, so the best play is a random choice (below)."
+                .into(),
+            [one] => format!(
+                "{} is unbeaten: no other list wins against it more often than it loses.",
+                list_text(&one.list)
+            ),
+            many => format!(
+                "Unbeaten: {}; no other list wins against them more often than it loses.",
+                lists_text(many.iter().map(|r| &r.list))
+            ),
+        };
+    }
+    match results.matchups.first() {
+        Some(m) => format!(
+            "{} against {}: {} wins with chance {}, {} with {}, a tie {}.",
+            list_text(&m.a),
+            list_text(&m.b),
+            list_text(&m.a),
+            format::percent(&m.p_a_wins),
+            list_text(&m.b),
+            format::percent(&m.p_b_wins),
+            format::percent(&m.p_tie),
+        ),
+        None => "Each list's rolls to finish alone are below.".into(),
     }
 }
 
@@ -185,11 +220,11 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
             items: vec![
                 ("Lists".into(), o.lists.to_string()),
                 (
-                    "Rows of the margin table computed".into(),
+                    "Lists compared against every other".into(),
                     o.rows_evaluated.to_string(),
                 ),
                 (
-                    "Games played exactly to prove the answer".into(),
+                    "Games computed exactly to prove it".into(),
                     o.exact_games.to_string(),
                 ),
                 ("Greedy search ends at".into(), list_text(&o.greedy.list)),

@@ -12,6 +12,9 @@ use crate::layout::{format, Layout};
 impl Layout for Reroll {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
         let mut blocks = vec![
+            Block::Verdict {
+                text: verdict(&results.cases),
+            },
             Block::Heading {
                 text: "Expected rolls per die".into(),
             },
@@ -50,6 +53,36 @@ impl Layout for Reroll {
         });
         blocks.push(Block::Table(cases_table(&results.cases)));
         blocks
+    }
+}
+
+/// Which schemes are exactly fair wherever they can be used.
+fn verdict(cases: &[Case]) -> String {
+    let mut fair = Vec::new();
+    let mut unfair = Vec::new();
+    for scheme in [Scheme::OneFace, Scheme::MultiFace, Scheme::Mod] {
+        let usable: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.scheme == scheme && c.feasible)
+            .collect();
+        if usable.is_empty() {
+            continue;
+        }
+        if usable.iter().all(|c| c.uniform) {
+            fair.push(scheme.name());
+        } else {
+            unfair.push(scheme.name());
+        }
+    }
+    let list = |names: &[&str]| names.join(", ");
+    match (fair.is_empty(), unfair.is_empty()) {
+        (false, true) => format!("Every scheme here is exactly fair: {}.", list(&fair)),
+        (true, false) => format!("No scheme here is always fair: {}.", list(&unfair)),
+        _ => format!(
+            "Exactly fair whenever usable: {}; not always fair: {} (it gives some cards more faces than others).",
+            list(&fair),
+            list(&unfair)
+        ),
     }
 }
 

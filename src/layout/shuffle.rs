@@ -10,12 +10,15 @@ use crate::layout::{format, Layout};
 impl Layout for Shuffle {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
         let mut blocks = vec![
+            Block::Verdict {
+                text: verdict(&results.riffles_needed),
+            },
             Block::Table(tvd_table(params, &results.cases)),
             Block::Table(needed_table(&results.riffles_needed)),
         ];
         // A line needs two numbers of riffles.
         if params.riffles.values().len() >= 2 {
-            blocks.insert(0, Block::Chart(tvd_chart(params, &results.cases)));
+            blocks.insert(1, Block::Chart(tvd_chart(params, &results.cases)));
         }
         blocks
     }
@@ -83,6 +86,25 @@ fn tvd_chart(params: &Params, cases: &[Case]) -> Chart {
         table_id: Some("tvd".into()),
         ..Chart::default()
     }
+}
+
+/// How many riffles the largest pile needs to come close to random.
+fn verdict(needed: &[RifflesNeeded]) -> String {
+    let Some(largest) = needed.iter().map(|r| r.cards).max() else {
+        return "No thresholds to reach.".into();
+    };
+    let rows: Vec<String> = needed
+        .iter()
+        .filter(|r| r.cards == largest)
+        .map(|r| {
+            let distance = crate::layout::format::decimal(&r.tvd_at_most);
+            match r.riffles {
+                Some(n) => format!("{n} riffles bring it within {distance} of a random order"),
+                None => format!("no listed number of riffles brings it within {distance}"),
+            }
+        })
+        .collect();
+    format!("A pile of {largest} cards: {}.", rows.join("; "))
 }
 
 fn needed_table(needed: &[RifflesNeeded]) -> Table {

@@ -14,7 +14,12 @@ const MAX_CASES_WITH_CHARTS: usize = 12;
 impl Layout for SumMod {
     fn layout(_: &Params, results: &Results) -> Vec<Block> {
         let cases = &results.cases;
-        let mut blocks = vec![fairness_table(cases)];
+        let mut blocks = vec![
+            Block::Verdict {
+                text: verdict(cases),
+            },
+            fairness_table(cases),
+        ];
         // A trend needs a few biased cases to draw (uniform ones sit at 0,
         // off a log scale).
         if cases.iter().filter(|c| !c.fairness.uniform).count() >= 3 {
@@ -25,6 +30,44 @@ impl Layout for SumMod {
             blocks.extend(case_blocks(case, with_charts));
         }
         blocks
+    }
+}
+
+/// Which target counts are exactly fair, and how far off the worst is.
+fn verdict(cases: &[Case]) -> String {
+    let fair: Vec<String> = cases
+        .iter()
+        .filter(|c| c.fairness.uniform)
+        .map(|c| c.targets.to_string())
+        .collect();
+    let worst = cases.iter().filter(|c| !c.fairness.uniform).max_by(|a, b| {
+        a.fairness
+            .max_abs_deviation
+            .cmp(&b.fairness.max_abs_deviation)
+    });
+    let points = |c: &Case| {
+        format::decimal(&(&c.fairness.max_abs_deviation * Exact::from_integer(100.into())))
+    };
+    match (fair.len(), worst) {
+        (_, None) => format!(
+            "Exactly fair: with {} target(s), every target has exactly its fair share 1/n.",
+            fair.join(", ")
+        ),
+        (0, Some(w)) => format!(
+            "Not exactly fair for any target count here; the worst is {} targets, where a \
+             target's chance is off its fair share 1/{} by {} percentage points.",
+            w.targets,
+            w.targets,
+            points(w)
+        ),
+        (_, Some(w)) => format!(
+            "Exactly fair with {} target(s); the others are not, the worst being {} targets, \
+             where a target's chance is off its fair share 1/{} by {} percentage points.",
+            fair.join(", "),
+            w.targets,
+            w.targets,
+            points(w)
+        ),
     }
 }
 
@@ -94,12 +137,15 @@ fn facts(case: &Case) -> Vec<(String, String)> {
             if f.uniform { "yes" } else { "no" }.into(),
         ),
         (
-            "Largest |P(v) − 1/n|".into(),
-            format::decimal(&f.max_abs_deviation),
+            "Largest gap from the fair share 1/n".into(),
+            format!(
+                "{} percentage points",
+                format::decimal(&(&f.max_abs_deviation * Exact::from_integer(100.into())))
+            ),
         ),
         ("Total variation distance".into(), format::decimal(&f.tvd)),
         (
-            "Most likely / least likely bin".into(),
+            "Chance of the likeliest bin ÷ the least likely".into(),
             f.max_min_ratio
                 .as_ref()
                 .map_or("a bin is empty".into(), format::decimal),
@@ -112,7 +158,7 @@ fn facts(case: &Case) -> Vec<(String, String)> {
 fn sums_chart(case: &Case) -> Chart {
     let n = case.targets;
     let dice = format!("{}d{}", case.dice.count, case.dice.sides);
-    let by_bin = n as usize <= theme_colours();
+    let by_bin = n as usize <= crate::layout::blocks::MAX_SERIES;
     let series_of = |name: String, keep: &dyn Fn(u64) -> bool| Series {
         name,
         points: case
@@ -159,11 +205,6 @@ fn sums_chart(case: &Case) -> Chart {
         table_id: Some(format!("sums-{n}")),
         ..Chart::default()
     }
-}
-
-/// How many series a chart can colour apart.
-fn theme_colours() -> usize {
-    crate::charts::theme::SERIES.len()
 }
 
 /// Each bin's probability against the fair share 1/n.

@@ -11,6 +11,10 @@ pub struct Expander<'a, 'r> {
     pub(super) renderer: &'a Renderer<'r>,
     /// The page's output path, which links are written from.
     pub(super) output: String,
+    /// Table ids already on the page: a second table of the same id (from
+    /// another scenario) is prefixed with its scenario, so ids stay unique
+    /// while the first keeps the id authors link to.
+    pub(super) table_ids: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl Expand for Expander<'_, '_> {
@@ -88,9 +92,13 @@ impl Expand for Expander<'_, '_> {
                     ),
                     download: None,
                 };
+                let mut table = table.clone();
+                if !self.table_ids.borrow_mut().insert(table.id.clone()) {
+                    table.id = format!("{}-{}", crate::markdown::slugify(name), table.id);
+                }
                 let html = self
                     .renderer
-                    .table_html(table, &csv)
+                    .table_html(&table, &csv)
                     .map_err(|e| e.to_string())?;
                 Ok(Expansion::Block(format!(
                     "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",

@@ -43,7 +43,7 @@ fn builds_pages_tables_charts_and_data() {
     let page = fs::read_to_string(site.join("dice/ten.html")).unwrap();
     assert!(page.contains(">4,395,456</td>"), "total 35 of 10d6");
     assert!(
-        page.contains("title=\"1/2\""),
+        page.contains("<span class=\"exact\">1/2</span>"),
         "exact value beside the display"
     );
 
@@ -52,7 +52,10 @@ fn builds_pages_tables_charts_and_data() {
     assert_eq!(json["kind"], "sum-mod");
     assert_eq!(json["results"]["cases"][1]["bins"][0]["ways"], "6031368");
     let csv = fs::read_to_string(site.join("dice/ten.bins-10.csv")).unwrap();
-    assert!(csv.starts_with("bin,ways,probability\n0,6031368,"), "{csv}");
+    assert!(
+        csv.starts_with("bin,ways,probability,probability (decimal)\n0,6031368,"),
+        "{csv}"
+    );
 
     assert_eq!(broken_links(&site), Vec::<String>::new());
 }

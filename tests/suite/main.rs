@@ -25,6 +25,7 @@ mod hostile_serve;
 mod hostile_site;
 mod init;
 mod layers;
+mod reading;
 mod rules;
 mod observed;
 mod rules_pages;

@@ -213,12 +213,14 @@ fn a_report_is_one_self_contained_file() {
         );
     }
     assert!(html.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-    assert!(html.contains("<caption>"));
+    assert!(html.contains("<p class=\"table-caption\""));
     assert!(html.contains(">6,031,368</td>"), "bin 0 of 10d6 mod 10");
     assert!(
         html.contains("&quot;ways&quot;: &quot;6031368&quot;"),
         "the exact data"
     );
     assert!(html.contains("download=\"ten.bins-10.csv\""));
-    assert!(html.contains("data:text/csv;charset=utf-8,bin,ways,probability%0A0,6031368,"));
+    assert!(html.contains(
+        "data:text/csv;charset=utf-8,bin,ways,probability,probability%20%28decimal%29%0A0,6031368,"
+    ));
 }

@@ -2,7 +2,10 @@
 // axe-core at a desktop and a phone width, the size of chart text as drawn,
 // sideways scrolling, and screenshots in both themes.
 //
-//   node check.mjs SITE_DIR OUT_DIR PAGE.html...
+//   node check.mjs SITE_DIR OUT_DIR PAGE.html[:light]...
+//
+// A page given as PAGE.html:light is read in the light theme only (the
+// print page: long, and printed in the light colours anyway).
 //
 // Writes OUT_DIR/report.json and screenshots OUT_DIR/NAME-WIDTH-THEME.png;
 // prints one line per problem and exits 1 if there is any.
@@ -28,9 +31,10 @@ const browser = await puppeteer.launch({
 const problems = [];
 const report = [];
 try {
-  for (const page of pages) {
+  for (const arg of pages) {
+    const [page, only] = arg.split(":");
     for (const width of WIDTHS) {
-      for (const theme of ["light", "dark"]) {
+      for (const theme of only ? [only] : ["light", "dark"]) {
         const tab = await browser.newPage();
         await tab.setViewport({ width, height: 900 });
         await tab.emulateMediaFeatures([{ name: "prefers-color-scheme", value: theme }]);

@@ -1,0 +1,377 @@
+//! The committed site read as its readers do (issue 14):
+//!
+//! - every chart in the site passes the SVG check (no repeated adjacent tick
+//!   labels, bar charts whose value axis includes zero, no colour twice);
+//! - axe-core at 1366 and 390 px finds no violation, chart text is at least
+//!   12 and 10 px as drawn, nothing but tables scrolls sideways, and
+//!   screenshots of every kind's page at both widths and in both themes land
+//!   in `target/reading/` (tools/browser/check.mjs, in the system Chromium);
+//! - html-validate finds no error in any page;
+//! - `print.html` printed to PDF by Chromium keeps the last row and the last
+//!   column of the widest and of the longest table (pdftotext).
+//!
+//! The tools come from `tools/browser` (`npm ci`), Debian's `chromium` and
+//! `poppler-utils`. Without them the tests are skipped with a notice, except
+//! under `CI=true`, where a missing tool is a failure (.ci/run installs them).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn site() -> PathBuf {
+    let site = root().join("site");
+    assert!(
+        site.join("index.html").is_file(),
+        "build the site first: cargo run --release -- build"
+    );
+    site
+}
+
+/// Every HTML page of the site, as paths relative to it, sorted.
+fn pages() -> Vec<String> {
+    let site = site();
+    let mut pages: Vec<String> = walkdir::WalkDir::new(&site)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| {
+            e.path()
+                .strip_prefix(&site)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    pages.sort();
+    pages
+}
+
+/// True when the tool is there; otherwise a notice (or, in CI, a failure).
+fn have(ok: bool, what: &str) -> bool {
+    if !ok {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{what} missing and CI=true: .ci/run installs it"
+        );
+        eprintln!("NOTICE: {what} missing, test skipped");
+    }
+    ok
+}
+
+fn node_tools() -> bool {
+    let modules = root().join("tools/browser/node_modules");
+    have(
+        Command::new("node").arg("--version").output().is_ok()
+            && ["axe-core", "html-validate", "puppeteer-core"]
+                .iter()
+                .all(|m| modules.join(m).is_dir())
+            && Path::new(CHROMIUM).exists(),
+        "node, chromium or tools/browser/node_modules (cd tools/browser && npm ci)",
+    )
+}
+
+/// The text inside each `<text>` element, in order.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..t.find("</text>")?];
+            Some(body.trim().to_string())
+        })
+        .collect()
+}
+
+/// Why one chart fails the check, if it does.
+fn svg_problems(svg: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let labels = texts(svg);
+    for pair in labels.windows(2) {
+        if pair[0] == pair[1] {
+            problems.push(format!("repeated adjacent label {:?}", pair[0]));
+        }
+    }
+    if svg.contains("data-kind=\"bars\"") && !labels.iter().any(|l| l == "0" || l == "0%") {
+        problems.push(format!("bar chart without zero on its axis: {labels:?}"));
+    }
+    let mut colours: Vec<&str> = svg
+        .split("data-colour=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    let series = colours.len();
+    colours.sort();
+    colours.dedup();
+    if colours.len() != series {
+        problems.push("two series of one colour".into());
+    }
+    let groups = svg.split("<g class=\"series\"").skip(1);
+    for group in groups {
+        let group = &group[..group.find("</g>").unwrap_or(group.len())];
+        let marks = group.matches("<rect").count() + group.matches("<circle").count();
+        if group.matches("<title>").count() != marks {
+            problems.push("a mark without its exact value in a <title>".into());
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_chart_in_the_site_passes_the_svg_check() {
+    let site = site();
+    let mut charts = 0;
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut failures = Vec::new();
+    for page in pages() {
+        let html = std::fs::read_to_string(site.join(&page)).unwrap();
+        for piece in html.split("<svg ").skip(1) {
+            let svg = &piece[..piece.find("</svg>").expect("closed svg")];
+            if !svg.contains("class=\"chart") {
+                continue;
+            }
+            charts += 1;
+            if let Some(kind) = svg.split("data-kind=\"").nth(1) {
+                kinds.insert(kind.split('"').next().unwrap().to_string());
+            }
+            for problem in svg_problems(svg) {
+                failures.push(format!("{page}: {problem}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(charts >= 20, "only {charts} charts");
+    for kind in ["bars", "deviation", "lines", "heatmap"] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} chart in the site: {kinds:?}"
+        );
+    }
+}
+
+#[test]
+fn the_svg_check_catches_what_it_is_for() {
+    let ok = "<svg data-kind=\"bars\"><text>0%</text><text>10%</text>\
+              <g class=\"series\" data-colour=\"s1\"><rect><title>1/2</title></rect></g></svg>";
+    assert!(svg_problems(ok).is_empty(), "{:?}", svg_problems(ok));
+    let repeated = ok.replace("10%", "0%");
+    assert!(svg_problems(&repeated)[0].contains("repeated adjacent"));
+    let no_zero = ok.replace(">0%<", ">5%<");
+    assert!(svg_problems(&no_zero)[0].contains("without zero"));
+    let twice = ok.replace(
+        "</g></svg>",
+        "</g><g class=\"series\" data-colour=\"s1\"></g></svg>",
+    );
+    assert!(svg_problems(&twice)[0].contains("one colour"));
+    let untitled = ok.replace("<title>1/2</title>", "");
+    assert!(svg_problems(&untitled)[0].contains("<title>"));
+}
+
+/// One scenario page of each kind, the pages whose markdown embeds tables
+/// and charts, the home page and the print page.
+fn pages_to_read() -> Vec<String> {
+    let site = site();
+    let mut chosen = vec!["index.html".to_string()];
+    let mut kinds = std::collections::BTreeSet::new();
+    for page in pages().into_iter().filter(|p| p != "print.html") {
+        let html = std::fs::read_to_string(site.join(&page)).unwrap();
+        let kind = html
+            .split("(kind <code>")
+            .nth(1)
+            .and_then(|rest| rest.split('<').next());
+        match kind {
+            Some(kind) if kinds.insert(kind.to_string()) => chosen.push(page),
+            None if html.contains("<figure class=\"chart\"") => chosen.push(page),
+            _ => {}
+        }
+    }
+    assert!(kinds.len() >= 5, "kinds found: {kinds:?}");
+    chosen.push("print.html:light".into());
+    chosen
+}
+
+#[test]
+fn axe_text_sizes_sideways_scrolling_and_screenshots() {
+    if !node_tools() {
+        return;
+    }
+    let out = root().join("target/reading");
+    let _ = std::fs::remove_dir_all(&out);
+    let output = Command::new("node")
+        .arg(root().join("tools/browser/check.mjs"))
+        .arg(site())
+        .arg(&out)
+        .args(pages_to_read())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let shots = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "png")
+        })
+        .count();
+    assert!(shots >= 4 * 6, "{shots} screenshots in {}", out.display());
+    eprintln!("screenshots in {}", out.display());
+}
+
+#[test]
+fn html_validate_finds_no_error_in_any_page() {
+    if !node_tools() {
+        return;
+    }
+    let tools = root().join("tools/browser");
+    let site = site();
+    let output = Command::new("node")
+        .arg(tools.join("node_modules/html-validate/bin/html-validate.mjs"))
+        .arg("--config")
+        .arg(tools.join("htmlvalidate.json"))
+        .args(pages().iter().map(|p| site.join(p)))
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A table of the print page: its header cells and its rows' shown text.
+struct PrintedTable {
+    columns: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+/// Tags removed, the hidden exact forms dropped, entities decoded.
+fn cell_text(html: &str) -> String {
+    let mut html = html.to_string();
+    while let Some(start) = html.find("<span class=\"exact\">") {
+        let end = html[start..]
+            .find("</span>")
+            .map_or(html.len(), |e| start + e + 7);
+        html.replace_range(start..end, "");
+    }
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .trim()
+        .to_string()
+}
+
+fn cells(row: &str, tag: &str) -> Vec<String> {
+    row.split(&format!("<{tag}"))
+        .skip(1)
+        .map(|c| {
+            let body = &c[c.find('>').unwrap() + 1..];
+            cell_text(&body[..body.find(&format!("</{tag}>")).unwrap_or(body.len())])
+        })
+        .collect()
+}
+
+fn printed_tables(html: &str) -> Vec<PrintedTable> {
+    html.split("<table")
+        .skip(1)
+        .filter_map(|t| {
+            let t = &t[..t.find("</table>")?];
+            let head = &t[t.find("<thead>")?..t.find("</thead>")?];
+            let body = &t[t.find("<tbody>")?..];
+            Some(PrintedTable {
+                columns: cells(head, "th"),
+                rows: body.split("<tr").skip(1).map(|r| cells(r, "td")).collect(),
+            })
+        })
+        .collect()
+}
+
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn print_keeps_the_last_row_and_column_of_the_widest_and_longest_tables() {
+    let pdftotext = Command::new("pdftotext").arg("-v").output().is_ok();
+    if !have(
+        Path::new(CHROMIUM).exists() && pdftotext,
+        "chromium or pdftotext (poppler-utils)",
+    ) {
+        return;
+    }
+    let site = site();
+    let html = std::fs::read_to_string(site.join("print.html")).unwrap();
+    assert!(!html.contains("more rows in the CSV"), "a table cut short");
+    let tables = printed_tables(&html);
+    let widest = tables.iter().max_by_key(|t| t.columns.len()).unwrap();
+    let longest = tables.iter().max_by_key(|t| t.rows.len()).unwrap();
+    assert!(widest.columns.len() >= 8 && longest.rows.len() >= 50);
+
+    let work = tempfile::tempdir().unwrap();
+    let pdf = work.path().join("print.pdf");
+    let status = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-pdf-header-footer",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            work.path().join("profile").display()
+        ))
+        .arg(format!("--print-to-pdf={}", pdf.display()))
+        .arg(format!("file://{}", site.join("print.html").display()))
+        .output()
+        .expect("chromium runs");
+    assert!(pdf.is_file(), "{}", String::from_utf8_lossy(&status.stderr));
+    let text = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let lines: Vec<String> = text.lines().map(squeeze).collect();
+    let pages = text.matches('\u{c}').count();
+    for (what, table) in [("widest", widest), ("longest", longest)] {
+        // The last row prints whole, its last column included, on one line.
+        let last_row = squeeze(&table.rows.last().unwrap().concat());
+        assert!(
+            lines.iter().any(|l| l.contains(&last_row)),
+            "{what} table: last row {:?} not in the PDF ({pages} pages)",
+            table.rows.last().unwrap()
+        );
+        // The last column's header, word by word (it may wrap).
+        let header = table.columns.last().unwrap();
+        for word in header.split_whitespace() {
+            assert!(
+                text.contains(word),
+                "{what} table: last column {header:?} not in the PDF"
+            );
+        }
+    }
+    assert!(!text.contains("Show exact fractions"), "controls printed");
+}
