@@ -164,14 +164,17 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
         Series {
             name: "observed share".into(),
             points: points(&|f| f.observed as f64 / rolls),
+            ..Series::default()
         },
         Series {
             name: "95 % interval, low".into(),
             points: points(&|f| f.interval[0]),
+            ..Series::default()
         },
         Series {
             name: "95 % interval, high".into(),
             points: points(&|f| f.interval[1]),
+            ..Series::default()
         },
     ];
     let reference = match results.faces.first() {
@@ -183,6 +186,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
             series.push(Series {
                 name: "fair share".into(),
                 points: points(&|f| to_f64(&f.expected)),
+                ..Series::default()
             });
             None
         }
@@ -200,6 +204,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
         series,
         reference,
         table_id: Some("faces".into()),
+        ..Chart::default()
     }
 }
 

@@ -122,14 +122,17 @@ fn chart(games: &Games, id: &str) -> Chart {
             Series {
                 name: "share of wins".into(),
                 points: points(&|s| s.wins as f64 / total),
+                ..Series::default()
             },
             Series {
                 name: "95 % interval, low".into(),
                 points: points(&|s| s.interval[0]),
+                ..Series::default()
             },
             Series {
                 name: "95 % interval, high".into(),
                 points: points(&|s| s.interval[1]),
+                ..Series::default()
             },
         ],
         reference: games.seats.first().map(|s| Reference {
@@ -137,6 +140,7 @@ fn chart(games: &Games, id: &str) -> Chart {
             y: to_f64(&s.fair_share),
         }),
         table_id: Some(format!("{id}-seats")),
+        ..Chart::default()
     }
 }
 
