@@ -120,7 +120,7 @@ fn chart(games: &Games, id: &str) -> Chart {
         log_y: false,
         series: vec![
             Series {
-                name: "share of wins".into(),
+                name: "observed share".into(),
                 points: points(&|s| s.wins as f64 / total),
                 ..Series::default()
             },
