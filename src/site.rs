@@ -45,8 +45,10 @@ pub struct Computed<'a> {
 /// Tables longer than this scroll inside a box of their own on screen
 /// (every row still prints).
 const LONG_TABLE: usize = 40;
-/// Tables wider than this print on a landscape page.
-const WIDE_TABLE: usize = 8;
+/// Tables whose rows are wider than this many characters (see
+/// [`print_width`]) print on a landscape page in smaller type: a portrait
+/// A4 page holds about 120 characters of 8 pt table text.
+const WIDE_TABLE: usize = 110;
 /// Past this many rows a table shows its first and last rows, and the
 /// rest is in its CSV.
 const MAX_INLINE_ROWS: usize = 2000;
@@ -656,7 +658,7 @@ impl Renderer<'_> {
         context.insert("omitted", &(total.saturating_sub(head.len() + tail.len())));
         context.insert("total_rows", &total);
         context.insert("long", &(total > LONG_TABLE));
-        context.insert("wide", &(table.columns.len() > WIDE_TABLE));
+        context.insert("wide", &(print_width(table) > WIDE_TABLE));
         context.insert("numeric", &numeric);
         context.insert(
             "has_exact",
@@ -666,6 +668,25 @@ impl Renderer<'_> {
         context.insert("csv_download", &csv.download);
         self.render_template("table.html", &context)
     }
+}
+
+/// A table's printed width in characters, padding included: each column as
+/// wide as its widest shown cell or its longest header word (headers wrap
+/// in print, cells do not).
+fn print_width(table: &Table) -> usize {
+    (0..table.columns.len())
+        .map(|i| {
+            let header = table.columns[i]
+                .split_whitespace()
+                .map(|w| w.chars().count());
+            let cells = table
+                .rows
+                .iter()
+                .filter_map(|row| row.get(i))
+                .map(|c| c.shown.chars().count());
+            header.chain(cells).max().unwrap_or(0) + 2
+        })
+        .sum()
 }
 
 /// A cell holding a number (right-aligned): digits, a fraction, a
@@ -790,5 +811,26 @@ mod tests {
         assert_eq!(machine_decimal("1.65382 × 10⁻⁸"), "1.65382e-8");
         assert_eq!(machine_decimal("6.53318 × 10⁷⁷"), "6.53318e77");
         assert_eq!(machine_decimal("—"), "");
+    }
+
+    #[test]
+    fn print_width_counts_the_widest_cell_or_header_word() {
+        let table = Table {
+            id: "t".into(),
+            caption: "c".into(),
+            columns: vec!["list".into(), "smallest margin".into()],
+            rows: vec![
+                vec![Cell::plain("[4, 5, 6]"), Cell::plain("0")],
+                vec![
+                    Cell::plain("[4]"),
+                    Cell {
+                        shown: "0.0277778".into(),
+                        exact: "1/36".into(),
+                    },
+                ],
+            ],
+        };
+        // "[4, 5, 6]" (9) + 2, then "0.0277778" (9) beside "smallest" (8) + 2.
+        assert_eq!(print_width(&table), 22);
     }
 }
