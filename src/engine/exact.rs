@@ -56,6 +56,47 @@ pub fn ratio_smooth(numerator: &BigUint, denominator: &BigUint, primes: &[u64]) 
     Exact::new_raw(BigInt::from(n), BigInt::from(d))
 }
 
+/// Many fractions over one denominator, each reduced. When the
+/// denominator's prime factors are all small (a product of dice sizes),
+/// they are found once and counted off each numerator, which is far cheaper
+/// than a gcd per fraction; otherwise each fraction takes a gcd.
+pub fn ratios<'a>(
+    numerators: impl Iterator<Item = &'a BigUint>,
+    denominator: &BigUint,
+) -> Vec<Exact> {
+    match small_prime_factors(denominator) {
+        Some(primes) => numerators
+            .map(|n| ratio_smooth(n, denominator, &primes))
+            .collect(),
+        None => numerators.map(|n| ratio(n, denominator)).collect(),
+    }
+}
+
+/// The distinct prime factors of `n` when all are below 2^16, else `None`.
+fn small_prime_factors(n: &BigUint) -> Option<Vec<u64>> {
+    let mut rest = n.clone();
+    let mut primes = Vec::new();
+    if rest.is_zero() {
+        return None;
+    }
+    if let Some(twos) = rest.trailing_zeros().filter(|&t| t > 0) {
+        primes.push(2);
+        rest >>= twos;
+    }
+    let mut p = 3u64;
+    while !rest.is_one() && p < 1 << 16 {
+        let divisor = BigUint::from(p);
+        if (&rest % &divisor).is_zero() {
+            primes.push(p);
+            while (&rest % &divisor).is_zero() {
+                rest /= &divisor;
+            }
+        }
+        p += 2;
+    }
+    rest.is_one().then_some(primes)
+}
+
 /// The distinct prime factors of `n`, ascending.
 pub fn prime_factors(mut n: u64) -> Vec<u64> {
     let mut primes = Vec::new();
@@ -151,6 +192,25 @@ mod tests {
         assert_eq!(prime_factors(20), vec![2, 5]);
         assert_eq!(prime_factors(1_000_003), vec![1_000_003]);
         assert_eq!(prime_factors(12), vec![2, 3]);
+    }
+
+    #[test]
+    fn many_fractions_over_one_denominator() {
+        let total = BigUint::from(6u32).pow(40) * BigUint::from(7u32).pow(3);
+        let numerators: Vec<BigUint> = [0u64, 1, 14, 36, 4_395_456, 343]
+            .into_iter()
+            .map(BigUint::from)
+            .collect();
+        let fast = ratios(numerators.iter(), &total);
+        let slow: Vec<Exact> = numerators.iter().map(|n| ratio(n, &total)).collect();
+        assert_eq!(fast, slow);
+        // A large prime in the denominator falls back to the gcd.
+        let odd = BigUint::from(1_000_003u64) * 12u32;
+        assert_eq!(small_prime_factors(&odd), None);
+        assert_eq!(
+            ratios([BigUint::from(3u32)].iter(), &odd),
+            vec![ratio(&BigUint::from(3u32), &odd)]
+        );
     }
 
     #[test]

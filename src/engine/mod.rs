@@ -6,9 +6,13 @@
 mod dist;
 mod exact;
 pub mod modular;
+mod outcomes;
+pub mod pool;
 pub mod text;
 
 pub use dist::{Dist, DistError};
 pub use exact::{
-    abs_diff, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, to_f64, Exact,
+    abs_diff, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, ratios, to_f64,
+    Exact,
 };
+pub use outcomes::Outcomes;

@@ -1,0 +1,465 @@
+//! Checking an expression before any work: every rule that can be broken
+//! (keeping more dice than rolled, rerolling every face, a modulus that can
+//! be zero), and the price of the exact computation, estimated from the
+//! bounds of each part in floating point so that even `1000000d1000000`
+//! is priced, and refused, at once.
+
+use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Node, Pool, Span};
+use crate::engine::pool::Condition;
+
+/// Values beyond this cannot be computed (they must stay exact in `i64`
+/// sums and products, and in the `f64` of charts).
+pub const MAX_VALUE: f64 = 9_007_199_254_740_992.0; // 2^53
+
+/// Big-integer word operations per second, on the safe side (as the other
+/// kinds' estimates).
+const WORD_OPS_PER_SECOND: f64 = 6.7e7;
+/// A sorted-map entry costs a few times a vector slot.
+const MAP_OVERHEAD: f64 = 3.0;
+
+/// What evaluating an expression will take, and its costliest part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Price {
+    /// Estimated run time on one core.
+    pub seconds: f64,
+    /// Estimated peak memory of the largest table.
+    pub bytes: f64,
+    /// The part that costs most, by its own work.
+    pub costliest: Span,
+    /// That part's own estimated seconds.
+    pub costliest_seconds: f64,
+}
+
+/// Check every rule and price the computation.
+pub fn check(expr: &Expr, explode_depth: u32) -> Result<Price, LangError> {
+    let mut pricer = Pricer {
+        depth: explode_depth,
+        ops: 0.0,
+        bytes: 0.0,
+        costliest: (expr.span, 0.0),
+    };
+    pricer.shape(expr)?;
+    Ok(Price {
+        seconds: pricer.ops / WORD_OPS_PER_SECOND,
+        bytes: pricer.bytes,
+        costliest: pricer.costliest.0,
+        costliest_seconds: pricer.costliest.1 / WORD_OPS_PER_SECOND,
+    })
+}
+
+/// What is known of a part before computing it.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    /// Bounds of its values (safe: the true ones lie within).
+    low: f64,
+    high: f64,
+    /// log2 of its outcome count.
+    bits: f64,
+}
+
+impl Shape {
+    fn width(&self) -> f64 {
+        self.high - self.low + 1.0
+    }
+    fn words(&self) -> f64 {
+        self.bits / 64.0 + 1.0
+    }
+}
+
+struct Pricer {
+    depth: u32,
+    ops: f64,
+    bytes: f64,
+    costliest: (Span, f64),
+}
+
+impl Pricer {
+    /// Charge a part's own work and its largest table.
+    fn charge(&mut self, span: Span, ops: f64, shape: &Shape) -> Result<Shape, LangError> {
+        if shape.low < -MAX_VALUE || shape.high > MAX_VALUE {
+            return Err(LangError::new(
+                span,
+                "its values can go beyond ±2^53, too large to compute exactly: use smaller dice or numbers",
+            ));
+        }
+        self.ops += ops;
+        self.bytes = self.bytes.max(shape.width() * (32.0 + 8.0 * shape.words()));
+        if ops > self.costliest.1 {
+            self.costliest = (span, ops);
+        }
+        Ok(*shape)
+    }
+
+    fn shape(&mut self, expr: &Expr) -> Result<Shape, LangError> {
+        let span = expr.span;
+        match &expr.node {
+            Node::Number(value) => {
+                let v = *value as f64;
+                self.charge(
+                    span,
+                    1.0,
+                    &Shape {
+                        low: v,
+                        high: v,
+                        bits: 0.0,
+                    },
+                )
+            }
+            Node::Negate(inner) => {
+                let s = self.shape(inner)?;
+                let shape = Shape {
+                    low: -s.high,
+                    high: -s.low,
+                    bits: s.bits,
+                };
+                self.charge(span, s.width() * s.words(), &shape)
+            }
+            Node::Binary(op, left, right) => {
+                let a = self.shape(left)?;
+                let b = self.shape(right)?;
+                let bits = a.bits + b.bits;
+                let pairs = a.width() * b.width() * (a.words() + b.words());
+                let (shape, ops) = match op {
+                    BinaryOp::Add => (
+                        Shape {
+                            low: a.low + b.low,
+                            high: a.high + b.high,
+                            bits,
+                        },
+                        pairs,
+                    ),
+                    BinaryOp::Subtract => (
+                        Shape {
+                            low: a.low - b.high,
+                            high: a.high - b.low,
+                            bits,
+                        },
+                        pairs,
+                    ),
+                    BinaryOp::Multiply => {
+                        let corners = [
+                            a.low * b.low,
+                            a.low * b.high,
+                            a.high * b.low,
+                            a.high * b.high,
+                        ];
+                        let low = corners.iter().copied().fold(f64::INFINITY, f64::min);
+                        let high = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                        (Shape { low, high, bits }, pairs * MAP_OVERHEAD)
+                    }
+                    BinaryOp::Modulo => {
+                        if b.low < 1.0 {
+                            return Err(LangError::new(
+                                right.span,
+                                format!(
+                                    "the right side of % must always be a positive whole number, \
+                                     but it can be {}",
+                                    b.low
+                                ),
+                            ));
+                        }
+                        (
+                            Shape {
+                                low: 0.0,
+                                high: b.high - 1.0,
+                                bits,
+                            },
+                            pairs * MAP_OVERHEAD,
+                        )
+                    }
+                };
+                self.charge(span, ops, &shape)
+            }
+            Node::Call(function, arguments) => {
+                let shapes = arguments
+                    .iter()
+                    .map(|a| self.shape(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut ops = 0.0;
+                let mut acc = shapes[0];
+                if *function == Function::Abs {
+                    let s = acc;
+                    acc.low = if s.low >= 0.0 {
+                        s.low
+                    } else if s.high <= 0.0 {
+                        -s.high
+                    } else {
+                        0.0
+                    };
+                    acc.high = s.high.abs().max(s.low.abs());
+                    ops += s.width() * s.words() * MAP_OVERHEAD;
+                }
+                for s in &shapes[1..] {
+                    ops += acc.width() * s.width() * (acc.words() + s.words()) * MAP_OVERHEAD;
+                    let (low, high) = match function {
+                        Function::Max => (acc.low.max(s.low), acc.high.max(s.high)),
+                        _ => (acc.low.min(s.low), acc.high.min(s.high)),
+                    };
+                    acc = Shape {
+                        low,
+                        high,
+                        bits: acc.bits + s.bits,
+                    };
+                }
+                self.charge(span, ops, &acc)
+            }
+            Node::Pool(pool) => self.pool(span, pool),
+        }
+    }
+
+    fn pool(&mut self, span: Span, pool: &Pool) -> Result<Shape, LangError> {
+        let mut faces = Faces::of(&pool.die, pool.die_span)?;
+        let n = pool.count as f64;
+        let mut die_bits = faces.count().log2();
+        let mut die_ops = faces.width();
+        if let Some(reroll) = pool.reroll {
+            if reroll.rule.until {
+                faces = faces.without(reroll.rule.condition).ok_or_else(|| {
+                    LangError::new(
+                        reroll.span,
+                        "every face is rerolled, so the reroll would never end: \
+                         change the condition or use ro to reroll once",
+                    )
+                })?;
+                die_bits = faces.count().log2();
+            } else {
+                die_bits *= 2.0;
+            }
+            die_ops += faces.width() * (die_bits / 64.0 + 1.0);
+        }
+        let (mut low, mut high) = faces.bounds();
+        let mut distinct = faces.count().min(faces.width());
+        if let Some(explode) = pool.explode {
+            let extra = f64::from(self.depth);
+            if explode.rule.is_none() && low == high {
+                return Err(LangError::new(
+                    explode.span,
+                    "a die with one face would explode on every roll: give it more faces",
+                ));
+            }
+            let width = (high - low + 1.0) * (extra + 1.0);
+            die_ops +=
+                extra * distinct * width * (die_bits * (extra + 1.0) / 64.0 + 1.0) * MAP_OVERHEAD;
+            die_bits *= extra + 1.0;
+            low = low.min(low * (extra + 1.0));
+            high = high.max(high * (extra + 1.0));
+            distinct = width;
+        }
+        let die = Shape {
+            low,
+            high,
+            bits: die_bits,
+        };
+        let bits = die_bits * n;
+        let big_words = bits / 64.0 + 1.0;
+        let count_only = pool.successes.is_some();
+        let (value_low, value_high) = if count_only { (0.0, 1.0) } else { (low, high) };
+        let mut ops = die_ops;
+        let shape = match pool.keep {
+            Some(keep) => {
+                let kept = resolve(keep.rule, pool.count).ok_or_else(|| {
+                    let (verb, m) = keep_amount(keep.rule);
+                    LangError::new(
+                        keep.span,
+                        format!("cannot {verb} {m} of {} dice", pool.count),
+                    )
+                })?;
+                if kept == 0 {
+                    return Err(LangError::new(
+                        keep.span,
+                        "keeps no dice, so the result is always 0: keep at least one",
+                    ));
+                }
+                let m = kept as f64;
+                let range = value_high - value_low + 1.0;
+                let small_words = m * die.bits / 64.0 + 1.0;
+                let per_face = (m * m * range * distinct / 2.0) * small_words * MAP_OVERHEAD
+                    + (m * m / 2.0) * big_words
+                    + (m * m * range / 2.0) * big_words * MAP_OVERHEAD
+                    + 3.0 * n * big_words;
+                ops += distinct * per_face;
+                Shape {
+                    low: m * value_low,
+                    high: m * value_high,
+                    bits,
+                }
+            }
+            None => {
+                let shape = Shape {
+                    low: n * value_low,
+                    high: n * value_high,
+                    bits,
+                };
+                let faces_used = if count_only { 1.0 } else { distinct };
+                ops += shape.width() * (faces_used + 3.0) * big_words;
+                shape
+            }
+        };
+        self.charge(span, ops, &shape)
+    }
+}
+
+fn resolve(rule: KeepRule, count: u64) -> Option<u64> {
+    rule.resolve(count).map(|keep| match keep {
+        crate::engine::pool::Keep::Highest(m) | crate::engine::pool::Keep::Lowest(m) => m,
+    })
+}
+
+fn keep_amount(rule: KeepRule) -> (&'static str, u64) {
+    match rule {
+        KeepRule::KeepHighest(m) | KeepRule::KeepLowest(m) => ("keep", m),
+        KeepRule::DropHighest(m) | KeepRule::DropLowest(m) => ("drop", m),
+    }
+}
+
+/// A die's faces as far as checking needs: a run `low..=high` of standard
+/// faces, or the written faces.
+#[derive(Debug, Clone)]
+enum Faces {
+    Run(f64, f64),
+    Written(Vec<i64>),
+}
+
+impl Faces {
+    fn of(die: &Die, span: Span) -> Result<Faces, LangError> {
+        Ok(match die {
+            Die::Standard(sides) => {
+                if *sides > 1 << 53 {
+                    return Err(LangError::new(span, "too many faces to compute exactly"));
+                }
+                Faces::Run(1.0, *sides as f64)
+            }
+            Die::Fudge => Faces::Run(-1.0, 1.0),
+            Die::Custom(faces) => {
+                if faces.iter().any(|f| f.unsigned_abs() > 1 << 53) {
+                    return Err(LangError::new(
+                        span,
+                        "a face beyond ±2^53 is too large to compute exactly",
+                    ));
+                }
+                Faces::Written(faces.clone())
+            }
+        })
+    }
+
+    fn count(&self) -> f64 {
+        match self {
+            Faces::Run(low, high) => high - low + 1.0,
+            Faces::Written(faces) => faces.len() as f64,
+        }
+    }
+
+    fn bounds(&self) -> (f64, f64) {
+        match self {
+            Faces::Run(low, high) => (*low, *high),
+            Faces::Written(faces) => (
+                faces.iter().copied().min().unwrap_or(0) as f64,
+                faces.iter().copied().max().unwrap_or(0) as f64,
+            ),
+        }
+    }
+
+    fn width(&self) -> f64 {
+        let (low, high) = self.bounds();
+        high - low + 1.0
+    }
+
+    /// The faces left when those meeting `condition` are rerolled away;
+    /// `None` when none is left.
+    fn without(&self, condition: Condition) -> Option<Faces> {
+        match self {
+            Faces::Written(faces) => {
+                let left: Vec<i64> = faces
+                    .iter()
+                    .copied()
+                    .filter(|f| !condition.holds(*f))
+                    .collect();
+                (!left.is_empty()).then_some(Faces::Written(left))
+            }
+            Faces::Run(low, high) => {
+                let (mut low, mut high) = (*low, *high);
+                match condition {
+                    Condition::Eq(x) => {
+                        let x = x as f64;
+                        if x == low {
+                            low += 1.0;
+                        } else if x == high {
+                            high -= 1.0;
+                        }
+                    }
+                    Condition::Lt(x) => low = low.max(x as f64),
+                    Condition::Le(x) => low = low.max(x as f64 + 1.0),
+                    Condition::Gt(x) => high = high.min(x as f64),
+                    Condition::Ge(x) => high = high.min(x as f64 - 1.0),
+                }
+                (low <= high).then_some(Faces::Run(low, high))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    fn message(text: &str) -> String {
+        let expr = parse(text).unwrap();
+        check(&expr, 3).unwrap_err().describe(text)
+    }
+
+    fn seconds(text: &str) -> f64 {
+        check(&parse(text).unwrap(), 3).unwrap().seconds
+    }
+
+    #[test]
+    fn impossible_rules_are_named() {
+        assert_eq!(
+            message("4d6kh5"),
+            "`4d6kh5`, column 4: cannot keep 5 of 4 dice"
+        );
+        assert_eq!(
+            message("4d6dl5"),
+            "`4d6dl5`, column 4: cannot drop 5 of 4 dice"
+        );
+        assert!(message("2d6rr<7").contains("every face is rerolled"));
+        assert!(message("2d6rr<7").contains("column 4"));
+        assert!(message("d{1,1}rr1").contains("every face is rerolled"));
+        assert!(message("dFrr<=1").contains("every face is rerolled"));
+        assert!(message("d6 % (d6-1)").contains("can be 0"));
+        assert!(message("d6 % (d6-1)").contains("column 6"));
+        assert!(message("4d6dl4").contains("keeps no dice"));
+        assert!(message("d9007199254740993").contains("too many faces"));
+        assert!(message("1000000d1000000000000").contains("±2^53"));
+        assert!(message("d1!").contains("one face"));
+    }
+
+    #[test]
+    fn allowed_rules_pass() {
+        for ok in [
+            "2d6rr<3",
+            "d6rr6",
+            "4d6dl1",
+            "3d6!",
+            "d6 % 3",
+            "d1",
+            "10dF",
+            "abs(d6-d6)",
+        ] {
+            assert!(check(&parse(ok).unwrap(), 3).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn prices_grow_with_the_work_and_name_the_costliest_part() {
+        assert!(seconds("1000d6") < 0.5);
+        assert!(seconds("500d6kh50") < 1.0);
+        assert!(seconds("200d20kh20") < 1.0);
+        assert!(seconds("16d10!kh8") < 0.5);
+        assert!(seconds("100000d1000") > 60.0);
+        let text = "1d6 + 2000d1000kh1000";
+        let price = check(&parse(text).unwrap(), 3).unwrap();
+        assert_eq!(price.costliest.text(text), "2000d1000kh1000");
+        assert!(price.seconds > 60.0);
+    }
+}

@@ -1,0 +1,221 @@
+//! Evaluating a checked expression exactly: each part becomes
+//! [`Outcomes`], each operator one engine call. Every dice term is its own
+//! independent roll, so `1d6 - 1d6` is two dice.
+
+use super::{BinaryOp, Expr, Function, Node, Pool};
+use crate::engine::pool::{self, Condition};
+use crate::engine::Outcomes;
+
+/// The exact outcomes of an expression that [`super::check`] accepted.
+pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
+    match &expr.node {
+        Node::Number(value) => Outcomes::constant(*value),
+        Node::Negate(inner) => evaluate(inner, explode_depth).negate(),
+        Node::Binary(op, left, right) => {
+            let a = evaluate(left, explode_depth);
+            let b = evaluate(right, explode_depth);
+            match op {
+                BinaryOp::Add => a.add(&b),
+                BinaryOp::Subtract => a.add(&b.negate()),
+                BinaryOp::Multiply => a.combine(&b, |x, y| x * y),
+                BinaryOp::Modulo => a.combine(&b, i64::rem_euclid),
+            }
+        }
+        Node::Call(function, arguments) => {
+            let mut values = arguments.iter().map(|a| evaluate(a, explode_depth));
+            let first = values.next().expect("calls have an argument");
+            match function {
+                Function::Abs => first.map(i64::abs),
+                Function::Max => values.fold(first, |acc, v| acc.combine(&v, i64::max)),
+                Function::Min => values.fold(first, |acc, v| acc.combine(&v, i64::min)),
+            }
+        }
+        Node::Pool(pool) => roll_pool(pool, explode_depth),
+    }
+}
+
+/// Reroll, explode, keep or drop, count: in that order, whatever order
+/// they were written in.
+fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
+    let mut die = pool.die.outcomes().expect("checked dice have faces");
+    if let Some(reroll) = pool.reroll {
+        let rule = reroll.rule;
+        die = if rule.until {
+            pool::reroll_until(&die, rule.condition).expect("checked: some face stays")
+        } else {
+            pool::reroll_once(&die, rule.condition)
+        };
+    }
+    if let Some(explode) = pool.explode {
+        let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
+        die = pool::explode(&die, condition, explode_depth);
+    }
+    let successes = pool.successes.map(|s| s.rule);
+    let value = |v: i64| match successes {
+        Some(condition) => i64::from(condition.holds(v)),
+        None => v,
+    };
+    match pool.keep {
+        Some(keep) => {
+            let keep = keep.rule.resolve(pool.count).expect("checked: enough dice");
+            pool::keep(&die, pool.count, keep, value)
+        }
+        None => match successes {
+            Some(condition) => pool::count_successes(&die, pool.count, condition),
+            None => die.repeat_sum(pool.count),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check, parse};
+    use super::*;
+    use num_bigint::BigUint;
+    use std::collections::BTreeMap;
+
+    fn outcomes(text: &str) -> Outcomes {
+        let expr = parse(text).unwrap();
+        check(&expr, 3).unwrap();
+        evaluate(&expr, 3)
+    }
+
+    fn pairs(text: &str) -> Vec<(i64, u64)> {
+        outcomes(text)
+            .iter()
+            .map(|(v, w)| (v, u64::try_from(w).unwrap()))
+            .collect()
+    }
+
+    /// Every way to roll `dice` independent dice with these faces, scored.
+    fn brute(faces: &[&[i64]], score: impl Fn(&[i64]) -> i64) -> Vec<(i64, u64)> {
+        let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+        let total: usize = faces.iter().map(|f| f.len()).product();
+        for mut index in 0..total {
+            let mut roll = Vec::new();
+            for die in faces {
+                roll.push(die[index % die.len()]);
+                index /= die.len();
+            }
+            *counts.entry(score(&roll)).or_default() += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    const D6: &[i64] = &[1, 2, 3, 4, 5, 6];
+
+    #[test]
+    fn arithmetic_rolls_each_term_separately() {
+        assert_eq!(pairs("1d6-1d6"), brute(&[D6, D6], |r| r[0] - r[1]));
+        assert_eq!(pairs("d6*d6"), brute(&[D6, D6], |r| r[0] * r[1]));
+        assert_eq!(pairs("2*d6+1"), brute(&[D6], |r| 2 * r[0] + 1));
+        assert_eq!(pairs("-d6"), brute(&[D6], |r| -r[0]));
+        assert_eq!(
+            pairs("(d6-4) % 3"),
+            brute(&[D6], |r| (r[0] - 4).rem_euclid(3))
+        );
+        assert_eq!(
+            pairs("d20 % d6"),
+            brute(&[&(1..=20).collect::<Vec<_>>(), D6], |r| r[0] % r[1])
+        );
+        assert_eq!(
+            pairs("max(d6, d6, d6)"),
+            brute(&[D6, D6, D6], |r| *r.iter().max().unwrap())
+        );
+        assert_eq!(pairs("min(d6, 3)"), brute(&[D6], |r| r[0].min(3)));
+        assert_eq!(
+            pairs("abs(d6-d6)"),
+            brute(&[D6, D6], |r| (r[0] - r[1]).abs())
+        );
+        assert_eq!(
+            pairs("4dF"),
+            brute(&[&[-1i64, 0, 1][..]; 4], |r| r.iter().sum())
+        );
+        assert_eq!(pairs("7"), vec![(7, 1)]);
+    }
+
+    #[test]
+    fn pools_follow_the_modifier_order() {
+        // Keep then count: successes among the kept dice.
+        assert_eq!(
+            pairs("4d6kh2>=5"),
+            brute(&[D6; 4], |r| {
+                let mut r = r.to_vec();
+                r.sort();
+                r[2..].iter().filter(|&&v| v >= 5).count() as i64
+            })
+        );
+        // Written in another order, computed in the same.
+        assert_eq!(pairs("4d6>=5kh2"), pairs("4d6kh2>=5"));
+        assert_eq!(pairs("4d6kh3ro1"), pairs("4d6ro1kh3"));
+        // Reroll ones once, then keep the highest 3 of 4: enumerate 8 dice
+        // (each die's first and second roll).
+        let expected = brute(&[D6; 8], |r| {
+            let mut dice: Vec<i64> = (0..4)
+                .map(|i| {
+                    if r[2 * i] == 1 {
+                        r[2 * i + 1]
+                    } else {
+                        r[2 * i]
+                    }
+                })
+                .collect();
+            dice.sort();
+            dice[1..].iter().sum()
+        });
+        assert_eq!(pairs("4d6ro1kh3"), expected);
+        // Custom faces, dropping.
+        let faces: &[i64] = &[0, 0, 1, 1, 2];
+        assert_eq!(
+            pairs("3d{0,0,1,1,2}dh1"),
+            brute(&[faces; 3], |r| {
+                let mut r = r.to_vec();
+                r.sort();
+                r[..2].iter().sum()
+            })
+        );
+        assert_eq!(pairs("2d20kl1"), pairs("min(d20, d20)"));
+        assert_eq!(pairs("2d20kh1"), pairs("max(d20, d20)"));
+        assert_eq!(pairs("10d6>4"), pairs("10d{0,0,0,0,1,1}"));
+    }
+
+    #[test]
+    fn the_published_ability_score_table() {
+        let scores = outcomes("4d6dl1");
+        assert_eq!(scores.total(), BigUint::from(1296u32));
+        let ways: Vec<u64> = (3..=18)
+            .map(|v| u64::try_from(scores.ways(v)).unwrap())
+            .collect();
+        assert_eq!(
+            ways,
+            [1, 4, 10, 21, 38, 62, 91, 122, 148, 167, 172, 160, 131, 94, 54, 21]
+        );
+    }
+
+    #[test]
+    fn exploding_keeps_with_depth() {
+        // 2d6! with depth 3 against a brute force of 4 rolls per die.
+        let chain = |r: &[i64]| {
+            let mut sum = 0;
+            for (i, &face) in r.iter().enumerate() {
+                sum += face;
+                if face != 6 || i == 3 {
+                    break;
+                }
+            }
+            sum
+        };
+        assert_eq!(pairs("d6!"), brute(&[D6; 4], chain));
+        let two = outcomes("2d6!kh1");
+        assert_eq!(two.total(), BigUint::from(6u32).pow(8));
+        assert_eq!(pairs("2d6!kh1"), {
+            let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+            for (a, wa) in brute(&[D6; 4], chain) {
+                for (b, wb) in brute(&[D6; 4], chain) {
+                    *counts.entry(a.max(b)).or_default() += wa * wb;
+                }
+            }
+            counts.into_iter().collect::<Vec<_>>()
+        });
+    }
+}

@@ -1,0 +1,241 @@
+//! The dice language: expressions such as `4d6dl1`, `2d20kh1`, `8d10>=7`,
+//! `5d10!>=9kh3` or `max(1d6, 1d8) + 2`, read into a syntax tree
+//! ([`parse`]), checked and priced before any work ([`check`]), and
+//! evaluated exactly into [`Outcomes`] ([`evaluate`]).
+//!
+//! The grammar and its meaning are documented for authors in
+//! `docs/reference.md` ("The dice language"); every operator's exact
+//! computation lives in the engine (`engine::pool`, `engine::Outcomes`).
+
+mod check;
+mod eval;
+mod parse;
+
+pub use check::{check, Price};
+pub use eval::evaluate;
+pub use parse::parse;
+
+use crate::engine::pool::{Condition, Keep};
+use crate::engine::Outcomes;
+use std::fmt;
+
+/// The default number of extra rolls an exploding die may make.
+pub const DEFAULT_EXPLODE_DEPTH: u32 = 3;
+/// The most extra rolls an author may allow an exploding die.
+pub const MAX_EXPLODE_DEPTH: u32 = 20;
+
+/// A place in an expression: character offsets, end excluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// First character, from 0.
+    pub start: usize,
+    /// One past the last character.
+    pub end: usize,
+}
+
+impl Span {
+    /// The expression text this span covers.
+    pub fn text<'a>(&self, expression: &'a str) -> &'a str {
+        let start = char_offset(expression, self.start);
+        let end = char_offset(expression, self.end);
+        &expression[start..end]
+    }
+}
+
+fn char_offset(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(byte, _)| byte)
+}
+
+/// What is wrong with an expression, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LangError {
+    /// The part at fault.
+    pub span: Span,
+    /// What was expected, or why the part cannot be computed.
+    pub message: String,
+}
+
+impl LangError {
+    fn new(span: Span, message: impl Into<String>) -> Self {
+        LangError {
+            span,
+            message: message.into(),
+        }
+    }
+
+    /// The message with the expression and the 1-based column, as authors
+    /// read it: "`4d6kh5`, column 4: cannot keep 5 of 4 dice".
+    pub fn describe(&self, expression: &str) -> String {
+        format!(
+            "`{expression}`, column {}: {}",
+            self.span.start + 1,
+            self.message
+        )
+    }
+}
+
+impl fmt::Display for LangError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.span.start + 1, self.message)
+    }
+}
+
+impl std::error::Error for LangError {}
+
+/// An expression: a number, a pool of dice, or operators on expressions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    /// What it is.
+    pub node: Node,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// An integer.
+    Number(i64),
+    /// Dice rolled together.
+    Pool(Pool),
+    /// `-a`.
+    Negate(Box<Expr>),
+    /// `a + b`, `a - b`, `a * b`, `a % b`.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `max(...)`, `min(...)`, `abs(a)`.
+    Call(Function, Vec<Expr>),
+}
+
+/// The arithmetic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `+`
+    Add,
+    /// `-`
+    Subtract,
+    /// `*`
+    Multiply,
+    /// `%`: the remainder from 0 to n-1.
+    Modulo,
+}
+
+/// The functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Function {
+    /// The highest of its arguments.
+    Max,
+    /// The lowest of its arguments.
+    Min,
+    /// The absolute value of its one argument.
+    Abs,
+}
+
+/// `N` dice of one kind and what happens to them, in the order
+/// reroll, explode, keep or drop, count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pool {
+    /// How many dice.
+    pub count: u64,
+    /// Which die.
+    pub die: Die,
+    /// Where the die was written (`d6`, `dF`, `d{1,2}`).
+    pub die_span: Span,
+    /// Reroll rule, if any.
+    pub reroll: Option<Modifier<Reroll>>,
+    /// Explode rule (the condition; `None` inside means the highest face).
+    pub explode: Option<Modifier<Option<Condition>>>,
+    /// Keep or drop rule.
+    pub keep: Option<Modifier<KeepRule>>,
+    /// Count the dice meeting this condition instead of summing.
+    pub successes: Option<Modifier<Condition>>,
+}
+
+/// A pool modifier and where it was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Modifier<T> {
+    /// The rule.
+    pub rule: T,
+    /// Its place.
+    pub span: Span,
+}
+
+/// A die: standard, Fudge, or with the faces written out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Die {
+    /// Faces 1 to K (`dK`, and `d%` for 100).
+    Standard(u64),
+    /// Faces -1, 0, 1 (`dF`).
+    Fudge,
+    /// Faces as written; repeats count twice (`d{1,1,2}`).
+    Custom(Vec<i64>),
+}
+
+impl Die {
+    /// The die's outcomes: one way per face.
+    pub fn outcomes(&self) -> Option<Outcomes> {
+        match self {
+            Die::Standard(sides) => Outcomes::standard(*sides),
+            Die::Fudge => Outcomes::die(&[-1, 0, 1]),
+            Die::Custom(faces) => Outcomes::die(faces),
+        }
+    }
+}
+
+/// Reroll once (`ro`) or until the face no longer matches (`rr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reroll {
+    /// `rr` when true, `ro` when false.
+    pub until: bool,
+    /// Which faces are rolled again.
+    pub condition: Condition,
+}
+
+/// Keep or drop dice from one end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeepRule {
+    /// `khM`
+    KeepHighest(u64),
+    /// `klM`
+    KeepLowest(u64),
+    /// `dhM`
+    DropHighest(u64),
+    /// `dlM`
+    DropLowest(u64),
+}
+
+impl KeepRule {
+    /// The same rule as dice kept from one end, for a pool of `count`;
+    /// `None` when the pool has too few dice.
+    pub fn resolve(self, count: u64) -> Option<Keep> {
+        match self {
+            KeepRule::KeepHighest(m) => (m <= count).then_some(Keep::Highest(m)),
+            KeepRule::KeepLowest(m) => (m <= count).then_some(Keep::Lowest(m)),
+            KeepRule::DropHighest(m) => count.checked_sub(m).map(Keep::Lowest),
+            KeepRule::DropLowest(m) => count.checked_sub(m).map(Keep::Highest),
+        }
+    }
+}
+
+/// A single die as the language writes it (`d6`, `dF`, `d%`, `d{1,1,2}`),
+/// for kinds that take one die rather than an expression.
+pub fn die(text: &str) -> Result<Outcomes, LangError> {
+    let expr = parse(text)?;
+    match &expr.node {
+        Node::Pool(pool)
+            if pool.count == 1
+                && pool.reroll.is_none()
+                && pool.explode.is_none()
+                && pool.keep.is_none()
+                && pool.successes.is_none() =>
+        {
+            check(&expr, DEFAULT_EXPLODE_DEPTH)?;
+            Ok(pool.die.outcomes().expect("checked dice have faces"))
+        }
+        _ => Err(LangError::new(
+            expr.span,
+            "expected one die such as d6, dF, d% or d{1,2,3}",
+        )),
+    }
+}

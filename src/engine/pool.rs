@@ -1,0 +1,386 @@
+//! Dice pools: one die transformed (rerolled, exploded), many dice rolled
+//! together and some kept, or their successes counted. The building blocks
+//! of the dice language, each exact and each checked against brute force.
+
+use super::outcomes::Outcomes;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use std::collections::BTreeMap;
+
+/// A test on one die's face: `=X`, `<X`, `<=X`, `>X` or `>=X`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    /// Equal to.
+    Eq(i64),
+    /// Below.
+    Lt(i64),
+    /// At most.
+    Le(i64),
+    /// Above.
+    Gt(i64),
+    /// At least.
+    Ge(i64),
+}
+
+impl Condition {
+    /// Whether `value` meets the condition.
+    pub fn holds(self, value: i64) -> bool {
+        match self {
+            Condition::Eq(x) => value == x,
+            Condition::Lt(x) => value < x,
+            Condition::Le(x) => value <= x,
+            Condition::Gt(x) => value > x,
+            Condition::Ge(x) => value >= x,
+        }
+    }
+}
+
+/// Which dice of a pool are kept, counted from one end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The highest M.
+    Highest(u64),
+    /// The lowest M.
+    Lowest(u64),
+}
+
+/// Reroll once: a face that meets the condition is rolled again and the
+/// second result stands. Over `T^2` outcomes, face `f` has
+/// `w_f (T [f kept] + W_rerolled)` ways.
+pub fn reroll_once(die: &Outcomes, condition: Condition) -> Outcomes {
+    let total = die.total();
+    let rerolled: BigUint = die
+        .iter()
+        .filter(|(v, _)| condition.holds(*v))
+        .map(|(_, w)| w)
+        .sum();
+    let counts = die
+        .iter()
+        .map(|(v, w)| {
+            let first = if condition.holds(v) {
+                BigUint::zero()
+            } else {
+                &total * w
+            };
+            (v, first + w * &rerolled)
+        })
+        .collect();
+    Outcomes::from_map(counts).expect("a die keeps its faces")
+}
+
+/// Reroll until the face no longer meets the condition: the faces that
+/// meet it are gone, the others keep their ways. `None` when every face
+/// meets it (the reroll would never end).
+pub fn reroll_until(die: &Outcomes, condition: Condition) -> Option<Outcomes> {
+    let counts: BTreeMap<i64, BigUint> = die
+        .iter()
+        .filter(|(v, _)| !condition.holds(*v))
+        .map(|(v, w)| (v, w.clone()))
+        .collect();
+    Outcomes::from_map(counts)
+}
+
+/// Explode: a face that meets the condition adds another roll, up to
+/// `depth` extra rolls, the last of which does not explode again (as
+/// icepool's `explode(depth=D)`). Over `T^(depth+1)` outcomes, so every
+/// chain of rolls is counted with its true weight.
+pub fn explode(die: &Outcomes, condition: Condition, depth: u32) -> Outcomes {
+    let total = die.total();
+    let mut current = die.clone();
+    for level in 1..=depth {
+        // `current` allows level-1 extra rolls, over T^level outcomes.
+        let scale = total.pow(level);
+        let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+        for (face, w) in die.iter() {
+            if condition.holds(face) {
+                for (rest, rw) in current.iter() {
+                    *counts.entry(face + rest).or_default() += w * rw;
+                }
+            } else {
+                *counts.entry(face).or_default() += w * &scale;
+            }
+        }
+        current = Outcomes::from_map(counts).expect("a die keeps its faces");
+    }
+    current
+}
+
+/// The sum of `value(face)` over the kept dice of `count` independent
+/// rolls of `die`.
+///
+/// Condition on the face `t` of the M-th kept die from the chosen end:
+/// `i < M` dice lie strictly beyond it (their values convolved), at least
+/// `M - i` dice show `t`, and the rest lie on the other side. So
+///
+/// `ways = sum_t sum_i C(N, i) beyond_t^(*i) shifted by (M-i) value(t)
+///        x sum_{e >= M-i} C(N-i, e) w_t^e B_t^(N-i-e)`
+///
+/// where `B_t` is the weight on the other side. The inner tail is the full
+/// binomial `(w_t + B_t)^(N-i)` minus its first `M - i` terms, so the cost
+/// is polynomial in N and M, never the `faces^N` rolls.
+pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) -> Outcomes {
+    let (kept, highest_first) = match keep {
+        Keep::Highest(m) => (m, true),
+        Keep::Lowest(m) => (m, false),
+    };
+    assert!(kept <= count, "callers check that M <= N");
+    if kept == 0 {
+        return Outcomes::constant(0).scaled(&die.total().pow(count as u32));
+    }
+    let mut faces: Vec<(i64, BigUint)> = die.iter().map(|(v, w)| (v, w.clone())).collect();
+    if highest_first {
+        faces.reverse();
+    }
+    let n = count as usize;
+    let m = kept as usize;
+    let binomial_n = binomials(count);
+    let mut result: BTreeMap<i64, BigUint> = BTreeMap::new();
+    // Weight strictly beyond the current face, as a die of values.
+    let mut beyond: Vec<(i64, BigUint)> = Vec::new();
+    let mut weight_beyond = BigUint::zero();
+    let all: BigUint = faces.iter().map(|(_, w)| w).sum();
+    for (face, w_t) in &faces {
+        let other_side = &all - &weight_beyond - w_t;
+        let at_or_other = w_t + &other_side;
+        let w_powers = powers(w_t, n);
+        let b_powers = powers(&other_side, n);
+        let all_powers = powers(&at_or_other, n);
+        // beyond^(*i) as value -> ways, for i = 0, 1, ...
+        let mut power: BTreeMap<i64, BigUint> = BTreeMap::from([(0, BigUint::one())]);
+        for (i, binomial_i) in binomial_n.iter().enumerate().take(m) {
+            let rest = n - i;
+            let needed = m - i;
+            if needed <= rest {
+                let mut tail = all_powers[rest].clone();
+                let mut binomial = BigUint::one(); // C(rest, e)
+                for e in 0..needed {
+                    tail -= &binomial * &w_powers[e] * &b_powers[rest - e];
+                    binomial = binomial * (rest - e) / (e + 1);
+                }
+                if !tail.is_zero() {
+                    let factor = binomial_i * tail;
+                    let offset = (needed as i64) * value(*face);
+                    for (v, ways) in &power {
+                        *result.entry(v + offset).or_default() += ways * &factor;
+                    }
+                }
+            }
+            if beyond.is_empty() {
+                break;
+            }
+            let mut next: BTreeMap<i64, BigUint> = BTreeMap::new();
+            for (v, ways) in &power {
+                for (b, bw) in &beyond {
+                    *next.entry(v + value(*b)).or_default() += ways * bw;
+                }
+            }
+            power = next;
+        }
+        weight_beyond += w_t;
+        beyond.push((*face, w_t.clone()));
+    }
+    Outcomes::from_map(result).expect("some roll keeps dice")
+}
+
+/// `C(n, 0..=n)`.
+fn binomials(n: u64) -> Vec<BigUint> {
+    let mut row = Vec::with_capacity(n as usize + 1);
+    let mut c = BigUint::one();
+    row.push(c.clone());
+    for k in 0..n {
+        c = c * (n - k) / (k + 1);
+        row.push(c.clone());
+    }
+    row
+}
+
+/// `x^0..=x^n`.
+fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
+    let mut row = Vec::with_capacity(n + 1);
+    row.push(BigUint::one());
+    for i in 0..n {
+        let next = &row[i] * x;
+        row.push(next);
+    }
+    row
+}
+
+/// The number of dice that meet the condition among `count` rolls: a
+/// binomial distribution with the die's weights.
+pub fn count_successes(die: &Outcomes, count: u64, condition: Condition) -> Outcomes {
+    die.map(|v| i64::from(condition.holds(v))).repeat_sum(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(outcomes: &Outcomes) -> Vec<(i64, u64)> {
+        outcomes
+            .iter()
+            .map(|(v, w)| (v, u64::try_from(w).expect("small")))
+            .collect()
+    }
+
+    /// Every roll of `count` dice of `faces` (each face one outcome),
+    /// each mapped to a value by `score`.
+    fn enumerate(
+        faces: &[i64],
+        count: u32,
+        score: impl Fn(&mut Vec<i64>) -> i64,
+    ) -> Vec<(i64, u64)> {
+        let k = faces.len();
+        let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+        for mut index in 0..k.pow(count) {
+            let mut roll = Vec::new();
+            for _ in 0..count {
+                roll.push(faces[index % k]);
+                index /= k;
+            }
+            *counts.entry(score(&mut roll)).or_default() += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    fn kept_sum(roll: &mut [i64], keep: Keep, value: impl Fn(i64) -> i64) -> i64 {
+        roll.sort();
+        let kept: &[i64] = match keep {
+            Keep::Highest(m) => &roll[roll.len() - m as usize..],
+            Keep::Lowest(m) => &roll[..m as usize],
+        };
+        kept.iter().map(|&v| value(v)).sum()
+    }
+
+    const FACE_SETS: [&[i64]; 5] = [
+        &[1, 2, 3, 4, 5, 6],
+        &[-1, 0, 1],
+        &[1, 1, 2, 3],
+        &[0, 0, 1, 1, 2],
+        &[2, 7, 7, -4],
+    ];
+
+    #[test]
+    fn keep_matches_enumeration() {
+        for faces in FACE_SETS {
+            let die = Outcomes::die(faces).unwrap();
+            for count in 1..=5u64 {
+                for m in 0..=count {
+                    for keep_rule in [Keep::Highest(m), Keep::Lowest(m)] {
+                        let exact = keep(&die, count, keep_rule, |v| v);
+                        let brute =
+                            enumerate(faces, count as u32, |roll| kept_sum(roll, keep_rule, |v| v));
+                        assert_eq!(pairs(&exact), brute, "{faces:?} {count} {keep_rule:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keep_then_count_matches_enumeration() {
+        let faces: &[i64] = &[1, 2, 3, 4, 5, 6];
+        let die = Outcomes::die(faces).unwrap();
+        let success = |v: i64| i64::from(v >= 4);
+        for count in 1..=5u64 {
+            for m in 1..=count {
+                let rule = Keep::Highest(m);
+                let exact = keep(&die, count, rule, success);
+                let brute = enumerate(faces, count as u32, |roll| kept_sum(roll, rule, success));
+                assert_eq!(pairs(&exact), brute);
+            }
+        }
+    }
+
+    #[test]
+    fn keep_four_d6_drop_lowest_is_the_published_table() {
+        // 4d6 drop the lowest: 1296 rolls; 18 has 21 ways, 3 has 1, 13 has 172.
+        let d6 = Outcomes::standard(6).unwrap();
+        let scores = keep(&d6, 4, Keep::Highest(3), |v| v);
+        assert_eq!(scores.total(), BigUint::from(1296u32));
+        assert_eq!(scores.ways(18), BigUint::from(21u32));
+        assert_eq!(scores.ways(3), BigUint::from(1u32));
+        assert_eq!(scores.ways(13), BigUint::from(172u32));
+    }
+
+    #[test]
+    fn rerolls_match_enumeration() {
+        let d6 = Outcomes::standard(6).unwrap();
+        // Reroll ones once: 36 outcomes, a 1 only from 1 then 1.
+        let once = reroll_once(&d6, Condition::Eq(1));
+        assert_eq!(once.total(), BigUint::from(36u32));
+        assert_eq!(
+            pairs(&once),
+            vec![(1, 1), (2, 7), (3, 7), (4, 7), (5, 7), (6, 7)]
+        );
+        // Enumerate two rolls for a custom die and a range condition.
+        let faces: &[i64] = &[1, 1, 2, 3];
+        let die = Outcomes::die(faces).unwrap();
+        let cond = Condition::Lt(2);
+        let exact = reroll_once(&die, cond);
+        let brute = enumerate(faces, 2, |roll| {
+            if cond.holds(roll[0]) {
+                roll[1]
+            } else {
+                roll[0]
+            }
+        });
+        assert_eq!(pairs(&exact), brute);
+        let until = reroll_until(&d6, Condition::Le(2)).unwrap();
+        assert_eq!(pairs(&until), vec![(3, 1), (4, 1), (5, 1), (6, 1)]);
+        assert_eq!(reroll_until(&d6, Condition::Lt(7)), None);
+    }
+
+    #[test]
+    fn explosions_match_enumeration() {
+        for (faces, cond) in [
+            (&[1i64, 2, 3, 4, 5, 6][..], Condition::Eq(6)),
+            (&[1, 2, 3][..], Condition::Ge(2)),
+            (&[1, 1, 2][..], Condition::Eq(2)),
+        ] {
+            let die = Outcomes::die(faces).unwrap();
+            for depth in 0..=3u32 {
+                let exact = explode(&die, cond, depth);
+                // Roll depth+1 dice; sum while each exploding roll allows the next.
+                let brute = enumerate(faces, depth + 1, |roll| {
+                    let mut sum = 0;
+                    for (i, &face) in roll.iter().enumerate() {
+                        sum += face;
+                        if !cond.holds(face) || i == depth as usize {
+                            break;
+                        }
+                    }
+                    sum
+                });
+                assert_eq!(pairs(&exact), brute, "{faces:?} {cond:?} depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn successes_match_enumeration() {
+        let faces: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        let die = Outcomes::die(faces).unwrap();
+        let exact = count_successes(&die, 4, Condition::Ge(7));
+        let brute = enumerate(faces, 4, |roll| {
+            roll.iter().filter(|&&v| v >= 7).count() as i64
+        });
+        assert_eq!(pairs(&exact), brute);
+    }
+
+    #[test]
+    fn large_pools_stay_exact() {
+        let d6 = Outcomes::standard(6).unwrap();
+        let top = keep(&d6, 500, Keep::Highest(50), |v| v);
+        assert_eq!(top.total(), BigUint::from(6u32).pow(500));
+        assert_eq!(top.max(), 300);
+        assert_eq!(
+            top.ways(300),
+            keep(&d6, 500, Keep::Highest(50), |v| v).ways(300)
+        );
+        // All 50 kept dice are sixes unless at most 49 of 500 show a six.
+        let at_most_49: BigUint = (0..50u32)
+            .map(|k| binomials(500)[k as usize].clone() * BigUint::from(5u32).pow(500 - k))
+            .sum();
+        assert_eq!(top.ways(300), BigUint::from(6u32).pow(500) - at_most_49);
+    }
+}
