@@ -32,6 +32,7 @@ pub static KINDS: &[Entry] = &[
     entry::<analyses::race::Race>(),
     entry::<analyses::die_test::DieTest>(),
     entry::<analyses::seat_advantage::SeatAdvantage>(),
+    entry::<analyses::rolls::Rolls>(),
 ];
 
 /// One registered kind, reached by its name.
@@ -103,6 +104,10 @@ impl Params {
     ) -> Result<Params, DataError> {
         self.0.with_data(key, rows)
     }
+    /// The costliest part in words (see [`Analysis::cost_detail`]).
+    pub fn cost_detail(&self) -> Option<String> {
+        self.0.cost_detail()
+    }
     /// Compute the exact results.
     pub fn analyse(&self, progress: &Progress) -> Results {
         self.0.analyse(progress)
@@ -145,6 +150,7 @@ trait ErasedParams: fmt::Debug + Send + Sync {
     fn kind(&self) -> &'static str;
     fn validate(&self) -> Result<(), ParamError>;
     fn cost(&self) -> Cost;
+    fn cost_detail(&self) -> Option<String>;
     fn analyse(&self, progress: &Progress) -> Results;
     fn data_files(&self) -> Vec<(&'static str, String)>;
     fn with_data(&self, key: &'static str, rows: &mut dyn BufRead) -> Result<Params, DataError>;
@@ -187,6 +193,9 @@ impl<K: Kind> ErasedParams for Typed<K> {
     }
     fn cost(&self) -> Cost {
         K::cost(&self.params)
+    }
+    fn cost_detail(&self) -> Option<String> {
+        K::cost_detail(&self.params)
     }
     fn analyse(&self, progress: &Progress) -> Results {
         let results = K::analyse(&self.params, progress);

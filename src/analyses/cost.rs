@@ -20,6 +20,23 @@ pub struct Cost {
 }
 
 impl Cost {
+    /// Showing `rows` table rows of numbers up to `digits` long, in every
+    /// command's worst form (`report` also inlines the CSVs and JSON):
+    /// about 2.7 kB + 31 bytes a digit per row, measured on `sum-mod` pages
+    /// (see [`super::sum_mod`]'s cost), with a margin; about 15 µs + 0.4 µs
+    /// a digit per row.
+    pub fn table_rows(rows: f64, digits: f64) -> Cost {
+        const BYTES_PER_ROW: f64 = 3600.0;
+        const BYTES_PER_DIGIT: f64 = 40.0;
+        const SECONDS_PER_ROW: f64 = 15e-6;
+        const SECONDS_PER_DIGIT: f64 = 0.4e-6;
+        Cost {
+            seconds: rows * (SECONDS_PER_ROW + SECONDS_PER_DIGIT * digits),
+            bytes: rows * (BYTES_PER_ROW + BYTES_PER_DIGIT * digits),
+            key: "",
+        }
+    }
+
     /// Two costs together (one scenario doing both, or two scenarios).
     pub fn plus(self, other: Cost) -> Cost {
         Cost {
@@ -135,6 +152,11 @@ fn raise(needed: f64) -> String {
 }
 
 /// "about 3 minutes", but "more than a century" and "under 1 s" as they are.
+/// An estimated time in words: "about 3 minutes", "more than a century".
+pub fn estimated_time(seconds: f64) -> String {
+    about(human_seconds(seconds))
+}
+
 fn about(text: String) -> String {
     if text.starts_with("more than") || text.starts_with("under") {
         text

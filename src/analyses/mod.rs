@@ -12,6 +12,7 @@ pub mod first_player;
 pub mod observations;
 pub mod race;
 pub mod reroll;
+pub mod rolls;
 pub mod seat_advantage;
 pub mod shuffle;
 pub mod stats;
@@ -49,6 +50,13 @@ pub trait Analysis: 'static {
     /// Compute the results; only called on validated parameters within
     /// budget. Long work reports through `progress`.
     fn analyse(params: &Self::Params, progress: &Progress) -> Self::Results;
+
+    /// The part of the parameters that costs most, in words, added to the
+    /// message when the cost is over budget (the dice language names the
+    /// sub-expression). Most kinds' cost follows from one key: `None`.
+    fn cost_detail(_params: &Self::Params) -> Option<String> {
+        None
+    }
 
     /// The `results` of the JSON contract (`eval --json`, the scenario's
     /// `.json`, shortcode paths, gates): by default all of the results.

@@ -140,19 +140,14 @@ impl Analysis for SumMod {
     /// 1220d6, 150d100, 2d6 with 69000 targets, 20d6 over 2..259) the
     /// worst peak is 229 MB. Time: about 15 µs + 0.4 µs a digit per row.
     fn cost(params: &Params) -> Cost {
-        const BYTES_PER_ROW: f64 = 3600.0;
-        const BYTES_PER_DIGIT: f64 = 40.0;
-        const SECONDS_PER_ROW: f64 = 15e-6;
-        const SECONDS_PER_DIGIT: f64 = 0.4e-6;
         let sides = params.dice.sides as f64;
         let (mut seconds, mut bytes, mut totals, mut bins) = (0.0, 0.0, 0.0, 0.0);
         for &n in params.targets.values() {
             let count = params.count_for(n) as f64;
             let case_totals = count * (sides - 1.0) + 1.0;
-            let rows = case_totals + n as f64;
-            let digits = count * sides.log10() + 1.0;
-            seconds += rows * (SECONDS_PER_ROW + SECONDS_PER_DIGIT * digits);
-            bytes += rows * (BYTES_PER_ROW + BYTES_PER_DIGIT * digits);
+            let shown = Cost::table_rows(case_totals + n as f64, count * sides.log10() + 1.0);
+            seconds += shown.seconds;
+            bytes += shown.bytes;
             totals += case_totals;
             bins += n as f64;
         }

@@ -13,6 +13,14 @@ pub fn fraction(value: &Exact) -> Cell {
     }
 }
 
+/// A fraction read as a percentage, `p/q` for the CSV.
+pub fn percent(value: &Exact) -> Cell {
+    Cell {
+        shown: format::percent(value),
+        exact: exact_string(value),
+    }
+}
+
 /// A count: grouped or scientific for the reader, every digit for the CSV.
 pub fn count(value: &BigUint) -> Cell {
     Cell {

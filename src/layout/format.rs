@@ -65,9 +65,11 @@ fn decimal_to(value: &Exact, significant: usize) -> String {
     format!("{sign}{body}")
 }
 
-/// A probability as a percentage: `16.6667%`.
+/// A fraction as a percentage for reading: `12.5%`, `1.65 × 10⁻⁶%`.
+/// Scaled without reducing: the digits need no gcd of huge parts.
 pub fn percent(value: &Exact) -> String {
-    format!("{}%", decimal(&(value * Exact::from_integer(100.into()))))
+    let scaled = Exact::new_raw(value.numer() * 100, value.denom().clone());
+    format!("{}%", decimal(&scaled))
 }
 
 /// The tooltip of a charted point: its label and its exact value, with
@@ -213,10 +215,7 @@ pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, 
         Value::String(text) => match crate::engine::parse_fraction(text) {
             Some(fraction) => match style {
                 "fraction" => text.clone(),
-                "percent" => format!(
-                    "{}%",
-                    decimal(&(fraction * Exact::from_integer(100.into())))
-                ),
+                "percent" => percent(&fraction),
                 _ => decimal(&fraction),
             },
             None => match text.parse::<BigUint>() {

@@ -13,6 +13,7 @@ mod first_player;
 pub mod format;
 mod race;
 mod reroll;
+mod rolls;
 mod seat_advantage;
 mod shuffle;
 mod sum_mod;

@@ -60,6 +60,11 @@ fn every_kind_keeps_its_json_contract() {
             "content/observed/seat-advantage.yaml",
             "seat-advantage.json",
         ),
+        (
+            "dice",
+            "content/dice/ability-scores.yaml",
+            "ability-scores.json",
+        ),
     ];
     for kind in fairdice::kinds::names() {
         assert!(

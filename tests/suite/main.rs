@@ -12,6 +12,7 @@ mod cli;
 mod cli_exit;
 mod common;
 mod contract;
+mod dice;
 mod docs;
 mod escaping;
 mod faults;

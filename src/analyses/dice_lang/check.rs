@@ -28,6 +28,10 @@ pub struct Price {
     pub costliest: Span,
     /// That part's own estimated seconds.
     pub costliest_seconds: f64,
+    /// How many values the result may take (a bound).
+    pub width: f64,
+    /// log2 of the result's outcome count.
+    pub bits: f64,
 }
 
 /// Check every rule and price the computation.
@@ -38,8 +42,10 @@ pub fn check(expr: &Expr, explode_depth: u32) -> Result<Price, LangError> {
         bytes: 0.0,
         costliest: (expr.span, 0.0),
     };
-    pricer.shape(expr)?;
+    let shape = pricer.shape(expr)?;
     Ok(Price {
+        width: shape.width(),
+        bits: shape.bits,
         seconds: pricer.ops / WORD_OPS_PER_SECOND,
         bytes: pricer.bytes,
         costliest: pricer.costliest.0,

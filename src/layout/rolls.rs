@@ -1,0 +1,267 @@
+//! The `dice` page: head-to-head odds first when there are several rolls,
+//! then each roll's key figures, its distribution drawn and tabulated, and
+//! the "at least" curves of every roll on one chart.
+
+use crate::analyses::rolls::{Analysed, Comparison, Params, Roll, RollFigures, Rolls};
+use crate::engine::{exact_string, to_f64, Exact};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
+use crate::layout::{cells, format, Layout};
+
+impl Layout for Rolls {
+    fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
+        let results = &analysed.results;
+        let mut blocks = Vec::new();
+        if !results.comparisons.is_empty() {
+            blocks.push(Block::Text {
+                text: verdicts(&results.comparisons),
+            });
+            blocks.push(Block::Table(comparison_table(&results.comparisons)));
+        }
+        for (index, (roll, figures)) in results.rolls.iter().zip(&analysed.rolls).enumerate() {
+            blocks.extend(roll_blocks(index + 1, roll, figures));
+        }
+        if results.rolls.len() > 1 {
+            blocks.push(Block::Chart(at_least_chart(
+                results.rolls.as_slice(),
+                &analysed.rolls,
+            )));
+        }
+        for (index, (comparison, difference)) in results
+            .comparisons
+            .iter()
+            .zip(&analysed.differences)
+            .enumerate()
+        {
+            blocks.push(Block::Chart(Chart {
+                id: format!("difference-{}", index + 1),
+                title: format!("{} minus {}", comparison.a, comparison.b),
+                description: format!(
+                    "Exact probability of each difference between one roll of {} and one of {}; \
+                     bars right of zero are rolls {} wins.",
+                    comparison.a, comparison.b, comparison.a
+                ),
+                kind: ChartKind::Bars,
+                x_label: format!("{} - {}", comparison.a, comparison.b),
+                y_label: "probability".into(),
+                log_y: false,
+                series: vec![Series {
+                    name: "probability".into(),
+                    points: difference
+                        .iter()
+                        .map(|d| (d.value as f64, to_f64(&d.probability)))
+                        .collect(),
+                }],
+                reference: None,
+                table_id: Some("comparisons".into()),
+            }));
+        }
+        blocks
+    }
+}
+
+/// "heroic rolls higher than standard 61.3% of the time, standard 33.9%,
+/// equal 4.8%." One sentence per pair.
+fn verdicts(comparisons: &[Comparison]) -> String {
+    comparisons
+        .iter()
+        .map(|c| {
+            let (leader, trailer, p_lead, p_trail) = if c.p_b_higher > c.p_a_higher {
+                (&c.b, &c.a, &c.p_b_higher, &c.p_a_higher)
+            } else {
+                (&c.a, &c.b, &c.p_a_higher, &c.p_b_higher)
+            };
+            if p_lead == p_trail {
+                format!(
+                    "{} and {} are even: each rolls higher {} of the time, and they tie {}.",
+                    c.a,
+                    c.b,
+                    format::percent(p_lead),
+                    format::percent(&c.p_tie)
+                )
+            } else {
+                format!(
+                    "{leader} rolls higher than {trailer} {} of the time, {trailer} higher {}, \
+                     and they tie {}.",
+                    format::percent(p_lead),
+                    format::percent(p_trail),
+                    format::percent(&c.p_tie)
+                )
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn comparison_table(comparisons: &[Comparison]) -> Table {
+    Table {
+        id: "comparisons".into(),
+        caption: "Two players, one roll each: who rolls higher".into(),
+        columns: ["a", "b", "a higher", "tie", "b higher"]
+            .map(String::from)
+            .to_vec(),
+        rows: comparisons
+            .iter()
+            .map(|c| {
+                vec![
+                    Cell::plain(&c.a),
+                    Cell::plain(&c.b),
+                    cells::percent(&c.p_a_higher),
+                    cells::percent(&c.p_tie),
+                    cells::percent(&c.p_b_higher),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
+    let values = |list: &[i64]| {
+        list.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (low, high) = (
+        roll.outcomes.first().map_or(0, |o| o.value),
+        roll.outcomes.last().map_or(0, |o| o.value),
+    );
+    let exact_and_decimal = |value: &Exact| {
+        let exact = exact_string(value);
+        match exact.strip_suffix("/1") {
+            Some(whole) => whole.to_string(),
+            None => format!("{exact} ≈ {}", format::decimal(value)),
+        }
+    };
+    vec![
+        Block::Heading {
+            text: format!("{}: {}", roll.name, roll.expression),
+        },
+        Block::Facts {
+            items: vec![
+                ("mean".into(), exact_and_decimal(&roll.mean)),
+                ("variance".into(), exact_and_decimal(&roll.variance)),
+                (
+                    if figures.modes.len() == 1 {
+                        "most likely"
+                    } else {
+                        "most likely (tied)"
+                    }
+                    .into(),
+                    values(&figures.modes),
+                ),
+                ("median".into(), figures.median.to_string()),
+                ("from".into(), format!("{low} to {high}")),
+                (
+                    "equally likely outcomes".into(),
+                    format::count(&roll.total_outcomes),
+                ),
+            ],
+        },
+        Block::Chart(Chart {
+            id: format!("roll-{index}"),
+            title: format!("{}: {}", roll.name, roll.expression),
+            description: format!(
+                "Exact probability of each value of {} ({}).",
+                roll.name, roll.expression
+            ),
+            kind: ChartKind::Bars,
+            x_label: "value".into(),
+            y_label: "probability".into(),
+            log_y: false,
+            series: vec![Series {
+                name: roll.name.clone(),
+                points: roll
+                    .outcomes
+                    .iter()
+                    .map(|o| (o.value as f64, to_f64(&o.probability)))
+                    .collect(),
+            }],
+            reference: None,
+            table_id: Some(format!("roll-{index}")),
+        }),
+        Block::Table(Table {
+            id: format!("roll-{index}"),
+            caption: format!("{} ({}): every value", roll.name, roll.expression),
+            columns: ["value", "ways", "probability", "at least", "at most"]
+                .map(String::from)
+                .to_vec(),
+            rows: roll
+                .outcomes
+                .iter()
+                .zip(figures.at_least.iter().zip(&figures.at_most))
+                .map(|(o, (at_least, at_most))| {
+                    vec![
+                        Cell::plain(o.value.to_string()),
+                        cells::count(&o.ways),
+                        cells::percent(&o.probability),
+                        cells::percent(at_least),
+                        cells::percent(at_most),
+                    ]
+                })
+                .collect(),
+        }),
+    ]
+}
+
+/// Every roll's chance of at least each value, on one chart to compare.
+fn at_least_chart(rolls: &[Roll], figures: &[RollFigures]) -> Chart {
+    Chart {
+        id: "at-least".into(),
+        title: "Chance of rolling at least each value".into(),
+        description: "For each roll, the exact probability of a value at least as high as \
+                      each value on the axis."
+            .into(),
+        kind: ChartKind::Lines,
+        x_label: "value".into(),
+        y_label: "probability of at least".into(),
+        log_y: false,
+        series: rolls
+            .iter()
+            .zip(figures)
+            .map(|(roll, f)| Series {
+                name: roll.name.clone(),
+                points: roll
+                    .outcomes
+                    .iter()
+                    .zip(&f.at_least)
+                    .map(|(o, p)| (o.value as f64, to_f64(p)))
+                    .collect(),
+            })
+            .collect(),
+        reference: None,
+        table_id: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::Analysis;
+    use crate::progress::Progress;
+
+    #[test]
+    fn the_page_leads_with_the_head_to_head() {
+        let params: Params =
+            serde_yaml::from_str("rolls:\n  standard: 4d6dl1\n  heroic: 2d6+6\n").unwrap();
+        let analysed = Rolls::analyse(&params, &Progress::hidden());
+        let blocks = Rolls::layout(&params, &analysed);
+        let Block::Text { text } = &blocks[0] else {
+            panic!("{:?}", blocks[0])
+        };
+        // heroic (2d6+6, mean 13) against standard (4d6dl1, mean 12.24).
+        assert!(
+            text.starts_with("heroic rolls higher than standard"),
+            "{text}"
+        );
+        let page = crate::layout::ScenarioPage {
+            results: Rolls::contract(&analysed),
+            blocks,
+        };
+        let table = page.table("roll-1").unwrap();
+        assert_eq!(table.rows.len(), 16);
+        assert_eq!(table.rows[15][0].shown, "18");
+        assert_eq!(table.rows[15][1].exact, "21");
+        assert_eq!(table.rows[15][2].exact, "7/432");
+        assert!(page.chart("at-least").is_some() && page.chart("difference-1").is_some());
+    }
+}

@@ -1,0 +1,115 @@
+//! The `dice` kind end to end: figures against the first-player kind's,
+//! a bad expression reported at its line with the site untouched, an
+//! over-budget expression refused at once naming its costliest part.
+
+use crate::common::{fairdice, good_site, snapshot, write};
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn results(file: &str) -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = fairdice(&["eval", file, "--json", "--quiet"], root);
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    doc["scenarios"][0]["results"].clone()
+}
+
+fn fraction(value: &Value) -> (i128, i128) {
+    let (p, q) = value.as_str().unwrap().split_once('/').unwrap();
+    (p.parse().unwrap(), q.parse().unwrap())
+}
+
+#[test]
+fn two_rolls_of_2d6_agree_with_the_first_player_figures() {
+    let duel = results("content/dice/first-player-duel.yaml");
+    let first = results("content/rules/first-player.yaml");
+    let case = first["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["players"] == 2 && c["dice"]["count"] == 2 && c["dice"]["sides"] == 6)
+        .expect("two players with 2d6");
+    let pair = &duel["comparisons"][0];
+    // A round is tied exactly when the two rolls are equal.
+    assert_eq!(pair["p_tie"], case["p_tie_first_round"]);
+    // Rerolling ties, the first seat starts with P(higher) / P(not tied).
+    let (hp, hq) = fraction(&pair["p_a_higher"]);
+    let (tp, tq) = fraction(&pair["p_tie"]);
+    let (fp, fq) = fraction(&case["p_first"][0]);
+    // hp/hq / (1 - tp/tq) == fp/fq, cross-multiplied.
+    assert_eq!(hp * tq * fq, fp * hq * (tq - tp));
+    // Expected rounds 1 / (1 - p_tie).
+    let (ep, eq) = fraction(&case["expected_rounds"]);
+    assert_eq!(ep * (tq - tp), eq * tq);
+}
+
+#[test]
+fn ways_sum_to_the_outcomes_and_probabilities_are_reduced() {
+    let scores = results("content/dice/ability-scores.yaml");
+    for roll in scores["rolls"].as_array().unwrap() {
+        let total: u128 = roll["total_outcomes"].as_str().unwrap().parse().unwrap();
+        let mut sum = 0u128;
+        let mut previous = i64::MIN;
+        for outcome in roll["outcomes"].as_array().unwrap() {
+            let ways: u128 = outcome["ways"].as_str().unwrap().parse().unwrap();
+            sum += ways;
+            let (p, q) = fraction(&outcome["probability"]);
+            assert_eq!(p as u128 * total, ways * q as u128);
+            assert_eq!(num_integer::gcd(p, q), 1, "{outcome}");
+            let value = outcome["value"].as_i64().unwrap();
+            assert!(value > previous);
+            previous = value;
+        }
+        assert_eq!(sum, total, "{}", roll["name"]);
+    }
+}
+
+#[test]
+fn a_bad_expression_fails_at_its_line_and_leaves_the_site() {
+    let dir = good_site();
+    let before = snapshot(&dir.path().join("site"));
+    for (text, expected) in [
+        (
+            "4d6kh5",
+            "7:8: rolls.big: `4d6kh5`, column 4: cannot keep 5 of 4 dice",
+        ),
+        ("d0", "column 1: d0 has no faces"),
+        ("2d6rr<7", "every face is rerolled"),
+        ("(1d6 + 2", "unbalanced `(`"),
+        ("\"3d6 +\"", "column 6: expected a number"),
+    ] {
+        write(
+            dir.path(),
+            "content/bad.yaml",
+            &format!("title: Bad\nkind: dice\n\n\nrolls:\n  fine: 3d6\n  big: {text}\n"),
+        );
+        let run = fairdice(&["build", "--quiet"], dir.path());
+        assert_eq!(run.status.code(), Some(1), "{text}");
+        let stderr = run.stderr_text();
+        assert!(stderr.contains("content/bad.yaml:"), "{stderr}");
+        assert!(stderr.contains(expected), "{text}: {stderr}");
+        assert_eq!(snapshot(&dir.path().join("site")), before, "{text}");
+    }
+}
+
+#[test]
+fn an_expression_over_budget_is_refused_at_once_naming_its_part() {
+    let dir = good_site();
+    write(
+        dir.path(),
+        "content/huge.yaml",
+        "title: Huge\nkind: dice\nrolls:\n  small: d6\n  huge: 1d6 + 100000d1000kh50000\n",
+    );
+    let started = Instant::now();
+    let run = fairdice(&["check", "--quiet"], dir.path());
+    // A runaway guard, far above the instant answer expected.
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = run.stderr_text();
+    assert!(stderr.contains("over the budget"), "{stderr}");
+    assert!(
+        stderr.contains("the costliest part is `100000d1000kh50000` in roll \"huge\""),
+        "{stderr}"
+    );
+}
