@@ -355,7 +355,9 @@ pub struct Failure {
 }
 
 /// Check every gate against every case; one failure per gate and case
-/// (per value, for a dotted path that runs through lists).
+/// (per value, for a dotted path that runs through lists). A numeric part
+/// of a dotted path picks one list item, counted from 0
+/// (`comparisons.0.p_a_higher`).
 pub fn check(expect: &Expect, results: &Value) -> Vec<Failure> {
     let cases = cases(results);
     let mut failures = Vec::new();
@@ -395,10 +397,21 @@ fn judge(gate: &Gate, figures: &BTreeMap<String, &Value>) -> Option<String> {
 /// list, the rest of the path applies to every element, and every value
 /// found must meet the condition.
 fn judge_path(gate: &Gate, case: &Value) -> Vec<String> {
+    let join = |place: &str, key: &str| {
+        if place.is_empty() {
+            key.to_string()
+        } else {
+            format!("{place}.{key}")
+        }
+    };
     let mut found = vec![(String::new(), case)];
     for key in gate.figure.split('.') {
         let mut next = Vec::new();
         for (place, value) in found {
+            if let (Value::Array(items), Ok(index)) = (value, key.parse::<usize>()) {
+                next.extend(items.get(index).map(|item| (join(&place, key), item)));
+                continue;
+            }
             let elements: Vec<(String, &Value)> = match value {
                 Value::Array(items) => items
                     .iter()
@@ -409,12 +422,7 @@ fn judge_path(gate: &Gate, case: &Value) -> Vec<String> {
             };
             for (place, element) in elements {
                 if let Some(inner) = element.get(key) {
-                    let joined = if place.is_empty() {
-                        key.to_string()
-                    } else {
-                        format!("{place}.{key}")
-                    };
-                    next.push((joined, inner));
+                    next.push((join(&place, key), inner));
                 }
             }
         }
@@ -562,6 +570,24 @@ mod tests {
 
     fn frac(p: i64, q: i64) -> Exact {
         Exact::new(p.into(), q.into())
+    }
+
+    #[test]
+    fn dotted_figures_name_one_value_anywhere() {
+        let results = serde_json::json!({
+            "comparisons": [{"a": "x", "b": "y", "p_a_higher": "513/800"}]
+        });
+        let gate = |figure: &str, text: &str| {
+            Expect(vec![Gate {
+                figure: figure.into(),
+                condition: Condition::parse(text).unwrap(),
+            }])
+        };
+        assert!(check(&gate("comparisons.0.p_a_higher", "> 1/2"), &results).is_empty());
+        let failed = check(&gate("comparisons.0.p_a_higher", "< 1/2"), &results);
+        assert!(failed[0].message.contains("513/800"), "{failed:?}");
+        let missing = check(&gate("comparisons.1.p_a_higher", "< 1/2"), &results);
+        assert!(missing[0].message.contains("no figure at"), "{missing:?}");
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod paths;
 pub mod progress;
 pub mod publish;
 pub mod releases;
+pub mod roll;
 pub mod scenario;
 pub mod serve;
 pub mod shortcodes;

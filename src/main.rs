@@ -118,6 +118,23 @@ enum Command {
         #[command(flatten)]
         site: SiteArgs,
     },
+    /// Roll dice expressions without a scenario file: exact tables and
+    /// head-to-head odds (see "The dice language" in docs/reference.md).
+    Roll {
+        /// Expressions such as 4d6dl1, 2d20kh1 or "8d10>=7" (quote them for
+        /// the shell).
+        #[arg(required = true)]
+        expressions: Vec<String>,
+        /// Print the results as JSON, as `eval --json` prints under `results`.
+        #[arg(long)]
+        json: bool,
+        /// Extra rolls an exploding die may make (default 3, at most 20).
+        #[arg(long)]
+        explode_depth: Option<u32>,
+        /// Multiply the time and memory budgets by this factor (0.001 to 1000).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
+    },
     /// Create a new site in DIR: a page, a scenario of each kind, the templates.
     Init {
         /// A new or empty folder.
@@ -164,6 +181,18 @@ fn main() -> ExitCode {
         Command::Pdf { output, site } => {
             project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, ui))
         }
+        Command::Roll {
+            expressions,
+            json,
+            explode_depth,
+            budget,
+        } => roll(
+            &expressions,
+            json,
+            explode_depth,
+            &Budget { factor: budget },
+            ui,
+        ),
         Command::Report {
             file,
             output,
@@ -366,19 +395,27 @@ fn scenario_text(
     page: &fairdice::layout::blocks::ScenarioPage,
     width: usize,
 ) -> String {
-    use fairdice::layout::blocks::Block;
-    use fairdice::terminal::{render_facts, render_table};
-    let mut parts = vec![format!("{name} [{kind}]\n")];
-    for block in &page.blocks {
-        match block {
-            Block::Heading { text } => parts.push(format!("== {text} ==\n")),
-            Block::Text { text } | Block::Verdict { text } => parts.push(format!("{text}\n")),
-            Block::Facts { items } => parts.push(render_facts(items)),
-            Block::Table(table) => parts.push(render_table(table, width)),
-            Block::Chart(_) => {}
-        }
+    let blocks = fairdice::terminal::render_blocks(&page.blocks, width);
+    format!("{name} [{kind}]\n\n{blocks}")
+}
+
+fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget, ui: Ui) -> Exit {
+    let params = match fairdice::roll::prepare(expressions, depth, budget) {
+        Ok(params) => params,
+        Err(message) => return failed(&Error::Refused(message), ui),
+    };
+    let progress = Progress::new(!ui.quiet);
+    if json {
+        let results = fairdice::roll::json(&params, &progress);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&results).expect("JSON values serialise")
+        );
+    } else {
+        let width = fairdice::terminal::width();
+        print!("{}", fairdice::roll::text(&params, width, &progress));
     }
-    parts.join("\n")
+    Exit::Success
 }
 
 fn report(file: &Path, output: &Path, force: bool, budget: &Budget, ui: Ui) -> Exit {

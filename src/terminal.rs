@@ -8,7 +8,7 @@
 //! columns are left out, widest first, and a closing line says which, so
 //! nothing is ever cut in the middle of a number.
 
-use crate::layout::blocks::{Cell, Table};
+use crate::layout::blocks::{Block, Cell, Table};
 use std::fmt::Write as _;
 
 /// Columns are separated by this many spaces.
@@ -90,6 +90,22 @@ pub fn render_table(table: &Table, width: usize) -> String {
         );
     }
     out
+}
+
+/// A page's blocks in order: headings, sentences, key figures and tables
+/// (charts are left out: their data is in the tables shown).
+pub fn render_blocks(blocks: &[Block], width: usize) -> String {
+    let parts: Vec<String> = blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Heading { text } => Some(format!("== {text} ==\n")),
+            Block::Text { text } | Block::Verdict { text } => Some(format!("{text}\n")),
+            Block::Facts { items } => Some(render_facts(items)),
+            Block::Table(table) => Some(render_table(table, width)),
+            Block::Chart(_) => None,
+        })
+        .collect();
+    parts.join("\n")
 }
 
 /// Key figures as `label: value` lines, labels aligned.

@@ -72,6 +72,17 @@ impl Budget {
         })
     }
 
+    /// [`Budget::admit`], naming the costliest part of the parameters (see
+    /// `Analysis::cost_detail`) when the cost is refused.
+    pub fn admit_explained(&self, cost: &Cost, detail: Option<String>) -> Result<(), ParamError> {
+        self.admit(cost).map_err(|mut err| {
+            if let Some(detail) = detail {
+                err.message = format!("{}; {detail}", err.message);
+            }
+            err
+        })
+    }
+
     /// Refuse scenarios that each fit but together exceed the whole-build
     /// budget, naming the costliest (by name, as given) and the flag.
     pub fn admit_all(&self, costs: &[(String, Cost)]) -> Result<(), String> {

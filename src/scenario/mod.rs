@@ -182,14 +182,7 @@ pub fn parse_with_data(
     let params = read_data(params, source_path, text, data)?;
     params
         .validate()
-        .and_then(|()| {
-            budget.admit(&params.cost()).map_err(|mut err| {
-                if let Some(detail) = params.cost_detail() {
-                    err.message = format!("{}; {detail}", err.message);
-                }
-                err
-            })
-        })
+        .and_then(|()| budget.admit_explained(&params.cost(), params.cost_detail()))
         .map_err(|err| {
             let (line, column) = key_position(text, err.key);
             at(line, column, format!("{}: {}", err.key, err.message))

@@ -68,9 +68,10 @@ impl Expand for Expander<'_, '_> {
         match call.name.as_str() {
             "value" => {
                 let path = call.arg("path")?;
-                let value = lookup(&computed.page.results, path).ok_or_else(|| {
-                    format!("value(...): scenario {name:?} has no result at {path:?}")
-                })?;
+                let value =
+                    crate::gates::at_path(&computed.page.results, path).ok_or_else(|| {
+                        format!("value(...): scenario {name:?} has no result at {path:?}")
+                    })?;
                 let style = call.args.get("format").map_or("decimal", String::as_str);
                 format::contract_value(value, style)
                     .map(Expansion::Inline)
@@ -141,13 +142,4 @@ fn it_has<'a>(ids: impl Iterator<Item = &'a str>, what: &str) -> String {
     } else {
         format!("it has: {}", ids.join(", "))
     }
-}
-
-/// Follow a dot path such as `cases.2.fairness.tvd` into the results.
-fn lookup<'v>(value: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
-    path.split('.').try_fold(value, |at, key| match at {
-        serde_json::Value::Array(items) => items.get(key.parse::<usize>().ok()?),
-        serde_json::Value::Object(map) => map.get(key),
-        _ => None,
-    })
 }

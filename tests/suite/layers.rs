@@ -27,7 +27,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["site", "markdown", "shortcodes", "charts", "output"],
     ),
     ("build", &["build", "cache", "publish"]),
-    ("command line", &["ui", "terminal", "serve", "init", "main"]),
+    (
+        "command line",
+        &["ui", "terminal", "roll", "serve", "init", "main"],
+    ),
 ];
 
 fn layer_of(top: &str) -> Option<usize> {

@@ -1,12 +1,15 @@
-"""Check fairdice's dice kind against icepool, expression by expression.
+"""fairdice's dice language against icepool (needs `pip install icepool`).
 
-Usage: benches/dice_oracle.py [FAIRDICE]  (needs `pip install icepool`)
+`python dice_icepool.py check [FAIRDICE]`
+    Each expression in CASES is written twice: in our dice language and as
+    the same roll in icepool. `fairdice eval --json` must give exactly
+    icepool's probabilities (reduced fractions) and mean; exit 1 otherwise.
 
-Each expression below is written twice: in our dice language and as the
-same roll in icepool. For each, `fairdice eval --json` must give exactly
-icepool's probabilities (as reduced fractions) and the same mean.
+`python dice_icepool.py time EXPR`
+    icepool's compute alone for one expression of CASES, in this fresh
+    process (icepool caches on die objects): prints `seconds=S values=V`.
 """
-import json, subprocess, sys, tempfile, os
+import json, subprocess, sys, tempfile, os, time
 from fractions import Fraction
 import icepool
 from icepool import d, Die
@@ -35,7 +38,14 @@ CASES = {
     "6d6dh2": lambda: d6.pool(6).lowest(4).sum(),
     "10d6>4": lambda: 10 @ (d6 > 4),
     "4d6kh2>=5": lambda: d6.map(lambda x: int(x >= 5)).pool(4).highest(2).sum(),
+    # The speed workloads of benches/compare_dice.sh.
+    "200d20kh20": lambda: d20.pool(200).highest(20).sum(),
+    "500d6kh50": lambda: d6.pool(500).highest(50).sum(),
+    "1000d10>=7": lambda: 1000 @ (d10 >= 7),
+    "1000d6": lambda: 1000 @ d6,
 }
+# Too slow for icepool to be part of `check` (timed by compare_dice.sh only).
+SLOW = {"1000d6"}
 
 
 def ours(fairdice, expressions):
@@ -50,9 +60,8 @@ def ours(fairdice, expressions):
     return json.loads(out)["scenarios"][0]["results"]["rolls"]
 
 
-def main():
-    fairdice = sys.argv[1] if len(sys.argv) > 1 else "target/release/fairdice"
-    expressions = list(CASES)
+def check(fairdice):
+    expressions = [e for e in CASES if e not in SLOW]
     rolls = ours(fairdice, expressions)
     bad = 0
     for e, roll in zip(expressions, rolls):
@@ -65,5 +74,16 @@ def main():
     sys.exit(1 if bad else 0)
 
 
+def time_one(expression):
+    start = time.perf_counter()
+    die = CASES[expression]()
+    die.denominator()
+    seconds = time.perf_counter() - start
+    print(f"seconds={seconds:.4f} values={len(die)}")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["time"]:
+        time_one(sys.argv[2])
+    else:
+        check(sys.argv[2] if len(sys.argv) > 2 else "target/release/fairdice")

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The dice language against icepool: whole-process `fairdice eval --json`
+# (parse, check, compute, lay out, print) against icepool's compute alone,
+# for the workloads of issue 13, then a check that both agree exactly on
+# every expression of benches/dice_icepool.py.
+#
+# Environment (optional):
+#   WORKLOADS   space-separated expressions (default below); each must be a
+#               key of CASES in dice_icepool.py
+#   RUNS        runs per fairdice workload, best kept (default 5)
+#   PYTHON      a python with icepool installed (default: a throwaway venv)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+workloads="${WORKLOADS:-200d20kh20 500d6kh50 1000d10>=7 1000d6 16d10!kh8}"
+runs="${RUNS:-5}"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+if [ -z "${PYTHON:-}" ]; then
+    echo "== installing icepool into a virtualenv in $scratch" >&2
+    python3 -m venv "$scratch/venv"
+    "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check icepool >&2
+    PYTHON="$scratch/venv/bin/python"
+fi
+(cd "$here/.." && cargo build --quiet --release)
+fairdice="$here/../target/release/fairdice"
+
+best_of() { # best wall time in seconds of $runs runs of "$@"
+    local best=""
+    for _ in $(seq "$runs"); do
+        local start end
+        start=$(date +%s.%N)
+        "$@" >/dev/null
+        end=$(date +%s.%N)
+        best=$(python3 -c "b='$best'; t=$end-$start; print(t if not b or t<float(b) else b)")
+    done
+    echo "$best"
+}
+
+printf '%-14s %12s %12s %8s\n' workload fairdice icepool ratio
+for workload in $workloads; do
+    printf 'title: bench\nkind: dice\nrolls:\n  r: "%s"\n' "$workload" >"$scratch/w.yaml"
+    ours=$(best_of "$fairdice" eval "$scratch/w.yaml" --json --quiet)
+    theirs=$("$PYTHON" "$here/dice_icepool.py" time "$workload" | sed 's/seconds=\([^ ]*\).*/\1/')
+    python3 -c "o=$ours; t=$theirs; print(f'%-14s %11.3fs %11.3fs %7.1fx' % ('$workload', o, t, t/o))"
+done
+echo "== exact agreement" >&2
+"$PYTHON" "$here/dice_icepool.py" check "$fairdice" >&2

@@ -1,0 +1,127 @@
+//! Rolls without a scenario file: `fairdice roll EXPR...` and the serve
+//! playground read expressions from the command line or a form, check them
+//! and the budget exactly as the build does, and lay them out as the
+//! `dice` page would.
+
+use crate::analyses::rolls::{Expression, NamedRoll, Params, RollList, Rolls, MAX_ROLLS};
+use crate::analyses::{Analysis, Budget};
+use crate::engine::to_f64;
+use crate::layout::blocks::{Block, Cell};
+use crate::layout::Layout;
+use crate::progress::Progress;
+use crate::terminal;
+
+/// The widest bar in the terminal table, in characters.
+const BAR_WIDTH: usize = 30;
+
+/// Expressions checked and priced; each is named by its own text.
+pub fn prepare(
+    expressions: &[String],
+    explode_depth: Option<u32>,
+    budget: &Budget,
+) -> Result<Params, String> {
+    if expressions.is_empty() {
+        return Err("no expression: write one such as 4d6kh3".into());
+    }
+    if expressions.len() > MAX_ROLLS {
+        return Err(format!("at most {MAX_ROLLS} expressions at once"));
+    }
+    let mut rolls = Vec::new();
+    for text in expressions {
+        let expression = Expression::read(text).map_err(|e| e.describe(text))?;
+        if rolls.iter().any(|r: &NamedRoll| r.name == *text) {
+            continue;
+        }
+        rolls.push(NamedRoll {
+            name: text.clone(),
+            expression,
+        });
+    }
+    let params = Params {
+        rolls: RollList(rolls),
+        explode_depth,
+    };
+    Rolls::validate(&params).map_err(|e| e.message)?;
+    budget
+        .admit_explained(&Rolls::cost(&params), Rolls::cost_detail(&params))
+        .map_err(|e| e.message)?;
+    Ok(params)
+}
+
+/// The results contract, as `eval --json` prints under `results`.
+pub fn json(params: &Params, progress: &Progress) -> serde_json::Value {
+    Rolls::contract(&Rolls::analyse(params, progress))
+}
+
+/// The page's blocks for a terminal `width` wide, each roll's table with
+/// a bar per value.
+pub fn text(params: &Params, width: usize, progress: &Progress) -> String {
+    let analysed = Rolls::analyse(params, progress);
+    let mut blocks = Rolls::layout(params, &analysed);
+    for (index, roll) in analysed.results.rolls.iter().enumerate() {
+        let id = format!("roll-{}", index + 1);
+        let Some(table) = blocks.iter_mut().find_map(|b| match b {
+            Block::Table(t) if t.id == id => Some(t),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let highest = roll
+            .outcomes
+            .iter()
+            .map(|o| to_f64(&o.probability))
+            .fold(0.0, f64::max);
+        table.columns.push(String::new());
+        for (row, outcome) in table.rows.iter_mut().zip(&roll.outcomes) {
+            let share = to_f64(&outcome.probability) / highest;
+            row.push(Cell::plain(bar(share)));
+        }
+    }
+    terminal::render_blocks(&blocks, width)
+}
+
+/// A bar of up to [`BAR_WIDTH`] eighth-blocks; any value above zero shows.
+fn bar(share: f64) -> String {
+    const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
+    let eighths = ((share * (BAR_WIDTH * 8) as f64).round() as usize).max(1);
+    let mut text = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        text.push(EIGHTHS[eighths % 8 - 1]);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_are_checked_as_in_a_scenario() {
+        let budget = Budget::default();
+        let error = prepare(&["4d6kh5".into()], None, &budget).unwrap_err();
+        assert_eq!(error, "`4d6kh5`, column 4: cannot keep 5 of 4 dice");
+        let error = prepare(&["1d6 + 100000d1000".into()], None, &budget).unwrap_err();
+        assert!(
+            error.contains("the costliest part is `100000d1000`"),
+            "{error}"
+        );
+        assert!(prepare(&[], None, &budget).is_err());
+        let error = prepare(&["3d6!".into()], Some(99), &budget).unwrap_err();
+        assert!(error.contains("at most 20"), "{error}");
+    }
+
+    #[test]
+    fn the_terminal_table_has_a_bar_per_value() {
+        let params = prepare(&["2d6".into(), "d12".into()], None, &Budget::default()).unwrap();
+        let text = text(&params, 120, &Progress::hidden());
+        assert!(text.contains("2d6 rolls higher than d12"), "{text}");
+        let seven = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("7 "))
+            .unwrap();
+        assert!(seven.ends_with(&"█".repeat(BAR_WIDTH)), "{seven}");
+        let json = json(&params, &Progress::hidden());
+        assert_eq!(json["rolls"][0]["outcomes"][5]["probability"], "1/6");
+        assert_eq!(bar(0.0001), "▏");
+    }
+}
