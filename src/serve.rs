@@ -13,6 +13,7 @@
 //! redirects only to its own paths, and bounds each request's size and
 //! time and the number of connections.
 
+use crate::analyses::Budget;
 use crate::build::{self, Project};
 use crate::error::{Error, Result};
 use crate::ui::{self, Ui};
@@ -30,6 +31,13 @@ pub const POLL: Duration = Duration::from_millis(300);
 
 /// The endpoint pages poll for the build version and error.
 pub const VERSION_PATH: &str = "/__fairdice/version";
+/// The dice playground: expressions in, the engine's page out.
+pub const PLAYGROUND_PATH: &str = "/__fairdice/playground";
+/// The playground's results for `?roll=EXPR&roll=EXPR&depth=N`: the page
+/// `fairdice report` would write for those rolls.
+const ROLL_PATH: &str = "/__fairdice/roll";
+/// The scenario file for the same query, as text.
+const ROLL_YAML_PATH: &str = "/__fairdice/roll.yaml";
 
 /// What pages learn from the version endpoint.
 #[derive(Debug, Default)]
@@ -62,6 +70,7 @@ impl Server {
         let listener_thread = {
             let site = Arc::new(Site {
                 out: project.out.clone(),
+                budget: project.budget.clone(),
                 status: status.clone(),
                 port: addr.port(),
             });
@@ -157,6 +166,8 @@ fn watch_loop(project: &Project, status: &Mutex<Status>, stop: &AtomicBool, ui: 
 struct Site {
     /// The folder served.
     out: PathBuf,
+    /// The build's budget, which the playground applies too.
+    budget: Budget,
     status: Arc<Mutex<Status>>,
     /// The port listened on: the only one a request may name.
     port: u16,
@@ -441,7 +452,7 @@ fn is_token(text: &str) -> bool {
 /// Refuse what is not for this server, then serve the path.
 fn answer(request: &Request, site: &Site) -> Response {
     match admit(request, site.port) {
-        Ok(path) => respond(path, &site.out, &site.status),
+        Ok(target) => respond(target, site),
         Err(refusal) => refusal,
     }
 }
@@ -566,8 +577,18 @@ impl Response {
     }
 }
 
-fn respond(target: &str, out: &Path, status: &Mutex<Status>) -> Response {
+fn respond(target: &str, site: &Site) -> Response {
+    let (out, status) = (&site.out, &site.status);
     let path = target.split(['?', '#']).next().unwrap_or("/");
+    match path {
+        PLAYGROUND_PATH => return html(200, PLAYGROUND.as_bytes().to_vec()),
+        ROLL_PATH | ROLL_YAML_PATH => {
+            let query = target.split('#').next().unwrap_or("");
+            let query = query.split_once('?').map_or("", |(_, q)| q);
+            return playground_roll(query, path == ROLL_YAML_PATH, &site.budget);
+        }
+        _ => {}
+    }
     if path == VERSION_PATH {
         let status = status.lock().unwrap_or_else(|e| e.into_inner());
         let body = serde_json::json!({ "version": status.version, "error": status.error });
@@ -606,6 +627,69 @@ fn folder_address(relative: &Path) -> String {
         }
     }
     address
+}
+
+/// The playground page, served as written (it loads nothing else).
+const PLAYGROUND: &str = include_str!("serve/playground.html");
+
+fn html(code: u16, body: Vec<u8>) -> Response {
+    Response {
+        code,
+        content_type: "text/html; charset=utf-8",
+        location: None,
+        body,
+    }
+}
+
+/// The rolls of a playground query, checked and priced as a build would,
+/// as a report page (or the scenario's YAML); a refused expression
+/// answers 422 with the build's message. Each request runs on its own
+/// connection thread, so a long roll never holds up other requests.
+fn playground_roll(query: &str, yaml: bool, budget: &Budget) -> Response {
+    let mut expressions = Vec::new();
+    let mut depth = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let Some(value) = percent_decode(&value.replace('+', " ")) else {
+            return Response::text(400, "malformed query");
+        };
+        match key {
+            "roll" => expressions.push(value),
+            "depth" => match value.parse() {
+                Ok(n) => depth = Some(n),
+                Err(_) => {
+                    return Response::text(422, "depth: expected a whole number from 0 to 20")
+                }
+            },
+            _ => {}
+        }
+    }
+    let prepared = crate::roll::prepare(&expressions, depth, budget);
+    let page = prepared.and_then(|params| {
+        if yaml {
+            Ok(crate::roll::scenario_yaml(&params).into_bytes())
+        } else {
+            crate::roll::report(&params, budget, &crate::progress::Progress::hidden())
+                .map(String::into_bytes)
+        }
+    });
+    match (page, yaml) {
+        (Ok(body), true) => Response {
+            body,
+            ..Response::text(200, "")
+        },
+        (Ok(body), false) => html(200, body),
+        (Err(message), true) => Response::text(422, &message),
+        (Err(message), false) => html(
+            422,
+            format!(
+                "<!DOCTYPE html><html lang=\"en\"><meta charset=\"utf-8\"><title>Cannot roll</title>\
+                 <p role=\"alert\" style=\"font: 16px system-ui, sans-serif; color: #b00020\">{}</p></html>",
+                crate::markdown::escape_html(&message)
+            )
+            .into_bytes(),
+        ),
+    }
 }
 
 fn not_found() -> Response {

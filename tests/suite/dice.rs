@@ -113,3 +113,41 @@ fn an_expression_over_budget_is_refused_at_once_naming_its_part() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_serve_playground_rolls_with_the_builds_checks() {
+    let dir = good_site();
+    let (_serving, addr) = crate::serve::start(dir.path());
+    let get = |path: &str| crate::serve::get(&addr, path);
+    let (code, page) = get("/__fairdice/playground");
+    assert_eq!(code, 200);
+    assert!(page.contains("Dice playground"));
+    let (code, report) = get("/__fairdice/roll?roll=2d6&roll=d12");
+    assert_eq!(code, 200, "{report}");
+    assert!(report.contains("2d6 rolls higher than d12"), "{report}");
+    let (code, yaml) = get("/__fairdice/roll.yaml?roll=4d6dl1&roll=2d20kh1+%2B+3&depth=2");
+    assert_eq!(code, 200);
+    assert!(
+        yaml.contains("kind: dice") && yaml.contains("2d20kh1 + 3"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("explode_depth: 2"), "{yaml}");
+    let (code, error) = get("/__fairdice/roll?roll=4d6kh5");
+    assert_eq!(code, 422);
+    assert!(error.contains("cannot keep 5 of 4 dice"), "{error}");
+    let (code, error) = get("/__fairdice/roll?roll=%3Cscript%3Ealert(1)%3C/script%3E");
+    assert_eq!(code, 422);
+    assert!(
+        !error.contains("<script>") && error.contains("&lt;script&gt;"),
+        "{error}"
+    );
+    let started = Instant::now();
+    let (code, error) = get("/__fairdice/roll?roll=1d6%2B100000d1000kh50000");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code, 422);
+    assert!(
+        error.contains("over the budget") && error.contains("100000d1000kh50000"),
+        "{error}"
+    );
+    assert_eq!(get("/__fairdice/version").0, 200);
+}

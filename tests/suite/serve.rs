@@ -41,7 +41,7 @@ pub(crate) fn start(root: &std::path::Path) -> (Serving, String) {
 }
 
 /// GET a path; the status code and the body.
-fn get(addr: &str, path: &str) -> (u16, String) {
+pub(crate) fn get(addr: &str, path: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
