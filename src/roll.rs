@@ -91,6 +91,36 @@ fn bar(share: f64) -> String {
     text
 }
 
+/// The scenario file that reproduces these rolls, for authors to copy.
+pub fn scenario_yaml(params: &Params) -> String {
+    let mut rolls = serde_yaml::Mapping::new();
+    for roll in &params.rolls.0 {
+        rolls.insert(
+            roll.name.clone().into(),
+            roll.expression.text.clone().into(),
+        );
+    }
+    let mut file = serde_yaml::Mapping::new();
+    file.insert("title".into(), "Playground".into());
+    file.insert("kind".into(), "dice".into());
+    file.insert("rolls".into(), rolls.into());
+    if let Some(depth) = params.explode_depth {
+        file.insert("explode_depth".into(), u64::from(depth).into());
+    }
+    serde_yaml::to_string(&file).expect("a mapping of strings serializes")
+}
+
+/// The rolls as a one-file report, as `fairdice report` writes it for
+/// their scenario file: what the playground shows.
+pub fn report(params: &Params, budget: &Budget, progress: &Progress) -> Result<String, String> {
+    let yaml = scenario_yaml(params);
+    let scenario = crate::scenario::parse_with_budget("playground.yaml", &yaml, budget)
+        .map_err(|e| e.to_string())?;
+    let scenarios = [scenario];
+    let computed = crate::build::compute(&scenarios, progress);
+    crate::site::standalone::report_html(&computed[0]).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,34 +154,4 @@ mod tests {
         assert_eq!(json["rolls"][0]["outcomes"][5]["probability"], "1/6");
         assert_eq!(bar(0.0001), "▏");
     }
-}
-
-/// The scenario file that reproduces these rolls, for authors to copy.
-pub fn scenario_yaml(params: &Params) -> String {
-    let mut rolls = serde_yaml::Mapping::new();
-    for roll in &params.rolls.0 {
-        rolls.insert(
-            roll.name.clone().into(),
-            roll.expression.text.clone().into(),
-        );
-    }
-    let mut file = serde_yaml::Mapping::new();
-    file.insert("title".into(), "Playground".into());
-    file.insert("kind".into(), "dice".into());
-    file.insert("rolls".into(), rolls.into());
-    if let Some(depth) = params.explode_depth {
-        file.insert("explode_depth".into(), u64::from(depth).into());
-    }
-    serde_yaml::to_string(&file).expect("a mapping of strings serializes")
-}
-
-/// The rolls as a one-file report, as `fairdice report` writes it for
-/// their scenario file: what the playground shows.
-pub fn report(params: &Params, budget: &Budget, progress: &Progress) -> Result<String, String> {
-    let yaml = scenario_yaml(params);
-    let scenario = crate::scenario::parse_with_budget("playground.yaml", &yaml, budget)
-        .map_err(|e| e.to_string())?;
-    let scenarios = [scenario];
-    let computed = crate::build::compute(&scenarios, progress);
-    crate::site::standalone::report_html(&computed[0]).map_err(|e| e.to_string())
 }

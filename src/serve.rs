@@ -70,7 +70,7 @@ impl Server {
         let listener_thread = {
             let site = Arc::new(Site {
                 out: project.out.clone(),
-                budget: project.budget.clone(),
+                budget: project.budget,
                 status: status.clone(),
                 port: addr.port(),
             });
