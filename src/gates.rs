@@ -354,6 +354,16 @@ pub struct Failure {
     pub message: String,
 }
 
+/// The one value at a dotted path into the results, as shortcodes name
+/// it: `comparisons.0.p_tie` (list items by their index from 0).
+pub fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.').try_fold(value, |at, key| match at {
+        Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+        Value::Object(map) => map.get(key),
+        _ => None,
+    })
+}
+
 /// Check every gate against every case; one failure per gate and case
 /// (per value, for a dotted path that runs through lists). A numeric part
 /// of a dotted path picks one list item, counted from 0

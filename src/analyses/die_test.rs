@@ -52,10 +52,7 @@ impl Params {
 }
 
 /// A die: its distinct faces in increasing order, and the ways each comes up.
-///
-/// TEMPORARY: reads `dN` and custom faces `d{1,1,2,3}` itself until the dice
-/// language (`crate::analyses::dice_lang`) lands on main; then it is read by
-/// that language's single-die parser.
+/// Written in the dice language as one die (`d6`, `dF`, `d{1,1,2,3}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Die {
     /// As written.
@@ -68,34 +65,16 @@ pub struct Die {
 pub const MAX_FACES: usize = 10_000;
 
 impl Die {
-    /// TEMPORARY (see [`Die`]): `d6`, `D20`, `d{1,1,2,3}`.
+    /// One die in the dice language, with at most [`MAX_FACES`] faces and at
+    /// least two different ones.
     pub fn parse(text: &str) -> Result<Die, String> {
-        let expected = || format!("expected a die like \"d6\" or \"d{{1,1,2,3}}\", found {text:?}");
         let trimmed = text.trim();
-        let body = trimmed.strip_prefix(['d', 'D']).ok_or_else(expected)?;
-        let mut values: Vec<i64> =
-            if let Some(list) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) {
-                list.split(',')
-                    .map(|v| v.trim().parse::<i64>().map_err(|_| expected()))
-                    .collect::<Result<_, _>>()?
-            } else {
-                let sides: u64 = body.parse().map_err(|_| expected())?;
-                if sides as usize > MAX_FACES {
-                    return Err(format!("{text:?} has more than {MAX_FACES} faces"));
-                }
-                (1..=sides as i64).collect()
-            };
-        if values.len() > MAX_FACES {
-            return Err(format!("{text:?} has more than {MAX_FACES} faces"));
-        }
-        values.sort_unstable();
-        let mut faces: Vec<(i64, u64)> = Vec::new();
-        for value in values {
-            match faces.last_mut() {
-                Some((face, ways)) if *face == value => *ways += 1,
-                _ => faces.push((value, 1)),
-            }
-        }
+        let outcomes = crate::analyses::dice_lang::die(trimmed, MAX_FACES as u64)
+            .map_err(|error| error.describe(trimmed))?;
+        let faces: Vec<(i64, u64)> = outcomes
+            .iter()
+            .filter_map(|(face, ways)| u64::try_from(ways).ok().map(|w| (face, w)))
+            .collect();
         if faces.len() < 2 {
             return Err(format!(
                 "{text:?} shows fewer than 2 different faces: a die to test needs at least 2"
@@ -341,8 +320,15 @@ mod tests {
         assert_eq!(custom.faces, [(1, 2), (2, 1), (3, 1)]);
         assert_eq!(Die::parse("d{-1,0,1}").unwrap().values(), [-1, 0, 1]);
         assert!(Die::parse("d1").unwrap_err().contains("fewer than 2"));
-        assert!(Die::parse("6").unwrap_err().contains("expected a die"));
-        assert!(Die::parse("d{1,x}").unwrap_err().contains("expected a die"));
+        assert!(Die::parse("6").unwrap_err().contains("expected one die"));
+        assert!(Die::parse("2d6").unwrap_err().contains("expected one die"));
+        let bad_face = Die::parse("d{1,x}").unwrap_err();
+        assert!(bad_face.contains("column 5"), "{bad_face}");
+        assert_eq!(Die::parse("dF").unwrap().values(), [-1, 0, 1]);
+        assert_eq!(Die::parse("d%").unwrap().faces.len(), 100);
+        // Refused before any face is counted, however many are asked for.
+        let huge = Die::parse("d9000000000000000").unwrap_err();
+        assert!(huge.contains("at most 10000 faces"), "{huge}");
     }
 
     #[test]

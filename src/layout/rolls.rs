@@ -4,15 +4,21 @@
 
 use crate::analyses::rolls::{Analysed, Comparison, Params, Roll, RollFigures, Rolls};
 use crate::engine::{exact_string, to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::{cells, format, Layout};
 
 impl Layout for Rolls {
     fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
         let results = &analysed.results;
         let mut blocks = Vec::new();
-        if !results.comparisons.is_empty() {
-            blocks.push(Block::Text {
+        if results.comparisons.is_empty() {
+            if let Some(roll) = results.rolls.first() {
+                blocks.push(Block::Verdict {
+                    text: single_verdict(roll, &analysed.rolls[0]),
+                });
+            }
+        } else {
+            blocks.push(Block::Verdict {
                 text: verdicts(&results.comparisons),
             });
             blocks.push(Block::Table(comparison_table(&results.comparisons)));
@@ -43,16 +49,27 @@ impl Layout for Rolls {
                 kind: ChartKind::Bars,
                 x_label: format!("{} - {}", comparison.a, comparison.b),
                 y_label: "probability".into(),
-                log_y: false,
+                y_format: ValueFormat::Probability,
                 series: vec![Series {
                     name: "probability".into(),
                     points: difference
                         .iter()
                         .map(|d| (d.value as f64, to_f64(&d.probability)))
                         .collect(),
+                    titles: difference
+                        .iter()
+                        .map(|d| {
+                            format::exact_title(
+                                &format!("difference {}", d.value),
+                                &d.probability,
+                                true,
+                            )
+                        })
+                        .collect(),
+                    ..Series::default()
                 }],
-                reference: None,
                 table_id: Some("comparisons".into()),
+                ..Chart::default()
             }));
         }
         blocks
@@ -167,7 +184,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
             kind: ChartKind::Bars,
             x_label: "value".into(),
             y_label: "probability".into(),
-            log_y: false,
+            y_format: ValueFormat::Probability,
             series: vec![Series {
                 name: roll.name.clone(),
                 points: roll
@@ -175,9 +192,16 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                     .iter()
                     .map(|o| (o.value as f64, to_f64(&o.probability)))
                     .collect(),
+                titles: roll
+                    .outcomes
+                    .iter()
+                    .map(|o| format::exact_title(&format!("{}", o.value), &o.probability, true))
+                    .collect(),
+                ..Series::default()
             }],
-            reference: None,
+            at_least: Some(at_least_series("at least", roll, figures)),
             table_id: Some(format!("roll-{index}")),
+            ..Chart::default()
         }),
         Block::Table(Table {
             id: format!("roll-{index}"),
@@ -214,23 +238,52 @@ fn at_least_chart(rolls: &[Roll], figures: &[RollFigures]) -> Chart {
         kind: ChartKind::Lines,
         x_label: "value".into(),
         y_label: "probability of at least".into(),
-        log_y: false,
+        y_format: ValueFormat::Probability,
         series: rolls
             .iter()
             .zip(figures)
-            .map(|(roll, f)| Series {
-                name: roll.name.clone(),
-                points: roll
-                    .outcomes
-                    .iter()
-                    .zip(&f.at_least)
-                    .map(|(o, p)| (o.value as f64, to_f64(p)))
-                    .collect(),
-            })
+            .map(|(roll, f)| at_least_series(&roll.name, roll, f))
             .collect(),
-        reference: None,
-        table_id: None,
+        ..Chart::default()
     }
+}
+
+/// A roll's chance of at least each of its values, with exact tooltips.
+fn at_least_series(name: &str, roll: &Roll, figures: &RollFigures) -> Series {
+    let pairs = || roll.outcomes.iter().zip(&figures.at_least);
+    Series {
+        name: name.into(),
+        points: pairs().map(|(o, p)| (o.value as f64, to_f64(p))).collect(),
+        titles: pairs()
+            .map(|(o, p)| format::exact_title(&format!("{name}: {} or more", o.value), p, true))
+            .collect(),
+        ..Series::default()
+    }
+}
+
+/// "4d6dl1 averages 12.24, from 3 to 18; 13 is the likeliest value." The
+/// answer a reader of a single roll wants first.
+fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
+    let (low, high) = (
+        roll.outcomes.first().map_or(0, |o| o.value),
+        roll.outcomes.last().map_or(0, |o| o.value),
+    );
+    let likeliest = match figures.modes.as_slice() {
+        [one] => format!("{one} is the likeliest value"),
+        many => format!(
+            "{} are equally the likeliest values",
+            many.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!(
+        "{} ({}) averages {}, from {low} to {high}; {likeliest}.",
+        roll.name,
+        roll.expression,
+        format::decimal(&roll.mean)
+    )
 }
 
 #[cfg(test)]
@@ -245,7 +298,7 @@ mod tests {
             serde_yaml::from_str("rolls:\n  standard: 4d6dl1\n  heroic: 2d6+6\n").unwrap();
         let analysed = Rolls::analyse(&params, &Progress::hidden());
         let blocks = Rolls::layout(&params, &analysed);
-        let Block::Text { text } = &blocks[0] else {
+        let Block::Verdict { text } = &blocks[0] else {
             panic!("{:?}", blocks[0])
         };
         // heroic (2d6+6, mean 13) against standard (4d6dl1, mean 12.24).

@@ -173,6 +173,15 @@ pub enum Die {
 }
 
 impl Die {
+    /// How many faces the die has, repeats counted.
+    pub fn face_count(&self) -> u64 {
+        match self {
+            Die::Standard(sides) => *sides,
+            Die::Fudge => 3,
+            Die::Custom(faces) => faces.len() as u64,
+        }
+    }
+
     /// The die's outcomes: one way per face.
     pub fn outcomes(&self) -> Option<Outcomes> {
         match self {
@@ -219,10 +228,11 @@ impl KeepRule {
 }
 
 /// A single die as the language writes it (`d6`, `dF`, `d%`, `d{1,1,2}`),
-/// for kinds that take one die rather than an expression.
-pub fn die(text: &str) -> Result<Outcomes, LangError> {
+/// for kinds that take one die rather than an expression. A die with more
+/// than `max_faces` faces is refused before any face is counted.
+pub fn die(text: &str, max_faces: u64) -> Result<Outcomes, LangError> {
     let expr = parse(text)?;
-    match &expr.node {
+    let one_die = match &expr.node {
         Node::Pool(pool)
             if pool.count == 1
                 && pool.reroll.is_none()
@@ -230,12 +240,23 @@ pub fn die(text: &str) -> Result<Outcomes, LangError> {
                 && pool.keep.is_none()
                 && pool.successes.is_none() =>
         {
-            check(&expr, DEFAULT_EXPLODE_DEPTH)?;
-            Ok(pool.die.outcomes().expect("checked dice have faces"))
+            Some(&pool.die)
         }
-        _ => Err(LangError::new(
+        _ => None,
+    };
+    let Some(die) = one_die else {
+        return Err(LangError::new(
             expr.span,
             "expected one die such as d6, dF, d% or d{1,2,3}",
-        )),
+        ));
+    };
+    if die.face_count() > max_faces {
+        return Err(LangError::new(
+            expr.span,
+            format!("a die here has at most {max_faces} faces"),
+        ));
     }
+    check(&expr, DEFAULT_EXPLODE_DEPTH)?;
+    die.outcomes()
+        .ok_or_else(|| LangError::new(expr.span, "a die needs at least one face"))
 }
