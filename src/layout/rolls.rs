@@ -18,8 +18,9 @@ impl Layout for Rolls {
                 });
             }
         } else {
+            let names: Vec<String> = results.rolls.iter().map(|r| r.name.clone()).collect();
             blocks.push(Block::Verdict {
-                text: verdicts(&results.comparisons),
+                text: verdicts(&names, &results.comparisons),
             });
             blocks.push(Block::Table(comparison_table(&results.comparisons)));
         }
@@ -76,37 +77,72 @@ impl Layout for Rolls {
     }
 }
 
-/// "heroic rolls higher than standard 61.3% of the time, standard 33.9%,
-/// equal 4.8%." One sentence per pair.
-fn verdicts(comparisons: &[Comparison]) -> String {
-    comparisons
+/// The head-to-head answer in one sentence: for one pair, who rolls higher
+/// how often; for more, the roll that beats every other (and its closest
+/// contest), or that none does.
+fn verdicts(names: &[String], comparisons: &[Comparison]) -> String {
+    if let [only] = comparisons {
+        return pair_sentence(only);
+    }
+    let beats = |winner: &str, c: &Comparison| {
+        (c.a == winner && c.p_a_higher > c.p_b_higher)
+            || (c.b == winner && c.p_b_higher > c.p_a_higher)
+    };
+    let champion = names.iter().find(|name| {
+        comparisons
+            .iter()
+            .filter(|c| &c.a == *name || &c.b == *name)
+            .all(|c| beats(name, c))
+    });
+    let Some(champion) = champion else {
+        return "No roll beats every other head to head: each pair's odds are in the table \
+                below."
+            .into();
+    };
+    // The closest contest: the pair where the champion's lead is smallest.
+    let lead = |c: &Comparison| {
+        if &c.a == champion {
+            &c.p_a_higher - &c.p_b_higher
+        } else {
+            &c.p_b_higher - &c.p_a_higher
+        }
+    };
+    let closest = comparisons
         .iter()
-        .map(|c| {
-            let (leader, trailer, p_lead, p_trail) = if c.p_b_higher > c.p_a_higher {
-                (&c.b, &c.a, &c.p_b_higher, &c.p_a_higher)
-            } else {
-                (&c.a, &c.b, &c.p_a_higher, &c.p_b_higher)
-            };
-            if p_lead == p_trail {
-                format!(
-                    "{} and {} are even: each rolls higher {} of the time, and they tie {}.",
-                    c.a,
-                    c.b,
-                    format::percent(p_lead),
-                    format::percent(&c.p_tie)
-                )
-            } else {
-                format!(
-                    "{leader} rolls higher than {trailer} {} of the time, {trailer} higher {}, \
-                     and they tie {}.",
-                    format::percent(p_lead),
-                    format::percent(p_trail),
-                    format::percent(&c.p_tie)
-                )
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+        .filter(|c| &c.a == champion || &c.b == champion)
+        .min_by(|x, y| lead(x).cmp(&lead(y)))
+        .expect("two or more rolls give the champion a pair");
+    format!(
+        "{champion} beats every other roll head to head; its closest contest: {}",
+        pair_sentence(closest)
+    )
+}
+
+/// "heroic rolls higher than standard 61.3% of the time, standard 33.9%,
+/// and they tie 4.8%."
+fn pair_sentence(c: &Comparison) -> String {
+    let (leader, trailer, p_lead, p_trail) = if c.p_b_higher > c.p_a_higher {
+        (&c.b, &c.a, &c.p_b_higher, &c.p_a_higher)
+    } else {
+        (&c.a, &c.b, &c.p_a_higher, &c.p_b_higher)
+    };
+    if p_lead == p_trail {
+        format!(
+            "{} and {} are even: each rolls higher {} of the time, and they tie {}.",
+            c.a,
+            c.b,
+            format::percent(p_lead),
+            format::percent(&c.p_tie)
+        )
+    } else {
+        format!(
+            "{leader} rolls higher than {trailer} {} of the time, {trailer} higher {}, \
+             and they tie {}.",
+            format::percent(p_lead),
+            format::percent(p_trail),
+            format::percent(&c.p_tie)
+        )
+    }
 }
 
 fn comparison_table(comparisons: &[Comparison]) -> Table {
@@ -269,6 +305,7 @@ fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
         roll.outcomes.last().map_or(0, |o| o.value),
     );
     let likeliest = match figures.modes.as_slice() {
+        all if all.len() == roll.outcomes.len() => "every value is equally likely".into(),
         [one] => format!("{one} is the likeliest value"),
         many => format!(
             "{} are equally the likeliest values",
@@ -291,6 +328,47 @@ mod tests {
     use super::*;
     use crate::analyses::Analysis;
     use crate::progress::Progress;
+
+    fn verdict_of(yaml: &str) -> String {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        let analysed = Rolls::analyse(&params, &Progress::hidden());
+        match Rolls::layout(&params, &analysed).remove(0) {
+            Block::Verdict { text } => text,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_verdict_names_the_roll_that_beats_every_other_or_says_none_does() {
+        // From the ability-score page: rerolling ones beats 4d6dl1 (55.08% to
+        // 34.75%), 3d6 and 2d6+6 (48.06% to 40.76%, the closest).
+        let text = verdict_of(
+            "rolls:\n  4d6 drop lowest: 4d6dl1\n  3d6 straight: 3d6\n  \
+             reroll ones: 4d6ro1dl1\n  heroic: 2d6+6\n",
+        );
+        assert!(
+            text.starts_with(
+                "reroll ones beats every other roll head to head; its closest \
+                 contest: reroll ones rolls higher than heroic 48.0571%"
+            ),
+            "{text}"
+        );
+        // Efron's dice go round in a circle, each beating the next 2/3 of
+        // the time: no roll beats every other.
+        let text = verdict_of(
+            "rolls:\n  A: d{4,4,4,4,0,0}\n  B: d{3,3,3,3,3,3}\n  C: d{6,6,2,2,2,2}\n  \
+             D: d{5,5,5,1,1,1}\n",
+        );
+        assert!(text.starts_with("No roll beats every other"), "{text}");
+        assert_eq!(
+            verdict_of("rolls:\n  one die: d6\n"),
+            "one die (d6) averages 3.5, from 1 to 6; every value is equally likely."
+        );
+        assert_eq!(
+            verdict_of("rolls:\n  two dice: 2d6\n"),
+            "two dice (2d6) averages 7, from 2 to 12; 7 is the likeliest value."
+        );
+    }
 
     #[test]
     fn the_page_leads_with_the_head_to_head() {
