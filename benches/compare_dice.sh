@@ -42,8 +42,15 @@ printf '%-14s %12s %12s %8s\n' workload fairdice icepool ratio
 for workload in $workloads; do
     printf 'title: bench\nkind: dice\nrolls:\n  r: "%s"\n' "$workload" >"$scratch/w.yaml"
     ours=$(best_of "$fairdice" eval "$scratch/w.yaml" --json --quiet)
-    theirs=$("$PYTHON" "$here/dice_icepool.py" time "$workload" | sed 's/seconds=\([^ ]*\).*/\1/')
-    python3 -c "o=$ours; t=$theirs; print(f'%-14s %11.3fs %11.3fs %7.1fx' % ('$workload', o, t, t/o))"
+    answer=$("$PYTHON" "$here/dice_icepool.py" time "$workload")
+    theirs=$(echo "$answer" | sed 's/seconds=\([^ ]*\).*/\1/')
+    failure=$(echo "$answer" | sed -n 's/.*error=\([^ ]*\).*/\1/p')
+    python3 -c "
+o=$ours; t=float('$theirs')
+if t != t:
+    print(f'%-14s %11.3fs %12s %8s' % ('$workload', o, '$failure', '-'))
+else:
+    print(f'%-14s %11.3fs %11.3fs %7.1fx' % ('$workload', o, t, t/o))"
 done
 echo "== exact agreement" >&2
 "$PYTHON" "$here/dice_icepool.py" check "$fairdice" >&2
