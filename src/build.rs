@@ -388,7 +388,13 @@ fn summary(
 /// self-contained HTML file.
 pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> Result<()> {
     let watch = watch(budget, "the report")?;
-    let scenarios = read_scenarios(&[file.to_path_buf()], budget)?;
+    let mut scenarios = read_scenarios(&[file.to_path_buf()], budget)?;
+    // A report is mailed: it names the scenario by its file name only, never
+    // by the folders of the machine that wrote it.
+    for scenario in &mut scenarios {
+        scenario.source = crate::paths::file_name(&scenario.source).to_string();
+        scenario.name = crate::paths::scenario_name(&scenario.source);
+    }
     let _stage = limits::stage("computing and rendering the report");
     let Some(computed) = compute(&scenarios, progress).into_iter().next() else {
         return Err(Error::Refused(format!("{}: no scenario", file.display())));

@@ -17,6 +17,7 @@ mod rolls;
 mod seat_advantage;
 mod shuffle;
 mod sum_mod;
+pub mod verdict;
 
 use crate::analyses::Analysis;
 pub use blocks::{Block, ScenarioPage};

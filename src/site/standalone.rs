@@ -8,6 +8,7 @@ use super::{csv, scenario_json, Computed, CsvLink, Renderer};
 use crate::content::Content;
 use crate::error::{Error, Result};
 use crate::layout::blocks::Table;
+use crate::layout::verdict::verdict;
 use crate::paths;
 use std::collections::BTreeMap;
 use tera::Tera;
@@ -67,6 +68,8 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         paths::file_name(&paths::scenario_json(&scenario.name)),
     );
     context.insert("version", env!("CARGO_PKG_VERSION"));
+    context.insert("verdict", &verdict(&computed.page.results));
+    context.insert("yaml", scenario.text.trim_end());
     renderer.render_template("report.html", &context)
 }
 

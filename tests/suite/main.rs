@@ -5,6 +5,7 @@
 
 mod authoring;
 mod bad_inputs;
+mod basics;
 mod browser;
 mod build;
 mod cache;
