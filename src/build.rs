@@ -3,9 +3,11 @@
 
 use crate::analyses::Budget;
 use crate::cache::{self, Cache, Origin};
+use crate::config;
 use crate::content::{self, Content};
 use crate::error::{Error, Result};
 use crate::gates;
+use crate::history;
 use crate::kinds::Results;
 use crate::limits::{self, Watch};
 use crate::output::{self, Diff, SiteFiles};
@@ -108,8 +110,14 @@ pub fn render_site(project: &Project) -> Result<Built> {
     let _watch = watch(&project.budget, "the build")?;
     // Load.
     let stage = limits::stage("loading content/ and templates/");
-    let mut content = content::load_with_budget(&project.root.join("content"), &project.budget)?;
+    let content = content::load_with_budget(&project.root.join("content"), &project.budget);
+    let config = config::load(&project.root);
+    let (mut content, config) = both(content, config)?;
     site::add_release_pages(&mut content);
+    let meta = site::Meta {
+        config,
+        updated: history::dates(&project.root.join("content"))?,
+    };
     admit_all(&content.scenarios, "content/", &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
     drop(stage);
@@ -137,7 +145,7 @@ pub fn render_site(project: &Project) -> Result<Built> {
     drop(stage);
     // Render.
     let _stage = limits::stage("rendering the site");
-    let files = site::render(&content, &computed, &tera, &assets)?;
+    let files = site::render(&content, &computed, &tera, &assets, &meta)?;
     let warnings = site::warnings(&content, &computed);
     let summary = summary(&content, &files, timings, started);
     Ok(Built {
@@ -337,6 +345,17 @@ fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     }
     admit_all(&scenarios, "", budget)?;
     Ok(scenarios)
+}
+
+/// Both results, or every error of the two together.
+fn both<A, B>(a: Result<A>, b: Result<B>) -> Result<(A, B)> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (a, b) => Err(
+            Error::from_list(a.err().into_iter().chain(b.err()).collect())
+                .expect("at least one error"),
+        ),
+    }
 }
 
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of

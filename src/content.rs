@@ -26,6 +26,9 @@ pub struct Page {
     pub weight: Option<i64>,
     /// Optional summary shown in listings and the `<meta>` description.
     pub description: Option<String>,
+    /// "Last updated" as written in the front matter (`YYYY-MM-DD`); it
+    /// wins over the date of the last commit.
+    pub updated: Option<String>,
     /// Markdown after the front matter.
     pub body: String,
     /// Line of `source` where `body` starts (1-based), for error messages.
@@ -72,6 +75,7 @@ struct FrontMatter {
     description: Option<String>,
     #[serde(default)]
     numbered: bool,
+    updated: Option<crate::history::Date>,
 }
 
 /// Read every page, scenario and asset below `dir` under the default budget.
@@ -571,6 +575,7 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
         title: front.title.unwrap_or(fallback_title),
         weight: front.weight,
         description: front.description,
+        updated: front.updated.map(|d| d.0),
         body: body.to_string(),
         body_line,
         numbered: front.numbered,

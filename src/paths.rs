@@ -9,6 +9,11 @@
 pub const PRINT_PAGE: &str = "print.html";
 /// The search index, a script every page loads.
 pub const SEARCH_INDEX: &str = "search-index.js";
+/// The page hosts serve for a missing address.
+pub const NOT_FOUND: &str = "404.html";
+/// The list of pages for search engines, written when the site has a base
+/// address.
+pub const SITEMAP: &str = "sitemap.xml";
 /// The folder of the template assets (`templates/assets/`).
 pub const ASSETS: &str = "assets";
 

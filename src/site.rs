@@ -4,6 +4,7 @@
 //! Nothing here computes a result: numbers arrive formatted in the laid-out pages,
 //! and templates only place them.
 
+mod basics;
 mod changes;
 mod claims;
 pub mod defaults;
@@ -14,8 +15,10 @@ mod print;
 mod rules;
 mod search;
 pub mod standalone;
+pub mod verdict;
 
 use crate::charts;
+use crate::config::Config;
 use crate::content::{Content, Page};
 use crate::error::{Error, Result};
 use crate::layout::blocks::{Block, ScenarioPage, Table};
@@ -104,19 +107,35 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
     Ok((tera, assets))
 }
 
+/// What the site knows about itself beyond its content: the site file and
+/// each source's "last updated" date.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    /// The site file, `fairdice.yaml`.
+    pub config: Config,
+    /// `YYYY-MM-DD` by source path (relative to `content/`).
+    pub updated: BTreeMap<String, String>,
+}
+
 /// Render the whole site into memory.
 pub fn render(
     content: &Content,
     computed: &[Computed],
     tera: &Tera,
     assets: &SiteFiles,
+    meta: &Meta,
 ) -> Result<SiteFiles> {
     let nav = Nav::new(content, computed);
-    let site_title = content
-        .pages
-        .iter()
-        .find(|p| p.source == "_index.md" || p.source == "index.md")
-        .map_or("fairdice".to_string(), |p| p.title.clone());
+    let site_title = meta.config.title.as_ref().map_or_else(
+        || {
+            content
+                .pages
+                .iter()
+                .find(|p| p.source == "_index.md" || p.source == "index.md")
+                .map_or("fairdice".to_string(), |p| p.title.clone())
+        },
+        |title| title.0.clone(),
+    );
     let by_name: BTreeMap<&str, &Computed> = computed
         .iter()
         .map(|c| (c.scenario.name.as_str(), c))
@@ -146,6 +165,7 @@ pub fn render(
         history: &history,
         terms: terms.as_ref(),
         glossary: content.glossary.as_deref().unwrap_or(&[]),
+        meta,
     };
 
     let pages: Vec<Result<RenderedPage>> = content
@@ -195,6 +215,13 @@ pub fn render(
     }
     files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
     files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
+    files.insert(
+        paths::NOT_FOUND.into(),
+        renderer.not_found_page()?.into_bytes(),
+    );
+    if let Some(sitemap) = basics::sitemap(&meta.config, &rendered) {
+        files.insert(paths::SITEMAP.into(), sitemap.into_bytes());
+    }
     for page in rendered {
         files.extend(page.files);
     }
@@ -238,6 +265,8 @@ fn claim_outputs<'a>(
         (paths::PRINT_PAGE, Generated("the print page")),
         (paths::SEARCH_INDEX, Generated("the search index")),
         (rules::RULES_JSON, Generated("the rules in JSON")),
+        (paths::NOT_FOUND, Generated("the page-not-found page")),
+        (paths::SITEMAP, Generated("the sitemap")),
     ];
     claims.folder(
         paths::ASSETS,
@@ -295,6 +324,8 @@ struct RenderedPage<'a> {
     output: String,
     /// Its title and description, for search results.
     title: String,
+    /// Its "last updated" date, for the sitemap.
+    updated: Option<String>,
     description: Option<String>,
     /// The body inside `<article>`.
     article: String,
@@ -328,6 +359,7 @@ struct Renderer<'a> {
     history: &'a changes::History<'a>,
     terms: Option<&'a markdown::Terms>,
     glossary: &'a [crate::glossary::Entry],
+    meta: &'a Meta,
 }
 
 #[derive(Serialize)]
@@ -348,6 +380,12 @@ impl Renderer<'_> {
         let root = root_prefix(output);
         let mut context = Context::new();
         context.insert("site_title", self.site_title);
+        context.insert("lang", &self.meta.config.language.0);
+        context.insert("page_url", &self.meta.config.page_url(output));
+        context.insert("base_href", &None::<&str>);
+        context.insert("updated", &None::<&str>);
+        context.insert("edit_url", &None::<&str>);
+        context.insert("lead", &None::<&str>);
         context.insert("title", title);
         context.insert("description", &description.unwrap_or(""));
         context.insert("root", &root);
@@ -376,6 +414,33 @@ impl Renderer<'_> {
             );
         }
         context
+    }
+
+    /// A page's "last updated" date (front matter first, else the source's
+    /// history) and its "edit this page" address, into `context`; the date
+    /// is returned for the sitemap.
+    fn source_links(
+        &self,
+        context: &mut Context,
+        source: &str,
+        front_matter: Option<&str>,
+    ) -> Option<String> {
+        let updated = front_matter
+            .or_else(|| self.meta.updated.get(source).map(String::as_str))
+            .map(str::to_string);
+        context.insert("updated", &updated);
+        context.insert("edit_url", &self.meta.config.edit_url(source));
+        updated
+    }
+
+    /// `404.html`: served by hosts for any missing address, at any depth, so
+    /// with a base address its links resolve from the site's root.
+    fn not_found_page(&self) -> Result<String> {
+        let mut context = self.context(paths::NOT_FOUND, "Page not found", None, &[]);
+        let base = self.meta.config.base_url.as_ref().map(|b| b.path());
+        context.insert("base_href", &base);
+        context.insert("page_url", &None::<String>);
+        self.render_template("404.html", &context)
     }
 
     fn render_template(&self, name: &str, context: &Context) -> Result<String> {
@@ -419,12 +484,10 @@ impl Renderer<'_> {
             )
             .expect("at least one error")
         })?;
-        let mut context = self.context(
-            &output,
-            &page.title,
-            page.description.as_deref(),
-            &body.headings,
-        );
+        let description =
+            search::summary(page.description.as_deref(), &search::plain_text(&body.html));
+        let mut context = self.context(&output, &page.title, Some(&description), &body.headings);
+        let updated = self.source_links(&mut context, &page.source, page.updated.as_deref());
         context.insert("content", &body.html);
         context.insert("has_h1", &body.headings.iter().any(|h| h.level == 1));
         context.insert("children", &self.nav.children_of(&output));
@@ -434,6 +497,7 @@ impl Renderer<'_> {
         Ok(RenderedPage {
             source: page.source.clone(),
             title: page.title.clone(),
+            updated,
             description: page.description.clone(),
             article,
             body: Some((&page.body, page.body_line)),
@@ -472,12 +536,16 @@ impl Renderer<'_> {
         let json_href = paths::sibling_href(&json_path);
         files.insert(json_path, json_text.into_bytes());
 
+        let verdict = verdict::verdict(&computed.page.results);
+        let description = scenario.header.description.as_deref().unwrap_or(&verdict);
         let mut context = self.context(
             &output,
             &scenario.header.title,
-            scenario.header.description.as_deref(),
+            Some(description),
             &headings,
         );
+        context.insert("lead", &scenario.header.description);
+        let updated = self.source_links(&mut context, &scenario.source, None);
         context.insert("blocks", &blocks);
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &json_href);
@@ -490,6 +558,7 @@ impl Renderer<'_> {
         Ok(RenderedPage {
             source: scenario.source.clone(),
             title: scenario.header.title.clone(),
+            updated,
             description: scenario.header.description.clone(),
             article,
             body: None,

@@ -33,5 +33,5 @@ fuzz_target!(|data: &[u8]| {
     let fixture = fixture();
     let content = Content { pages: vec![page], scenarios: vec![fixture.scenario.clone()], assets: Default::default() };
     let computed = [Computed { scenario: &fixture.scenario, page: fixture.page.clone() }];
-    let _ = site::render(&content, &computed, &fixture.tera, &fixture.assets);
+    let _ = site::render(&content, &computed, &fixture.tera, &fixture.assets, &Default::default());
 });

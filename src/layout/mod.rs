@@ -17,7 +17,6 @@ mod rolls;
 mod seat_advantage;
 mod shuffle;
 mod sum_mod;
-pub mod verdict;
 
 use crate::analyses::Analysis;
 pub use blocks::{Block, ScenarioPage};

@@ -4,11 +4,11 @@
 //! anywhere with nothing beside it.
 
 use super::nav::Nav;
+use super::verdict::verdict;
 use super::{csv, scenario_json, Computed, CsvLink, Renderer};
 use crate::content::Content;
 use crate::error::{Error, Result};
 use crate::layout::blocks::Table;
-use crate::layout::verdict::verdict;
 use crate::paths;
 use std::collections::BTreeMap;
 use tera::Tera;
@@ -41,6 +41,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         history: &Default::default(),
         terms: None,
         glossary: &[],
+        meta: &super::Meta::default(),
     };
     let scenario = computed.scenario;
     let csv_link = |table: &Table| CsvLink {

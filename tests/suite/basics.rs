@@ -46,3 +46,370 @@ fn a_report_holds_no_local_path_and_states_what_it_reports() {
     // The verdict comes before the first table.
     assert!(html.find(verdict).unwrap() < html.find("<table").unwrap());
 }
+
+/// A small site with a home page, a section, a page and a scenario.
+fn small_site(site_file: Option<&str>) -> tempfile::TempDir {
+    let mut files = vec![
+        (
+            "content/_index.md",
+            "---\ntitle: Home\n---\nSee [the rules](rules/_index.md) and [the dice](rules/dice.yaml).\n",
+        ),
+        (
+            "content/rules/_index.md",
+            "---\ntitle: Rules\ndescription: The rules & \"why\".\nupdated: 2026-01-31\n---\nEvery rule.\n",
+        ),
+        (
+            "content/rules/a b.md",
+            "---\ntitle: Odd name\n---\nA page with a space in its name, and a long first paragraph.\n",
+        ),
+        (
+            "content/rules/dice.yaml",
+            "title: Dice\nkind: sum-mod\ndice: d6\ntargets: [2, 4]\n",
+        ),
+    ];
+    if let Some(text) = site_file {
+        files.push(("fairdice.yaml", text));
+    }
+    let dir = fixture(&files);
+    let run = fairdice(&["build", "--quiet"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    dir
+}
+
+fn read(dir: &tempfile::TempDir, path: &str) -> String {
+    fs::read_to_string(dir.path().join("site").join(path)).unwrap()
+}
+
+const SITE_FILE: &str =
+    "title: House <rules>\nbase_url: https://example.org/house\nlanguage: fr-CA\n\
+                         repository: https://github.com/me/house\nbranch: stable\n";
+
+// Item: with a base address, a sitemap of every page with its date, and a
+// canonical link and preview address on each page.
+#[test]
+fn a_base_url_gives_a_sitemap_and_canonical_links() {
+    let dir = small_site(Some(SITE_FILE));
+    assert_eq!(
+        read(&dir, "sitemap.xml"),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+         \x20 <url>\n    <loc>https://example.org/house/index.html</loc>\n  </url>\n\
+         \x20 <url>\n    <loc>https://example.org/house/rules/a%20b.html</loc>\n  </url>\n\
+         \x20 <url>\n    <loc>https://example.org/house/rules/dice.html</loc>\n  </url>\n\
+         \x20 <url>\n    <loc>https://example.org/house/rules/index.html</loc>\n    <lastmod>2026-01-31</lastmod>\n  </url>\n\
+         </urlset>\n"
+    );
+    let page = read(&dir, "rules/a b.html");
+    assert!(page
+        .contains("<link rel=\"canonical\" href=\"https://example.org/house/rules/a%20b.html\">"));
+    assert!(page.contains(
+        "<meta property=\"og:url\" content=\"https://example.org/house/rules/a%20b.html\">"
+    ));
+    // Without a site file: no sitemap, no canonical link, no absolute address.
+    let plain = small_site(None);
+    assert!(!plain.path().join("site/sitemap.xml").exists());
+    let page = read(&plain, "rules/a b.html");
+    assert!(!page.contains("canonical") && !page.contains("og:url"));
+    assert!(!page.contains("https://"), "{page}");
+}
+
+// Item: the site file's title, language and repository reach every page:
+// `<html lang>`, page titles, link previews, "edit this page".
+#[test]
+fn the_site_file_sets_title_language_and_edit_links() {
+    let dir = small_site(Some(SITE_FILE));
+    let page = read(&dir, "rules/index.html");
+    assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"fr-CA\" data-root=\"../\">"));
+    assert!(page.contains("<title>Rules · House &lt;rules&gt;</title>"));
+    assert!(page.contains("<meta property=\"og:site_name\" content=\"House &lt;rules&gt;\">"));
+    assert!(page.contains("<meta property=\"og:title\" content=\"Rules\">"));
+    assert!(page.contains("<meta property=\"og:type\" content=\"website\">"));
+    assert!(page.contains(
+        "<meta property=\"og:description\" content=\"The rules &amp; &quot;why&quot;.\">"
+    ));
+    assert!(
+        page.contains("<meta name=\"description\" content=\"The rules &amp; &quot;why&quot;.\">")
+    );
+    assert!(page.contains(
+        "<a href=\"https://github.com/me/house/edit/stable/content/rules/_index.md\">Edit this page</a>"
+    ));
+    // A scenario's edit link opens its YAML.
+    assert!(read(&dir, "rules/dice.html")
+        .contains("href=\"https://github.com/me/house/edit/stable/content/rules/dice.yaml\""));
+    assert!(read(&dir, "rules/a b.html")
+        .contains("href=\"https://github.com/me/house/edit/stable/content/rules/a%20b.md\""));
+    // Without one: English, the home page's title, no edit links.
+    let plain = small_site(None);
+    let page = read(&plain, "rules/index.html");
+    assert!(page.contains("<html lang=\"en\""));
+    assert!(page.contains("<title>Rules · Home</title>"));
+    assert!(!page.contains("Edit this page"));
+}
+
+// Item: every page has a description for link previews: its own, else the
+// start of its text; a scenario's, else its verdict.
+#[test]
+fn every_page_describes_itself() {
+    let dir = small_site(None);
+    assert!(read(&dir, "rules/a b.html").contains(
+        "<meta name=\"description\" content=\"A page with a space in its name, and a long first paragraph.\">"
+    ));
+    let scenario = read(&dir, "rules/dice.html");
+    assert!(scenario.contains(
+        "<meta property=\"og:description\" content=\"Exactly fair in 1 of the 2 cases; the other is not.\">"
+    ), "{scenario}");
+    assert!(
+        !scenario.contains("class=\"lead\""),
+        "the verdict is no lead paragraph"
+    );
+}
+
+// Item: "last updated" from the front matter, shown on the page and in the
+// sitemap; none outside git without one.
+#[test]
+fn last_updated_comes_from_front_matter_outside_git() {
+    let dir = small_site(None);
+    assert!(read(&dir, "rules/index.html").contains(
+        "<p class=\"page-meta\">Last updated <time datetime=\"2026-01-31\">2026-01-31</time></p>"
+    ));
+    assert!(!read(&dir, "rules/a b.html").contains("Last updated"));
+    assert!(!read(&dir, "rules/dice.html").contains("Last updated"));
+}
+
+// Item: a 404 page and a favicon, on every site; with a base address the
+// 404 page resolves its links from the site's folder, at any depth.
+#[test]
+fn every_site_has_a_404_page_and_a_favicon() {
+    let plain = small_site(None);
+    let page = read(&plain, "404.html");
+    assert!(page.contains("<h1>Page not found</h1>"));
+    assert!(page.contains("<a href=\"index.html\">the home page</a>"));
+    assert!(!page.contains("<base"));
+    let icon = read(&plain, "assets/favicon.svg");
+    assert!(
+        icon.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && !icon.contains("href")
+    );
+    assert!(read(&plain, "rules/a b.html")
+        .contains("<link rel=\"icon\" href=\"../assets/favicon.svg\" type=\"image/svg+xml\">"));
+    let broken = crate::common::broken_links(&plain.path().join("site"));
+    assert!(broken.is_empty(), "{broken:?}");
+
+    let dir = small_site(Some(SITE_FILE));
+    let page = read(&dir, "404.html");
+    assert!(page.contains("<meta charset=\"utf-8\">\n<base href=\"/house/\">"));
+    assert!(
+        !page.contains("canonical"),
+        "a 404 page has no address of its own"
+    );
+    // A content page cannot take the name.
+    let clash = fixture(&[("content/404.md", "# Lost\n")]);
+    let run = fairdice(&["build"], clash.path());
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        run.stderr_text().contains("404.html"),
+        "{}",
+        run.stderr_text()
+    );
+}
+
+// Item: a bad site file fails the build with its line, column and what was
+// expected, and leaves the site as it was.
+#[test]
+fn a_bad_site_file_is_located_and_leaves_the_site_alone() {
+    let dir = crate::common::good_site();
+    let before = crate::common::snapshot(&dir.path().join("site"));
+    for (text, expected) in [
+        (
+            "title: T\nbase_url: javascript:alert(1)\n",
+            "error: fairdice.yaml:2:11: base_url: \"javascript:alert(1)\" is not a web address: expected one starting with https:// or http://",
+        ),
+        (
+            "repository: \"https://github.com/me/x\\\" onclick=\\\"x\"\n",
+            "error: fairdice.yaml:1:13: repository: \"https://github.com/me/x\\\" onclick=\\\"x\" holds '\"'",
+        ),
+        (
+            "title: T\nlang: fr\n",
+            "error: fairdice.yaml:2:1: unknown field `lang`, expected one of `title`, `base_url`, `language`, `repository`, `branch`",
+        ),
+        (
+            "language: french\n",
+            "error: fairdice.yaml:1:11: language: \"french\" is not a language tag",
+        ),
+        (
+            "base_url: https://example.org/?page=1\n",
+            "error: fairdice.yaml:1:11: base_url: \"https://example.org/?page=1\" has a query or fragment",
+        ),
+        ("title: [1, 2]\n", "error: fairdice.yaml:1:8: title: invalid type: sequence"),
+    ] {
+        fs::write(dir.path().join("fairdice.yaml"), text).unwrap();
+        let run = fairdice(&["build"], dir.path());
+        assert_eq!(run.status.code(), Some(1), "{text}");
+        let stderr = run.stderr_text();
+        assert!(stderr.starts_with(expected), "{text}\n{stderr}");
+        assert_eq!(crate::common::snapshot(&dir.path().join("site")), before);
+    }
+    // With a bad page too, both errors come at once.
+    fs::write(dir.path().join("fairdice.yaml"), "language: french\n").unwrap();
+    fs::write(dir.path().join("content/bad.md"), "---\nweight: x\n---\n").unwrap();
+    let stderr = fairdice(&["build"], dir.path()).stderr_text();
+    assert!(
+        stderr.contains("fairdice.yaml:1:11") && stderr.contains("content/bad.md:2"),
+        "{stderr}"
+    );
+}
+
+/// `git ARGS` in `dir`, with a fixed identity and author date.
+fn git(dir: &std::path::Path, date: &str, args: &[&str]) -> String {
+    let output = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.org",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .output()
+        .expect("git runs");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The binary in `dir`, with git's "now" fixed at `now`.
+fn fairdice_at(dir: &std::path::Path, now: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_fairdice"))
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_DATE", now)
+        .output()
+        .unwrap()
+}
+
+// Item: in a git checkout, "last updated" is the author date of the last
+// commit that touched the source; content committed together with the
+// rebuilt site gives the same site as a fresh clone; a shallow clone is
+// refused with the fix.
+#[test]
+fn last_updated_comes_from_the_last_commit_of_each_source() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("NOTICE: git not found, test skipped");
+        return;
+    }
+    let dir = fixture(&[
+        ("content/_index.md", "# Home\n\nSee [a](a.md).\n"),
+        ("content/a.md", "---\ntitle: A\n---\nFirst.\n"),
+        (
+            "content/dice.yaml",
+            "title: Dice\nkind: sum-mod\ndice: d6\ntargets: [2]\n",
+        ),
+        (
+            "content/fixed.md",
+            "---\ntitle: Fixed\nupdated: 2020-02-29\n---\nText.\n",
+        ),
+    ]);
+    let root = dir.path();
+    git(
+        root,
+        "2026-01-10T12:00:00+0000",
+        &["init", "-q", "-b", "main"],
+    );
+    git(
+        root,
+        "2026-01-10T12:00:00+0000",
+        &["add", "content", "templates"],
+    );
+    git(
+        root,
+        "2026-01-10T12:00:00+0000",
+        &["commit", "-qm", "first"],
+    );
+    fs::write(root.join("content/a.md"), "---\ntitle: A\n---\nSecond.\n").unwrap();
+    git(
+        root,
+        "2026-03-05T23:30:00-0500",
+        &["commit", "-qam", "second"],
+    );
+    let updated = |page: &str| {
+        let html = read_path(root, page);
+        html.split("datetime=\"")
+            .nth(1)
+            .map(|rest| rest[..10].to_string())
+    };
+    let run = fairdice_at(root, "2026-06-01T08:00:00+0000", &["build", "--quiet"]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(updated("index.html").as_deref(), Some("2026-01-10"));
+    assert_eq!(
+        updated("a.html").as_deref(),
+        Some("2026-03-05"),
+        "the author's own day"
+    );
+    assert_eq!(updated("dice.html").as_deref(), Some("2026-01-10"));
+    assert_eq!(
+        updated("fixed.html").as_deref(),
+        Some("2020-02-29"),
+        "front matter wins"
+    );
+
+    // A change not yet committed is dated as git would date it now; commit
+    // it with the rebuilt site, and a fresh clone builds the same site.
+    fs::write(root.join("content/a.md"), "---\ntitle: A\n---\nThird.\n").unwrap();
+    fs::write(root.join("content/new.md"), "# New\n").unwrap();
+    let now = "2026-07-04T10:00:00+0200";
+    assert!(fairdice_at(root, now, &["build", "--quiet"])
+        .status
+        .success());
+    assert_eq!(updated("a.html").as_deref(), Some("2026-07-04"));
+    assert_eq!(updated("new.html").as_deref(), Some("2026-07-04"));
+    assert_eq!(updated("index.html").as_deref(), Some("2026-01-10"));
+    git(root, now, &["add", "-A"]);
+    git(root, now, &["commit", "-qm", "third, with the site"]);
+    let clone = tempfile::tempdir().unwrap();
+    git(
+        clone.path(),
+        now,
+        &["clone", "-q", root.to_str().unwrap(), "c"],
+    );
+    let fresh = clone.path().join("c");
+    let check = fairdice_at(&fresh, "2027-01-01T00:00:00+0000", &["build", "--check"]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+
+    // A shallow clone has lost the dates: refused, saying how to fix it.
+    let shallow = clone.path().join("s");
+    let url = format!("file://{}", root.display());
+    git(
+        clone.path(),
+        now,
+        &["clone", "-q", "--depth", "1", &url, "s"],
+    );
+    let run = fairdice_at(&shallow, now, &["build", "--check"]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("shallow git clone") && stderr.contains("fetch-depth: 0"),
+        "{stderr}"
+    );
+}
+
+fn read_path(root: &std::path::Path, page: &str) -> String {
+    fs::read_to_string(root.join("site").join(page)).unwrap()
+}

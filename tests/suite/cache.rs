@@ -186,8 +186,8 @@ fn a_change_in_how_a_number_is_shown_reaches_the_page_through_the_cache() {
     assert_eq!(counts(&project), (0, 2), "the results come from the cache");
     let after = home();
     assert_ne!(before, after);
-    let decimal = before.split("Ten targets: ").nth(1).unwrap();
-    let percent = after.split("Ten targets: ").nth(1).unwrap();
+    let decimal = before.split("<p>Ten targets: ").nth(1).unwrap();
+    let percent = after.split("<p>Ten targets: ").nth(1).unwrap();
     assert!(
         !decimal.split('<').next().unwrap().contains('%'),
         "{decimal}"

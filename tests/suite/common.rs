@@ -69,6 +69,7 @@ pub fn broken_links(site: &Path) -> Vec<String> {
                 let (file, fragment) = link
                     .split_once('#')
                     .map_or((link, None), |(f, a)| (f, Some(a)));
+                let file = fairdice::paths::percent_decode(file);
                 let target = if file.is_empty() {
                     site.join(&path)
                 } else {

@@ -20,7 +20,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("layout", &["layout", "kinds", "gates"]),
     (
         "load",
-        &["scenario", "content", "error", "releases", "glossary"],
+        &[
+            "scenario", "content", "error", "releases", "glossary", "config", "history",
+        ],
     ),
     (
         "site",

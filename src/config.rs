@@ -1,0 +1,356 @@
+//! The site file, `fairdice.yaml` at the project root: what the whole site
+//! needs to know about where it lives (title, address, language, source
+//! repository). Optional: without it the site is titled by its home page,
+//! in English, with no absolute addresses.
+//!
+//! Every value checks itself while it is read, so a bad one is reported at
+//! its own line and column. Addresses are `http:` or `https:` only, so
+//! nothing written here can become a `javascript:` link.
+
+use crate::error::{Error, Result};
+use crate::paths;
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+use std::path::Path;
+
+/// The site file's name, at the project root.
+pub const FILE: &str = "fairdice.yaml";
+
+/// The settings of the whole site.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The site's name, in every page title and the header; default: the
+    /// home page's title.
+    #[serde(default)]
+    pub title: Option<Title>,
+    /// Where the site is published; enables `sitemap.xml`, canonical links
+    /// and absolute link-preview addresses.
+    #[serde(default)]
+    pub base_url: Option<BaseUrl>,
+    /// The pages' language, as `<html lang>`.
+    #[serde(default)]
+    pub language: Language,
+    /// Where the sources are kept; enables "edit this page" links.
+    #[serde(default)]
+    pub repository: Option<WebAddress>,
+    /// The branch edit links open (default `main`).
+    #[serde(default)]
+    pub branch: Branch,
+}
+
+impl Config {
+    /// The address of a page from its output path, when the site has one.
+    pub fn page_url(&self, output: &str) -> Option<String> {
+        let base = self.base_url.as_ref()?;
+        Some(format!("{}{}", base.0, paths::href("", output)))
+    }
+
+    /// The "edit this page" address of a source file in `content/`.
+    pub fn edit_url(&self, source: &str) -> Option<String> {
+        let repository = self.repository.as_ref()?;
+        let mut url = format!(
+            "{}/edit/{}/content/",
+            repository.0.trim_end_matches('/'),
+            self.branch.0
+        );
+        url.push_str(&paths::href("", source));
+        Some(url)
+    }
+}
+
+/// Read `ROOT/fairdice.yaml`; the defaults when there is none.
+pub fn load(root: &Path) -> Result<Config> {
+    let path = root.join(FILE);
+    if !path.exists() && !path.is_symlink() {
+        return Ok(Config::default());
+    }
+    let text = crate::content::read_text(&path, FILE)?;
+    parse(&text).map_err(|(line, column, message)| Error::Source {
+        file: FILE.into(),
+        line,
+        column,
+        message,
+    })
+}
+
+/// Parse the site file's text; errors carry line, column and message.
+pub fn parse(text: &str) -> std::result::Result<Config, (usize, usize, String)> {
+    let blank = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if blank {
+        return Ok(Config::default());
+    }
+    serde_yaml::from_str(text).map_err(|err| {
+        let (line, column) = err
+            .location()
+            .map_or((1, 1), |loc| (loc.line(), loc.column()));
+        let message = err.to_string();
+        // serde_yaml appends " at line L column C"; the error is located already.
+        let message = message
+            .find(" at line ")
+            .map_or(message.clone(), |i| message[..i].to_string());
+        (line, column, message)
+    })
+}
+
+/// A value read from a string and checked by `check`, which says what was
+/// expected when it fails. Checking inside the visitor lets serde_yaml
+/// attach the value's line and column to the error.
+fn checked<'de, D, T>(
+    deserializer: D,
+    check: fn(&str) -> std::result::Result<T, String>,
+) -> std::result::Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    struct Checked<T>(fn(&str) -> std::result::Result<T, String>);
+    impl<T> de::Visitor<'_> for Checked<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, text: &str) -> std::result::Result<T, E> {
+            (self.0)(text).map_err(E::custom)
+        }
+    }
+    deserializer.deserialize_str(Checked(check))
+}
+
+/// The site's name: one line of text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Title(pub String);
+
+impl<'de> Deserialize<'de> for Title {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        checked(d, |text| {
+            let text = text.trim();
+            if text.is_empty() || text.contains(['\n', '\r']) {
+                return Err("expected the site's name on one line, such as \"House rules\"".into());
+            }
+            Ok(Title(text.to_string()))
+        })
+    }
+}
+
+/// An `http:` or `https:` address, checked so that it can go into an
+/// attribute and an XML file as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebAddress(pub String);
+
+impl WebAddress {
+    /// Check `text`: a scheme of `http` or `https`, a host, and only the
+    /// characters an address may hold unencoded.
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        let example = "such as \"https://example.org/rules/\"";
+        let lower = text.to_ascii_lowercase();
+        let rest = lower
+            .strip_prefix("https://")
+            .or_else(|| lower.strip_prefix("http://"))
+            .ok_or_else(|| {
+                format!("{text:?} is not a web address: expected one starting with https:// or http://, {example}")
+            })?;
+        let bad = text.chars().find(|&c| {
+            !c.is_ascii_graphic()
+                || matches!(
+                    c,
+                    '"' | '\'' | '<' | '>' | '\\' | '`' | '{' | '}' | '|' | '^'
+                )
+        });
+        if let Some(c) = bad {
+            return Err(format!(
+                "{text:?} holds {c:?}, which a web address cannot hold as it is: percent-encode it (a space is %20)"
+            ));
+        }
+        let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+        if host.is_empty() || host.contains('@') {
+            return Err(format!(
+                "{text:?} has no host name (or has a user name before `@`): expected an address {example}"
+            ));
+        }
+        let scheme_len = text.len() - rest.len();
+        Ok(WebAddress(format!(
+            "{}{}",
+            &lower[..scheme_len],
+            &text[scheme_len..]
+        )))
+    }
+}
+
+impl<'de> Deserialize<'de> for WebAddress {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        checked(d, WebAddress::parse)
+    }
+}
+
+/// Where the site is published: a web address without query or fragment,
+/// kept with a final `/` so page paths append to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseUrl(pub String);
+
+impl BaseUrl {
+    /// The path part (`/rules/` of `https://example.org/rules/`).
+    pub fn path(&self) -> &str {
+        let after_scheme = self.0.split_once("//").map_or("", |(_, rest)| rest);
+        after_scheme.find('/').map_or("/", |i| &after_scheme[i..])
+    }
+}
+
+impl<'de> Deserialize<'de> for BaseUrl {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        checked(d, |text| {
+            let address = WebAddress::parse(text)?;
+            if address.0.contains(['?', '#']) {
+                return Err(format!(
+                    "{text:?} has a query or fragment: expected the address of the site's folder, such as \"https://example.org/rules/\""
+                ));
+            }
+            let mut url = address.0;
+            if !url.ends_with('/') {
+                url.push('/');
+            }
+            Ok(BaseUrl(url))
+        })
+    }
+}
+
+/// A language tag such as `en`, `fr` or `pt-BR` (BCP 47's shape).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Language(pub String);
+
+impl Default for Language {
+    fn default() -> Self {
+        Language("en".into())
+    }
+}
+
+impl<'de> Deserialize<'de> for Language {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        checked(d, |text| {
+            let mut parts = text.split('-');
+            let primary = parts.next().unwrap_or("");
+            let primary_ok = (2..=3).contains(&primary.len())
+                && primary.chars().all(|c| c.is_ascii_alphabetic());
+            let rest_ok = parts.all(|p| {
+                (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric())
+            });
+            if primary_ok && rest_ok {
+                Ok(Language(text.to_string()))
+            } else {
+                Err(format!(
+                    "{text:?} is not a language tag: expected one such as \"en\", \"fr\" or \"pt-BR\""
+                ))
+            }
+        })
+    }
+}
+
+/// A git branch name, as it goes into an edit address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Branch(pub String);
+
+impl Default for Branch {
+    fn default() -> Self {
+        Branch("main".into())
+    }
+}
+
+impl<'de> Deserialize<'de> for Branch {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        checked(d, |text| {
+            let ok = !text.is_empty()
+                && !text.starts_with(['-', '/', '.'])
+                && !text.contains("..")
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c));
+            if ok {
+                Ok(Branch(text.to_string()))
+            } else {
+                Err(format!(
+                    "{text:?} is not a branch name: expected one of letters, digits, `-`, `_`, `.` and `/`, such as \"main\""
+                ))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> (usize, usize, String) {
+        parse(text).unwrap_err()
+    }
+
+    #[test]
+    fn a_full_site_file_reads() {
+        let config = parse(
+            "title: House rules\nbase_url: HTTPS://example.org/rules\nlanguage: pt-BR\n\
+             repository: https://github.com/me/rules/\nbranch: release/2\n",
+        )
+        .unwrap();
+        assert_eq!(config.title, Some(Title("House rules".into())));
+        assert_eq!(config.language.0, "pt-BR");
+        assert_eq!(
+            config.page_url("a b/index.html").as_deref(),
+            Some("https://example.org/rules/a%20b/index.html")
+        );
+        assert_eq!(config.base_url.as_ref().unwrap().path(), "/rules/");
+        assert_eq!(
+            config.edit_url("games/x#1.yaml").as_deref(),
+            Some("https://github.com/me/rules/edit/release/2/content/games/x%231.yaml")
+        );
+    }
+
+    #[test]
+    fn defaults_without_a_file() {
+        let config = parse("# nothing yet\n").unwrap();
+        assert_eq!(config.language.0, "en");
+        assert_eq!(config.page_url("index.html"), None);
+        assert_eq!(config.edit_url("index.md"), None);
+        assert_eq!(
+            parse("base_url: https://example.org")
+                .unwrap()
+                .base_url
+                .unwrap()
+                .path(),
+            "/"
+        );
+    }
+
+    #[test]
+    fn bad_values_are_located_and_say_what_was_expected() {
+        let (line, column, message) = error("title: T\nbase_url: javascript:alert(1)\n");
+        assert_eq!((line, column), (2, 11));
+        assert!(
+            message.contains("starting with https:// or http://"),
+            "{message}"
+        );
+
+        let (line, column, message) = error("repository: \"https://x.org/a b\"\n");
+        assert_eq!((line, column), (1, 13));
+        assert!(message.contains("percent-encode"), "{message}");
+
+        let (line, _, message) = error("title: T\nlanguage: english\n");
+        assert_eq!(line, 2);
+        assert!(message.contains("not a language tag"), "{message}");
+
+        let (line, column, message) = error("title: T\nbase-url: https://x.org/\n");
+        assert_eq!((line, column), (2, 1));
+        assert!(message.contains("unknown field `base-url`"), "{message}");
+
+        for bad in [
+            "base_url: https://x.org/?a=1",
+            "base_url: \"https://\"",
+            "base_url: https://me@evil.org/",
+            "repository: \"https://x.org/\\\"onmouseover\"",
+            "branch: ../x",
+            "title: [1]",
+            "language: 12",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Files every published site has besides its pages: `sitemap.xml`, for
+//! search engines, when the site file gives the site's address.
+
+use super::RenderedPage;
+use crate::config::Config;
+use crate::markdown::escape_html;
+
+/// The sitemap of `pages`, sorted by address, with each page's "last
+/// updated" date when it has one; `None` without a base address (a sitemap
+/// needs absolute addresses).
+pub(super) fn sitemap(config: &Config, pages: &[RenderedPage]) -> Option<String> {
+    config.base_url.as_ref()?;
+    let mut entries: Vec<(String, Option<&str>)> = pages
+        .iter()
+        .filter_map(|page| Some((config.page_url(&page.output)?, page.updated.as_deref())))
+        .collect();
+    entries.sort();
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for (url, updated) in entries {
+        xml.push_str("  <url>\n    <loc>");
+        xml.push_str(&escape_html(&url));
+        xml.push_str("</loc>\n");
+        if let Some(date) = updated {
+            xml.push_str(&format!("    <lastmod>{}</lastmod>\n", escape_html(date)));
+        }
+        xml.push_str("  </url>\n");
+    }
+    xml.push_str("</urlset>\n");
+    Some(xml)
+}
