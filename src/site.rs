@@ -296,12 +296,13 @@ fn search_index(pages: &[RenderedPage]) -> String {
     let docs: Vec<search::SearchDoc> = pages
         .par_iter()
         .map(|page| {
-            let text = search::plain_text(&page.article);
+            let sections = search::sections(&page.article);
+            let first = sections.first().map_or("", |s| s.text.as_str());
             search::SearchDoc {
                 title: page.title.clone(),
                 href: paths::href("", &page.output),
-                summary: search::summary(page.description.as_deref(), &text),
-                text,
+                summary: search::summary(page.description.as_deref(), first),
+                sections,
             }
         })
         .collect();

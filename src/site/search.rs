@@ -2,8 +2,11 @@
 //! a global, so it loads through `<script src>` even from `file://`, where
 //! browsers refuse to fetch JSON.
 //!
-//! It is an inverted index (word -> pages and counts) plus one short line
-//! per page, so it stays smaller than the text it indexes.
+//! Pages are cut into sections at their headings, so a result links to the
+//! heading where the words are and shows them in context. Everything that
+//! needs arithmetic is done here: each posting carries its finished weight
+//! (BM25: rare words weigh more, repeats in a long section less), and the
+//! script only adds weights up, ranks and displays.
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -17,9 +20,20 @@ pub struct SearchDoc {
     pub title: String,
     /// The page's link from the site root, encoded.
     pub href: String,
-    /// Shown under the title in results.
+    /// Shown under the title when no snippet applies.
     pub summary: String,
-    /// The page's readable text.
+    /// The page's sections, the text before its first heading first.
+    pub sections: Vec<Section>,
+}
+
+/// A part of a page from one heading to the next.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Section {
+    /// The heading's `id` (empty for the top of the page).
+    pub anchor: String,
+    /// The heading's text (empty for the top of the page).
+    pub heading: String,
+    /// The section's readable text, heading included.
     pub text: String,
 }
 
@@ -32,44 +46,84 @@ const STOP_WORDS: &[&str] = &[
     "of", "on", "or", "that", "the", "this", "to", "was", "with",
 ];
 
-/// The index as `search-index.js`: `window.FAIRDICE_SEARCH = {pages, terms}`
-/// where `pages[i] = [title, href, summary, word count]` and `terms[word]` lists page
-/// numbers and counts alternately.
+/// How often a page's title words count, against once for a word of text.
+const TITLE_WEIGHT: u32 = 3;
+/// BM25's saturation and length parameters.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// The index as `search-index.js`: `window.FAIRDICE_SEARCH = {pages,
+/// sections, terms}` where `pages[i] = [title, href, summary]`,
+/// `sections[j] = [page, anchor (encoded), heading, text]` and
+/// `terms[word]` lists section numbers and weights (in thousandths)
+/// alternately.
 pub fn index_js(docs: &[SearchDoc]) -> String {
-    let counted: Vec<BTreeMap<String, u32>> = docs
+    let mut sections: Vec<(usize, &Section)> = Vec::new();
+    for (page, doc) in docs.iter().enumerate() {
+        sections.extend(doc.sections.iter().map(|section| (page, section)));
+    }
+    let counted: Vec<BTreeMap<String, u32>> = sections
         .par_iter()
-        .map(|doc| {
+        .enumerate()
+        .map(|(i, (page, section))| {
             let mut counts = BTreeMap::new();
-            for word in words(&doc.title).chain(words(&doc.text)) {
+            for word in words(&section.text) {
                 *counts.entry(word).or_default() += 1;
+            }
+            // The title counts in the page's first section.
+            let first = i == 0 || sections[i - 1].0 != *page;
+            if first {
+                for word in words(&docs[*page].title) {
+                    *counts.entry(word).or_default() += TITLE_WEIGHT;
+                }
             }
             counts
         })
         .collect();
-    let mut terms: BTreeMap<String, BTreeMap<usize, u32>> = BTreeMap::new();
-    for (page, counts) in counted.iter().enumerate() {
+    let lengths: Vec<f64> = counted
+        .iter()
+        .map(|c| f64::from(c.values().sum::<u32>()))
+        .collect();
+    let average = lengths.iter().sum::<f64>() / (lengths.len().max(1) as f64);
+    let mut terms: BTreeMap<&str, Vec<(usize, u32)>> = BTreeMap::new();
+    for (section, counts) in counted.iter().enumerate() {
         for (word, &count) in counts {
-            terms.entry(word.clone()).or_default().insert(page, count);
+            terms.entry(word).or_default().push((section, count));
         }
     }
-    let pages: Vec<serde_json::Value> = docs
-        .iter()
-        .zip(&counted)
-        .map(|(d, counts)| json!([d.title, d.href, d.summary, counts.values().sum::<u32>()]))
-        .collect();
-    let postings: BTreeMap<String, Vec<u32>> = terms
+    let total = sections.len() as f64;
+    let postings: BTreeMap<&str, Vec<u64>> = terms
         .into_iter()
         .map(|(word, hits)| {
+            let rarity = (1.0 + total / hits.len() as f64).ln();
             let flat = hits
                 .into_iter()
-                .flat_map(|(page, count)| [page as u32, count])
+                .flat_map(|(section, count)| {
+                    let count = f64::from(count);
+                    let relative = lengths[section] / average.max(1.0);
+                    let saturated = count * (K1 + 1.0) / (count + K1 * (1.0 - B + B * relative));
+                    // Floats only for ranking; rounded so the file is plain integers.
+                    [section as u64, (1000.0 * rarity * saturated).round() as u64]
+                })
                 .collect();
             (word, flat)
         })
         .collect();
+    let pages: Vec<serde_json::Value> = docs
+        .iter()
+        .map(|d| json!([d.title, d.href, d.summary]))
+        .collect();
+    let sections: Vec<serde_json::Value> = sections
+        .iter()
+        .map(|(page, s)| {
+            let mut anchor = String::new();
+            crate::paths::encode_segment(&s.anchor, &mut anchor);
+            json!([page, anchor, s.heading, s.text])
+        })
+        .collect();
     format!(
         "window.FAIRDICE_SEARCH={};\n",
-        json_compact(&json!({"pages": pages, "terms": postings}))
+        json_compact(&json!({"pages": pages, "sections": sections, "terms": postings}))
     )
 }
 
@@ -77,14 +131,46 @@ fn json_compact(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("JSON values serialise")
 }
 
-/// The words a page is found by: lowercase, letters or digits, at least two
-/// characters, not only digits, not a stop word. The search script splits
-/// queries the same way.
+/// The words of `text` as the index keeps them: runs of letters and
+/// digits, with a `.` between two digits kept (`1.2.3`, `0.25`),
+/// lowercased; single letters and stop words dropped, numbers of any length
+/// kept. `search.js` splits queries the same way (the pattern
+/// `(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+`).
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 2 && !w.chars().all(|c| c.is_ascii_digit()))
+    tokens(text)
+        .into_iter()
         .map(str::to_lowercase)
+        .filter(|w| w.chars().count() >= 2 || w.chars().all(|c| c.is_numeric()))
         .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+}
+
+/// The raw tokens of `text`, in order.
+fn tokens(text: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let inside = |i: usize| {
+        let c = chars[i].1;
+        c.is_alphanumeric()
+            || (c == '.'
+                && i > 0
+                && chars[i - 1].1.is_ascii_digit()
+                && chars.get(i + 1).is_some_and(|(_, n)| n.is_ascii_digit()))
+    };
+    let mut found = Vec::new();
+    let mut start = None;
+    for i in 0..chars.len() {
+        match (inside(i), start) {
+            (true, None) => start = Some(chars[i].0),
+            (false, Some(from)) => {
+                found.push(&text[from..chars[i].0]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        found.push(&text[from..]);
+    }
+    found
 }
 
 /// A short summary: the description, else the start of the text cut at a word.
@@ -101,16 +187,69 @@ pub fn summary(description: Option<&str>, text: &str) -> String {
     format!("{cut}…")
 }
 
+/// Elements whose content is never readable text: charts, formulas,
+/// scripts, styles.
+const HIDDEN: [&str; 4] = ["svg", "math", "script", "style"];
+
 /// The readable text of an HTML fragment: tags dropped, charts and formulas
 /// left out, entities decoded, runs of white space collapsed.
 pub fn plain_text(html: &str) -> String {
-    let mut text = String::with_capacity(html.len() / 2);
+    walk(html, &HIDDEN)
+        .iter()
+        .map(|s| s.text.as_str())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An article cut at its headings with an `id`, as the index holds it:
+/// tables are data, found through the page, so their cells are left out
+/// with the charts and formulas.
+pub fn sections(html: &str) -> Vec<Section> {
+    let mut skip = HIDDEN.to_vec();
+    skip.push("table");
+    let mut found = walk(html, &skip);
+    if found.len() > 1 && found[0].text.is_empty() {
+        found.remove(0);
+    }
+    found
+}
+
+/// The text of `html` by section, leaving out the elements named in `skip`.
+fn walk(html: &str, skip: &[&str]) -> Vec<Section> {
+    let mut sections = vec![Section::default()];
+    let mut heading: Option<String> = None;
     let mut rest = html;
+    let push = |sections: &mut Vec<Section>, heading: &Option<String>, text: &str| {
+        let section = sections.last_mut().expect("one section at least");
+        push_decoded(&mut section.text, text);
+        if heading.is_some() {
+            push_decoded(&mut section.heading, text);
+        }
+    };
     while let Some(open) = rest.find('<') {
-        push_decoded(&mut text, &rest[..open]);
-        text.push(' ');
+        push(&mut sections, &heading, &rest[..open]);
+        sections.last_mut().expect("one section").text.push(' ');
         let after = &rest[open..];
-        let skipped = ["svg", "math", "script", "style"]
+        let tag_end = after.find('>').map_or(after.len(), |i| i + 1);
+        let tag = &after[..tag_end];
+        if let Some(level) = heading_level(tag) {
+            if let Some(id) = attribute(tag, "id") {
+                sections.push(Section {
+                    anchor: id,
+                    ..Section::default()
+                });
+                heading = Some(format!("</h{level}>"));
+            }
+        } else if heading.as_deref() == Some(tag) {
+            heading = None;
+        } else if tag.starts_with("<a ") && tag.contains("class=\"anchor\"") {
+            // The heading's own "#" link is no text.
+            let end = after.find("</a>").map_or(after.len(), |i| i + 4);
+            rest = &after[end..];
+            continue;
+        }
+        let skipped = skip
             .iter()
             .find(|name| starts_element(after, name))
             .and_then(|name| {
@@ -118,11 +257,38 @@ pub fn plain_text(html: &str) -> String {
                     .find(&format!("</{name}>"))
                     .map(|i| i + name.len() + 3)
             });
-        let end = skipped.or_else(|| after.find('>').map(|i| i + 1));
-        rest = end.map_or("", |i| &after[i..]);
+        let end = skipped.unwrap_or(tag_end);
+        rest = &after[end..];
     }
-    push_decoded(&mut text, rest);
+    push(&mut sections, &heading, rest);
+    for section in &mut sections {
+        section.text = collapse(&section.text);
+        section.heading = collapse(&section.heading);
+    }
+    sections
+}
+
+fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `1` to `6` for an opening heading tag.
+fn heading_level(tag: &str) -> Option<char> {
+    let mut chars = tag.chars();
+    (chars.next() == Some('<') && chars.next() == Some('h'))
+        .then(|| chars.next())
+        .flatten()
+        .filter(|c| ('1'..='6').contains(c))
+        .filter(|_| matches!(chars.next(), Some(' ' | '>')))
+}
+
+/// The value of `name="..."` in an opening tag, entities decoded.
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let end = start + tag[start..].find('"')?;
+    let mut value = String::new();
+    push_decoded(&mut value, &tag[start..end]);
+    Some(value)
 }
 
 fn starts_element(html: &str, name: &str) -> bool {
@@ -171,37 +337,106 @@ mod tests {
     }
 
     #[test]
-    fn words_skip_numbers_and_stop_words() {
-        let found: Vec<String> = words("The 2d6 total of 12 is FAIR; a d6-die").collect();
-        assert_eq!(found, ["2d6", "total", "fair", "d6", "die"]);
+    fn words_keep_numbers_and_drop_stop_words() {
+        let found: Vec<String> =
+            words("The 2d6 total of 12 is FAIR; a d6-die, rule 1.2.3. x 7 0.25 v1.2 1.").collect();
+        assert_eq!(
+            found,
+            [
+                "2d6", "total", "12", "fair", "d6", "die", "rule", "1.2.3", "7", "0.25", "v1.2",
+                "1"
+            ]
+        );
+        assert_eq!(
+            words("Écarté, naïve").collect::<Vec<_>>(),
+            ["écarté", "naïve"]
+        );
     }
 
     #[test]
-    fn index_maps_words_to_pages_with_counts() {
-        let docs = [
-            SearchDoc {
-                title: "Dice".into(),
-                href: "a.html".into(),
-                summary: "s".into(),
-                text: "roll roll dice".into(),
-            },
-            SearchDoc {
-                title: "Cards".into(),
-                href: "b/c.html".into(),
-                summary: "t".into(),
-                text: "banish roll".into(),
-            },
-        ];
-        let js = index_js(&docs);
+    fn articles_are_cut_at_headings_with_ids() {
+        let html = "<h1>Title</h1><p>Intro 52 cards.</p>\
+            <h2 id=\"the-rules\">The rules<a class=\"anchor\" href=\"#the-rules\">#</a></h2>\
+            <p>Rule 1.2.3 &lt;b&gt;</p><table><tr><td>7</td></tr></table>\
+            <h3 id=\"a&amp;b\">A &amp; B</h3><p>Last.</p>";
+        let found = sections(html);
+        let summary: Vec<(&str, &str, &str)> = found
+            .iter()
+            .map(|s| (s.anchor.as_str(), s.heading.as_str(), s.text.as_str()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("", "", "Title Intro 52 cards."),
+                ("the-rules", "The rules", "The rules Rule 1.2.3 <b>"),
+                ("a&b", "A & B", "A & B Last."),
+            ]
+        );
+    }
+
+    fn index(docs: &[SearchDoc]) -> serde_json::Value {
+        let js = index_js(docs);
         let json = js
             .strip_prefix("window.FAIRDICE_SEARCH=")
             .and_then(|j| j.strip_suffix(";\n"))
             .unwrap();
-        let value: serde_json::Value = serde_json::from_str(json).unwrap();
-        assert_eq!(value["pages"][1], json!(["Cards", "b/c.html", "t", 3]));
-        assert_eq!(value["terms"]["roll"], json!([0, 2, 1, 1]));
-        assert_eq!(value["terms"]["dice"], json!([0, 2]));
-        assert_eq!(value["terms"]["banish"], json!([1, 1]));
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn doc(title: &str, href: &str, sections: &[(&str, &str)]) -> SearchDoc {
+        SearchDoc {
+            title: title.into(),
+            href: href.into(),
+            summary: "s".into(),
+            sections: sections
+                .iter()
+                .map(|(anchor, text)| Section {
+                    anchor: (*anchor).into(),
+                    heading: anchor.replace('-', " "),
+                    text: (*text).into(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn index_maps_words_to_sections_with_weights() {
+        let docs = [
+            doc(
+                "Dice",
+                "a.html",
+                &[("", "roll roll dice"), ("rule 7", "banish 52")],
+            ),
+            doc("Cards", "b/c.html", &[("", "banish roll 1.2.3")]),
+        ];
+        let value = index(&docs);
+        assert_eq!(value["pages"][1], json!(["Cards", "b/c.html", "s"]));
+        assert_eq!(
+            value["sections"][1],
+            json!([0, "rule%207", "rule 7", "banish 52"])
+        );
+        assert_eq!(value["sections"][2][0], json!(1));
+        let postings = |word: &str| -> Vec<u64> {
+            serde_json::from_value(value["terms"][word].clone()).unwrap()
+        };
+        // Sections 0 and 2 hold "roll"; 1 and 2 "banish"; 1 alone "52".
+        let roll = postings("roll");
+        assert_eq!((roll[0], roll[2]), (0, 2));
+        assert_eq!(postings("52")[0], 1);
+        assert_eq!(postings("1.2.3")[0], 2);
+        // The title counts in the page's first section, three times over.
+        assert_eq!(postings("dice")[0], 0);
+        assert_eq!(postings("cards")[0], 2);
+        // By hand, BM25 with k1 = 1.2, b = 0.75: section lengths 7 (3 words
+        // plus the title 3 times), 2 and 6 (average 5); "52" is in 1 of 3
+        // sections, so its rarity is ln(1 + 3) and its weight in section 1
+        // (one of 2 words) 1000 ln 4 x 2.2 / (1 + 1.2 (0.25 + 0.75 x 2/5)).
+        let expected = 1000.0 * 4f64.ln() * 2.2 / (1.0 + 1.2 * (0.25 + 0.75 * 2.0 / 5.0));
+        assert_eq!(postings("52")[1], expected.round() as u64);
+        // Repeats weigh more, but less than twice as much.
+        let once = postings("banish")[3] as f64;
+        assert!(roll[1] as f64 > postings("roll")[3] as f64);
+        assert!(once > 0.0);
     }
 
     #[test]

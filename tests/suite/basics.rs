@@ -413,3 +413,89 @@ fn last_updated_comes_from_the_last_commit_of_each_source() {
 fn read_path(root: &std::path::Path, page: &str) -> String {
     fs::read_to_string(root.join("site").join(page)).unwrap()
 }
+
+/// Types queries into a fixture site's search box and reports what the
+/// results hold, one `name=value` line each.
+const SEARCH_HARNESS: &str = r##"<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>search harness</title></head>
+<body><pre id="results"></pre><iframe id="frame" width="1200" height="900"></iframe>
+<script>
+var results = document.getElementById("results");
+var frame = document.getElementById("frame");
+function report(name, value) { results.textContent += name + "=" + value + "\n"; }
+frame.onload = function () { setTimeout(function () {
+  var win = frame.contentWindow, doc = frame.contentDocument;
+  var input = doc.getElementById("search-input");
+  function search(name, query) {
+    input.value = query;
+    input.dispatchEvent(new win.Event("input", { bubbles: true }));
+    var items = doc.querySelectorAll("#search-results li");
+    report(name + "_hrefs", Array.prototype.map.call(doc.querySelectorAll("#search-results a"), function (a) {
+      return a.getAttribute("href");
+    }).join(" "));
+    report(name + "_marks", Array.prototype.map.call(doc.querySelectorAll("#search-results mark"), function (m) {
+      return m.textContent;
+    }).join("|"));
+    report(name + "_first", items.length ? items[0].textContent : "");
+    report(name + "_elements", doc.querySelectorAll("#search-results *:not(li):not(a):not(span):not(mark)").length);
+  }
+  search("whole", "die");
+  search("deck", "52");
+  search("rule", "1.2.3");
+  search("seven", "7");
+  search("markup", "onerror");
+  search("two", "cards 52");
+  report("done", "yes");
+}, 50); };
+frame.src = "index.html";
+</script></body></html>
+"##;
+
+// Item: search finds numbers, marks the words in context, links to the
+// section, ranks whole words above prefixes, and shows page text as text.
+#[test]
+fn search_finds_numbers_and_links_to_the_section_in_chromium() {
+    let Some(chromium) = crate::browser::available() else {
+        return;
+    };
+    let filler = "Other words fill this long page about tables and counters. ".repeat(20);
+    let a = format!("---\ntitle: Alpha\n---\n{filler}\n\n## Loser {{#loser}}\n\nA die decides who goes first.\n");
+    let dir = fixture(&[
+        ("content/_index.md", "# Home\n\nSee [a](a.md), [b](b.md) and [c](c.md).\n"),
+        ("content/a.md", &a),
+        ("content/b.md", "---\ntitle: Bravo\n---\nDice, dice, dice and dice.\n"),
+        (
+            "content/c.md",
+            "---\ntitle: Charlie\n---\nIntro.\n\n## The deck {#deck}\n\nShuffle all 52 cards, then deal 7 to each player.\n\n\
+             ## Rule 1.2.3 {#rule-1.2.3}\n\nThe third rule. Quoted: `<img src=x onerror=alert(1)>`.\n",
+        ),
+    ]);
+    let run = fairdice(&["build", "--quiet"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let site = dir.path().join("site");
+    let (dump, log) = crate::browser::run_harness(&chromium, &site, SEARCH_HARNESS);
+    let result = |name: &str| crate::browser::result(&dump, name).to_string();
+    assert_eq!(result("done"), "yes", "{log}");
+    // "die" is a whole word in Alpha, only the start of "dice" in Bravo,
+    // which says it four times in a short page.
+    assert_eq!(result("whole_hrefs"), "a.html#loser b.html");
+    assert_eq!(result("whole_marks"), "die|Dice|dice|dice|dice");
+    assert_eq!(
+        result("whole_first"),
+        "Alpha › LoserLoser A die decides who goes first."
+    );
+    assert_eq!(result("deck_hrefs"), "c.html#deck");
+    assert_eq!(result("deck_marks"), "52");
+    assert_eq!(result("rule_hrefs"), "c.html#rule-1.2.3");
+    assert_eq!(result("rule_marks"), "1.2.3");
+    assert_eq!(result("seven_hrefs"), "c.html#deck");
+    assert_eq!(result("seven_marks"), "7");
+    assert_eq!(result("two_hrefs"), "c.html#deck");
+    assert_eq!(result("two_marks"), "52|cards");
+    // Page text reaches the results as text: no element is made from it.
+    assert_eq!(result("markup_hrefs"), "c.html#rule-1.2.3");
+    assert!(result("markup_first").contains("<img src=x onerror=alert(1)>"));
+    for name in ["whole", "deck", "rule", "seven", "markup", "two"] {
+        assert_eq!(result(&format!("{name}_elements")), "0", "{name}");
+    }
+}
