@@ -427,11 +427,12 @@ mod tests {
         // The title counts in the page's first section, three times over.
         assert_eq!(postings("dice")[0], 0);
         assert_eq!(postings("cards")[0], 2);
-        // By hand, BM25 with k1 = 1.2, b = 0.75: section lengths 7 (3 words
-        // plus the title 3 times), 2 and 6 (average 5); "52" is in 1 of 3
-        // sections, so its rarity is ln(1 + 3) and its weight in section 1
-        // (one of 2 words) 1000 ln 4 x 2.2 / (1 + 1.2 (0.25 + 0.75 x 2/5)).
-        let expected = 1000.0 * 4f64.ln() * 2.2 / (1.0 + 1.2 * (0.25 + 0.75 * 2.0 / 5.0));
+        // By hand, BM25 with k1 = 1.2, b = 0.75: section lengths 6 (3 words
+        // plus the title's one word 3 times), 2 and 6 (3 words and the title
+        // 3 times), average 14/3; "52" is in 1 of 3 sections, so its rarity
+        // is ln(1 + 3), and its weight in section 1 (one of 2 words)
+        // 1000 ln 4 x 2.2 / (1 + 1.2 (0.25 + 0.75 x 2 / (14/3))).
+        let expected = 1000.0 * 4f64.ln() * 2.2 / (1.0 + 1.2 * (0.25 + 0.75 * 2.0 / (14.0 / 3.0)));
         assert_eq!(postings("52")[1], expected.round() as u64);
         // Repeats weigh more, but less than twice as much.
         let once = postings("banish")[3] as f64;
