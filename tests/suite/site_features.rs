@@ -169,7 +169,8 @@ fn the_search_index_covers_every_page_and_is_smaller_than_the_text() {
             .unwrap_or_else(|| panic!("{word} is indexed"))
             .chunks(2)
             .map(|hit| {
-                pages[hit[0].as_u64().unwrap() as usize][1]
+                let section = &index["sections"][hit[0].as_u64().unwrap() as usize];
+                pages[section[0].as_u64().unwrap() as usize][1]
                     .as_str()
                     .unwrap()
             })
