@@ -15,7 +15,6 @@ mod print;
 mod rules;
 mod search;
 pub mod standalone;
-pub mod verdict;
 
 use crate::charts;
 use crate::config::Config;
@@ -537,14 +536,12 @@ impl Renderer<'_> {
         let json_href = paths::sibling_href(&json_path);
         files.insert(json_path, json_text.into_bytes());
 
-        let verdict = verdict::verdict(&computed.page.results);
-        let description = scenario.header.description.as_deref().unwrap_or(&verdict);
-        let mut context = self.context(
-            &output,
-            &scenario.header.title,
-            Some(description),
-            &headings,
-        );
+        let description = scenario
+            .header
+            .description
+            .as_deref()
+            .or(computed.page.verdict());
+        let mut context = self.context(&output, &scenario.header.title, description, &headings);
         context.insert("lead", &scenario.header.description);
         let updated = self.source_links(&mut context, &scenario.source, None);
         context.insert("blocks", &blocks);

@@ -185,6 +185,16 @@ pub struct Reference {
 }
 
 impl ScenarioPage {
+    /// The page's answer in one sentence (its `Verdict` block): the one
+    /// sentence the page opens with, a report states at its top and
+    /// listings and link previews describe the scenario by.
+    pub fn verdict(&self) -> Option<&str> {
+        self.blocks.iter().find_map(|block| match block {
+            Block::Verdict { text } => Some(text.as_str()),
+            _ => None,
+        })
+    }
+
     /// The table with this id, if the page has one.
     pub fn table(&self, id: &str) -> Option<&Table> {
         self.blocks.iter().find_map(|block| match block {

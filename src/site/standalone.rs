@@ -4,7 +4,6 @@
 //! anywhere with nothing beside it.
 
 use super::nav::Nav;
-use super::verdict::verdict;
 use super::{csv, scenario_json, Computed, CsvLink, Renderer};
 use crate::content::Content;
 use crate::error::{Error, Result};
@@ -48,7 +47,9 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         href: data_address("text/csv", &csv(table)),
         download: Some(paths::file_name(&paths::table_csv(&scenario.name, &table.id)).to_string()),
     };
-    let (blocks, headings) = renderer.scenario_blocks(computed, &csv_link)?;
+    let (mut blocks, headings) = renderer.scenario_blocks(computed, &csv_link)?;
+    // The verdict opens the report, above the scenario's YAML: once.
+    blocks.retain(|block| block["type"] != "verdict");
     let json_doc = scenario_json(scenario, &computed.page);
     let json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
 
@@ -69,7 +70,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         paths::file_name(&paths::scenario_json(&scenario.name)),
     );
     context.insert("version", env!("CARGO_PKG_VERSION"));
-    context.insert("verdict", &verdict(&computed.page.results));
+    context.insert("verdict", &computed.page.verdict());
     context.insert("yaml", scenario.text.trim_end());
     renderer.render_template("report.html", &context)
 }

@@ -11,10 +11,10 @@ use std::fs;
 #[test]
 fn a_report_holds_no_local_path_and_states_what_it_reports() {
     let dir = fixture(&[(
-        "games/dice # <b>.yaml",
+        "content/games/dice # <b>.yaml",
         "title: Two d6\nkind: sum-mod\ndice: d6 # one per target\ntargets: [2, 4]\n",
     )]);
-    let scenario = dir.path().join("games/dice # <b>.yaml");
+    let scenario = dir.path().join("content/games/dice # <b>.yaml");
     let out = dir.path().join("out.html");
     let run = fairdice(
         &[
@@ -37,14 +37,21 @@ fn a_report_holds_no_local_path_and_states_what_it_reports() {
     assert!(html.contains("<code>dice # &lt;b&gt;.yaml</code>"));
     assert!(html.contains("&quot;file&quot;: &quot;dice # &lt;b&gt;.yaml&quot;"));
     assert!(html.contains(&format!("fairdice {}", env!("CARGO_PKG_VERSION"))));
-    // 2d6 mod 2 is fair, 4d6 mod 4 is not.
-    let verdict = "<p class=\"verdict\"><strong>Exactly fair in 1 of the 2 cases; the other is not.</strong></p>";
-    assert!(html.contains(verdict), "{html}");
+    // The report's verdict is the sentence its page opens with, stated once,
+    // above the tables. 2d6 mod 2 is fair; 4d6 mod 4 is not: its bins hold
+    // 322, 324, 326 and 324 of the 1296 rolls, 2/1296 = 0.154321 % off 1/4.
+    let verdict = "Exactly fair with 2 target(s); the others are not, the worst being 4 targets, \
+                   where a target&#39;s chance is off its fair share 1/4 by 0.154321 percentage points.";
+    let shown = format!("<p class=\"verdict\">{verdict}</p>");
+    assert_eq!(html.matches(&shown).count(), 1, "{html}");
     assert!(html.contains(
         "<pre><code>title: Two d6\nkind: sum-mod\ndice: d6 # one per target\ntargets: [2, 4]</code></pre>"
     ));
-    // The verdict comes before the first table.
-    assert!(html.find(verdict).unwrap() < html.find("<table").unwrap());
+    assert!(html.find(&shown).unwrap() < html.find("<table").unwrap());
+    let built = fairdice(&["build", "--quiet"], dir.path());
+    assert!(built.status.success(), "{}", built.stderr_text());
+    let page = fs::read_to_string(dir.path().join("site/games/dice # <b>.html")).unwrap();
+    assert_eq!(page.matches(&shown).count(), 1, "{page}");
 }
 
 /// A small site with a home page, a section, a page and a scenario.
@@ -156,7 +163,8 @@ fn every_page_describes_itself() {
     ));
     let scenario = read(&dir, "rules/dice.html");
     assert!(scenario.contains(
-        "<meta property=\"og:description\" content=\"Exactly fair in 1 of the 2 cases; the other is not.\">"
+        "<meta property=\"og:description\" content=\"Exactly fair with 2 target(s); the others are not, \
+         the worst being 4 targets, where a target&#39;s chance is off its fair share 1/4 by 0.154321 percentage points.\">"
     ), "{scenario}");
     assert!(
         !scenario.contains("class=\"lead\""),
