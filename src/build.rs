@@ -116,7 +116,7 @@ pub fn render_site(project: &Project) -> Result<Built> {
     site::add_release_pages(&mut content);
     let meta = site::Meta {
         config,
-        updated: history::dates(&project.root.join("content"))?,
+        updated: history::dates(&project.root.join("content"), &project.out)?,
     };
     admit_all(&content.scenarios, "content/", &project.budget)?;
     let (tera, assets) = site::load_templates(&project.root.join("templates"))?;

@@ -1,13 +1,14 @@
 //! "Last updated" dates: in a git checkout, the author date of the last
-//! commit that touched each file of `content/`.
+//! commit that changed each file of `content/` without changing the site.
 //!
-//! Never a file's modification time: a fresh clone gives every file a new
-//! one, so the committed site could never match a fresh build. The author
-//! date is kept through rebases and cherry-picks, and is the same in every
-//! clone of a commit. A file with changes not yet committed gets the date
-//! git would give it if committed now (`git var GIT_AUTHOR_IDENT`), so a
-//! site rebuilt and committed together with its content the same day
-//! matches what a fresh clone builds.
+//! The dates must be the same wherever a commit is checked out, since the
+//! committed site must match what a fresh clone builds (`fairdice check`
+//! in CI). So, never a file's modification time (a clone gives every file
+//! a new one), never the clock, and never uncommitted changes: only the
+//! author date, which is the same in every clone and is kept through
+//! rebases and cherry-picks. And a commit that changes the site folder is
+//! not counted: the site built before that commit cannot know its date,
+//! so a page's date would change when the site is committed with it.
 //!
 //! Outside a git checkout, or without git, there are no dates (front matter
 //! may still give one). A shallow clone lacks the history the dates come
@@ -16,8 +17,8 @@
 use crate::error::{Error, Result};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A calendar date written `YYYY-MM-DD`.
@@ -72,125 +73,156 @@ impl<'de> Deserialize<'de> for Date {
 }
 
 /// The date of every file of `content` (a folder of a git checkout), by
-/// path relative to it. Empty outside git.
-pub fn dates(content: &Path) -> Result<BTreeMap<String, String>> {
-    let Some(state) = git(
+/// path relative to it, from the commits that do not touch `site` (the
+/// site folder, which need not exist). Empty outside git.
+pub fn dates(content: &Path, site: &Path) -> Result<BTreeMap<String, String>> {
+    let Some(repo) = checkout(content)? else {
+        return Ok(BTreeMap::new());
+    };
+    let site_prefix = prefix_in(&repo.top, site);
+    let mut args = vec![
+        "log",
+        "--format=%x01%as",
+        "-z",
+        "--name-only",
+        "--no-renames",
+        "--",
+    ];
+    let content_spec = format!(":(top,literal){}", repo.content_prefix);
+    let site_spec = site_prefix.as_deref().map(|p| format!(":(top,literal){p}"));
+    args.push(&content_spec);
+    if let Some(spec) = &site_spec {
+        args.push(spec);
+    }
+    let log = git(&repo.top, &args).map_err(|e| refused(content, &e))?;
+    Ok(last_dates(
+        &log,
+        &repo.content_prefix,
+        site_prefix.as_deref(),
+    ))
+}
+
+/// Where `content` sits in its git checkout.
+struct Checkout {
+    /// The checkout's top folder.
+    top: PathBuf,
+    /// `content`'s path from there, `/`-separated, ending in `/` (empty at
+    /// the top).
+    content_prefix: String,
+}
+
+/// The checkout holding `content`; `None` outside git or without git, an
+/// error for a shallow clone or a git that fails otherwise (such as a
+/// checkout owned by another user).
+fn checkout(content: &Path) -> Result<Option<Checkout>> {
+    let state = match git(
         content,
         &[
             "rev-parse",
             "--is-inside-work-tree",
             "--is-shallow-repository",
+            "--show-toplevel",
+            "--show-prefix",
         ],
-    ) else {
-        return Ok(BTreeMap::new());
+    ) {
+        Ok(state) => state,
+        Err(Failure::NoGit) => return Ok(None),
+        Err(Failure::Failed(message)) if message.contains("not a git repository") => {
+            return Ok(None)
+        }
+        Err(e) => return Err(refused(content, &e)),
     };
-    let mut lines = state.lines();
-    if lines.next() != Some("true") {
-        return Ok(BTreeMap::new());
+    let lines: Vec<&str> = state.lines().collect();
+    let [inside, shallow, top, prefix] = lines[..] else {
+        // Inside `.git`, git prints no top folder.
+        return Ok(None);
+    };
+    if inside != "true" {
+        return Ok(None);
     }
-    if lines.next() == Some("true") {
+    if shallow == "true" {
         return Err(Error::Refused(format!(
             "{}: a shallow git clone: the \"last updated\" dates need the history of content/; \
              fetch it with `git fetch --unshallow` (in GitHub Actions: `fetch-depth: 0`)",
             content.display()
         )));
     }
-    let log = git(
-        content,
-        &[
-            "log",
-            "--format=%x01%as",
-            "-z",
-            "--name-only",
-            "--no-renames",
-            "--relative",
-            "--",
-            ".",
-        ],
-    )
-    .unwrap_or_default();
-    let mut dates = last_dates(&log);
-    let changed = git(
-        content,
-        &[
-            "diff",
-            "--name-only",
-            "-z",
-            "--no-renames",
-            "--relative",
-            "HEAD",
-            "--",
-            ".",
-        ],
-    );
-    let untracked = git(content, &["ls-files", "--others", "-z", "--", "."]);
-    let uncommitted: BTreeSet<&str> = [&changed, &untracked]
-        .into_iter()
-        .flatten()
-        .flat_map(|out| out.split('\0'))
-        .filter(|name| !name.is_empty())
-        .collect();
-    if !uncommitted.is_empty() {
-        if let Some(today) = git(content, &["var", "GIT_AUTHOR_IDENT"]).and_then(|i| ident_date(&i))
-        {
-            for name in uncommitted {
-                dates.insert(name.to_string(), today.clone());
-            }
-        }
-    }
-    Ok(dates)
+    Ok(Some(Checkout {
+        top: PathBuf::from(top),
+        content_prefix: prefix.to_string(),
+    }))
 }
 
-/// Each file's first (most recent) date in `git log --format=%x01%as -z
-/// --name-only` output.
-fn last_dates(log: &str) -> BTreeMap<String, String> {
+/// `folder`'s path inside the checkout at `top`, ending in `/`; `None` when
+/// it lies outside. The folder may not exist yet (a first build).
+fn prefix_in(top: &Path, folder: &Path) -> Option<String> {
+    let name = folder.file_name()?;
+    let parent = match folder.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let full = parent.canonicalize().ok()?.join(name);
+    let full = full.canonicalize().unwrap_or(full);
+    let top = top.canonicalize().ok()?;
+    let relative = full.strip_prefix(&top).ok()?;
+    let parts: Option<Vec<&str>> = relative.iter().map(|p| p.to_str()).collect();
+    let parts = parts?;
+    (!parts.is_empty()).then(|| format!("{}/", parts.join("/")))
+}
+
+fn refused(content: &Path, failure: &Failure) -> Error {
+    let why = match failure {
+        Failure::NoGit => "git could not be run".to_string(),
+        Failure::Failed(message) => message.trim().to_string(),
+    };
+    Error::Refused(format!(
+        "{}: the \"last updated\" dates come from git, which failed: {why}",
+        content.display()
+    ))
+}
+
+/// Each content file's first (most recent) date in `git log
+/// --format=%x01%as -z --name-only` output, by path below `content_prefix`,
+/// skipping every commit that touches a path below `site_prefix`.
+fn last_dates(
+    log: &str,
+    content_prefix: &str,
+    site_prefix: Option<&str>,
+) -> BTreeMap<String, String> {
     let mut dates = BTreeMap::new();
-    let mut date = None;
-    for token in log.split('\0') {
-        let token = token.trim_start_matches('\n');
-        if let Some(d) = token.strip_prefix('\u{1}') {
-            date = Some(d.to_string());
-        } else if let (false, Some(d)) = (token.is_empty(), &date) {
-            dates.entry(token.to_string()).or_insert_with(|| d.clone());
+    for commit in log.split('\u{1}').filter(|c| !c.is_empty()) {
+        let mut tokens = commit.split('\0');
+        let Some(date) = tokens.next() else { continue };
+        let files: Vec<&str> = tokens
+            .map(|t| t.trim_start_matches('\n'))
+            .filter(|t| !t.is_empty())
+            .collect();
+        if site_prefix.is_some_and(|site| files.iter().any(|f| f.starts_with(site))) {
+            continue;
+        }
+        for file in files {
+            if let Some(name) = file.strip_prefix(content_prefix) {
+                dates
+                    .entry(name.to_string())
+                    .or_insert_with(|| date.trim().to_string());
+            }
         }
     }
     dates
 }
 
-/// The date of `Name <email> SECONDS +HHMM`, in its own time zone.
-fn ident_date(ident: &str) -> Option<String> {
-    let mut fields = ident.trim().rsplitn(3, ' ');
-    let zone = fields.next()?;
-    let seconds: i64 = fields.next()?.parse().ok()?;
-    let sign = match zone.as_bytes().first()? {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return None,
-    };
-    let hours: i64 = zone.get(1..3)?.parse().ok()?;
-    let minutes: i64 = zone.get(3..5)?.parse().ok()?;
-    let local = seconds + sign * (hours * 3600 + minutes * 60);
-    Some(civil_date(local.div_euclid(86_400)))
-}
-
-/// `YYYY-MM-DD` of a day counted from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+/// Why a git command gave no output.
+#[derive(Debug)]
+enum Failure {
+    /// git is not installed (or cannot be started).
+    NoGit,
+    /// git ran and failed, saying this.
+    Failed(String),
 }
 
 /// `git ARGS` run in `dir`, its output when it succeeds. Nothing is
 /// written: these are reading commands only, and no pager or prompt runs.
-fn git(dir: &Path, args: &[&str]) -> Option<String> {
+fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, Failure> {
     let output = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -198,14 +230,18 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
         .args(args)
         .env("GIT_PAGER", "cat")
         .env("GIT_TERMINAL_PROMPT", "0")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
         .stdin(Stdio::null())
-        .stderr(Stdio::null())
         .output()
-        .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+        .map_err(|_| Failure::NoGit)?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(Failure::Failed(
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -228,37 +264,23 @@ mod tests {
     }
 
     #[test]
-    fn the_most_recent_commit_of_each_file_wins() {
-        let log =
-            "\u{1}2026-11-23\0\na.md\0\0\u{1}2026-11-20\0\0\u{1}2026-11-01\0\na.md\0b c.yaml\0";
-        let dates = last_dates(log);
-        assert_eq!(dates["a.md"], "2026-11-23");
-        assert_eq!(dates["b c.yaml"], "2026-11-01");
+    fn the_most_recent_commit_of_each_file_wins_unless_it_touches_the_site() {
+        // As `git log --format=%x01%as -z --name-only` prints it, newest
+        // first: the site rebuilt with a.md (not counted), a merge (no
+        // files), b c.yaml alone, then both files.
+        let log = "\u{1}2026-11-24\0\ncontent/a.md\0site/a.html\0\0\
+                   \u{1}2026-11-23\0\0\
+                   \u{1}2026-11-20\0\ncontent/b c.yaml\0\0\
+                   \u{1}2026-11-01\0\ncontent/a.md\0content/b c.yaml\0other/x.md\0";
+        let dates = last_dates(log, "content/", Some("site/"));
+        assert_eq!(dates["a.md"], "2026-11-01");
+        assert_eq!(dates["b c.yaml"], "2026-11-20");
         assert_eq!(dates.len(), 2);
-    }
-
-    #[test]
-    fn commit_dates_are_read_in_their_own_time_zone() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(19_782), "2024-02-29");
-        assert_eq!(civil_date(-1), "1969-12-31");
-        // 1795447073 is 2026-11-23 15:17:53 UTC; 1795400000 is 02:13:20 UTC.
-        assert_eq!(
-            ident_date("A <a@b> 1795447073 +0000").as_deref(),
-            Some("2026-11-23")
-        );
-        assert_eq!(
-            ident_date("A B <a@b> 1795447073 +0900").as_deref(),
-            Some("2026-11-24")
-        );
-        assert_eq!(
-            ident_date("A <a@b> 1795400000 -0300").as_deref(),
-            Some("2026-11-22")
-        );
-        assert_eq!(
-            ident_date("A <a@b> 1795400000 +0530").as_deref(),
-            Some("2026-11-23")
-        );
-        assert_eq!(ident_date("nonsense"), None);
+        // A site kept elsewhere excludes nothing.
+        let dates = last_dates(log, "content/", None);
+        assert_eq!(dates["a.md"], "2026-11-24");
+        // content/ at the checkout's top.
+        let dates = last_dates(log, "", Some("site/"));
+        assert_eq!(dates["other/x.md"], "2026-11-01");
     }
 }

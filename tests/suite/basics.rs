@@ -291,20 +291,34 @@ fn git(dir: &std::path::Path, date: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// The binary in `dir`, with git's "now" fixed at `now`.
+/// The binary in `dir`, with git's "now" fixed at `now` (the dates must not
+/// depend on it).
 fn fairdice_at(dir: &std::path::Path, now: &str, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_fairdice"))
         .args(args)
         .current_dir(dir)
         .env("GIT_AUTHOR_DATE", now)
+        .env("GIT_COMMITTER_DATE", now)
         .output()
         .unwrap()
 }
 
+/// `build --check` in a fresh clone of `root` (as CI checks a commit).
+fn check_in_a_clone(root: &std::path::Path, now: &str) -> std::process::Output {
+    let clone = tempfile::tempdir().unwrap();
+    git(
+        clone.path(),
+        now,
+        &["clone", "-q", root.to_str().unwrap(), "c"],
+    );
+    fairdice_at(&clone.path().join("c"), now, &["build", "--check"])
+}
+
 // Item: in a git checkout, "last updated" is the author date of the last
-// commit that touched the source; content committed together with the
-// rebuilt site gives the same site as a fresh clone; a shallow clone is
-// refused with the fix.
+// commit that changed the source without changing the site. It is the same
+// for a commit wherever it is built, whatever the day: content committed
+// together with its rebuilt site, or the site committed on a later day,
+// gives what a fresh clone builds. A shallow clone is refused with the fix.
 #[test]
 fn last_updated_comes_from_the_last_commit_of_each_source() {
     if std::process::Command::new("git")
@@ -328,39 +342,43 @@ fn last_updated_comes_from_the_last_commit_of_each_source() {
         ),
     ]);
     let root = dir.path();
-    git(
-        root,
-        "2026-01-10T12:00:00+0000",
-        &["init", "-q", "-b", "main"],
-    );
-    git(
-        root,
-        "2026-01-10T12:00:00+0000",
-        &["add", "content", "templates"],
-    );
-    git(
-        root,
-        "2026-01-10T12:00:00+0000",
-        &["commit", "-qm", "first"],
-    );
-    fs::write(root.join("content/a.md"), "---\ntitle: A\n---\nSecond.\n").unwrap();
-    git(
-        root,
-        "2026-03-05T23:30:00-0500",
-        &["commit", "-qam", "second"],
-    );
+    let commit = |date: &str, message: &str| {
+        git(root, date, &["add", "-A"]);
+        git(root, date, &["commit", "-qm", message]);
+    };
+    let build = |now: &str| {
+        let run = fairdice_at(root, now, &["build", "--quiet"]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    };
     let updated = |page: &str| {
         let html = read_path(root, page);
         html.split("datetime=\"")
             .nth(1)
             .map(|rest| rest[..10].to_string())
     };
-    let run = fairdice_at(root, "2026-06-01T08:00:00+0000", &["build", "--quiet"]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let passes = |now: &str| {
+        let check = check_in_a_clone(root, now);
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    };
+    git(
+        root,
+        "2026-01-10T12:00:00+0000",
+        &["init", "-q", "-b", "main"],
     );
+    commit("2026-01-10T12:00:00+0000", "first");
+    fs::write(root.join("content/a.md"), "---\ntitle: A\n---\nSecond.\n").unwrap();
+    commit("2026-03-05T23:30:00-0500", "second");
+
+    // The site is built and committed on later days: nothing changes.
+    build("2026-06-01T08:00:00+0000");
     assert_eq!(updated("index.html").as_deref(), Some("2026-01-10"));
     assert_eq!(
         updated("a.html").as_deref(),
@@ -373,43 +391,54 @@ fn last_updated_comes_from_the_last_commit_of_each_source() {
         Some("2020-02-29"),
         "front matter wins"
     );
+    commit("2026-06-02T08:00:00+0000", "the site");
+    passes("2027-01-01T00:00:00+0000");
 
-    // A change not yet committed is dated as git would date it now; commit
-    // it with the rebuilt site, and a fresh clone builds the same site.
+    // Changes not yet committed do not move a date; committed together
+    // with the rebuilt site, on another day, they still do not: the site
+    // could not know that commit's date when it was built.
     fs::write(root.join("content/a.md"), "---\ntitle: A\n---\nThird.\n").unwrap();
     fs::write(root.join("content/new.md"), "# New\n").unwrap();
-    let now = "2026-07-04T10:00:00+0200";
-    assert!(fairdice_at(root, now, &["build", "--quiet"])
-        .status
-        .success());
-    assert_eq!(updated("a.html").as_deref(), Some("2026-07-04"));
-    assert_eq!(updated("new.html").as_deref(), Some("2026-07-04"));
-    assert_eq!(updated("index.html").as_deref(), Some("2026-01-10"));
-    git(root, now, &["add", "-A"]);
-    git(root, now, &["commit", "-qm", "third, with the site"]);
-    let clone = tempfile::tempdir().unwrap();
-    git(
-        clone.path(),
-        now,
-        &["clone", "-q", root.to_str().unwrap(), "c"],
+    build("2026-07-04T10:00:00+0200");
+    assert_eq!(updated("a.html").as_deref(), Some("2026-03-05"));
+    assert_eq!(
+        updated("new.html"),
+        None,
+        "never committed apart from the site"
     );
-    let fresh = clone.path().join("c");
-    let check = fairdice_at(&fresh, "2027-01-01T00:00:00+0000", &["build", "--check"]);
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
+    commit("2026-07-05T10:00:00+0200", "third, with the site");
+    passes("2026-07-05T10:00:00+0200");
+    build("2026-07-06T10:00:00+0200");
+    assert_eq!(updated("a.html").as_deref(), Some("2026-03-05"));
+
+    // Content committed on its own dates its pages; until the site is
+    // rebuilt, the check reports it stale; committing the rebuilt site on
+    // another day leaves the dates as they were built.
+    fs::write(root.join("content/a.md"), "---\ntitle: A\n---\nFourth.\n").unwrap();
+    commit("2026-08-01T09:00:00+0000", "fourth");
+    let stale = check_in_a_clone(root, "2026-08-01T10:00:00+0000");
+    assert_eq!(stale.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert!(stderr.contains("a.html"), "{stderr}");
+    build("2026-08-01T10:00:00+0000");
+    assert_eq!(updated("a.html").as_deref(), Some("2026-08-01"));
+    assert_eq!(updated("new.html"), None, "its only commit holds the site");
+    commit("2026-08-03T09:00:00+0000", "the site, rebuilt");
+    passes("2026-09-01T00:00:00+0000");
 
     // A shallow clone has lost the dates: refused, saying how to fix it.
-    let shallow = clone.path().join("s");
+    let clone = tempfile::tempdir().unwrap();
     let url = format!("file://{}", root.display());
     git(
         clone.path(),
-        now,
+        "2026-09-01T00:00:00+0000",
         &["clone", "-q", "--depth", "1", &url, "s"],
     );
-    let run = fairdice_at(&shallow, now, &["build", "--check"]);
+    let run = fairdice_at(
+        &clone.path().join("s"),
+        "2026-09-01T00:00:00+0000",
+        &["build", "--check"],
+    );
     assert_eq!(run.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
