@@ -1,6 +1,10 @@
-/* fairdice search: ranks pages from the index in search-index.js (loaded by
-   a <script> tag, so it works from file://). "/" focuses the box; Enter
-   opens the first result; ?q=word on any page runs a search. */
+/* fairdice search: looks words up in the index of search-index.js (loaded
+   by a <script> tag, so it works from file://) and shows each page found
+   with the section where its words are, the words marked in context. The
+   index is built and weighted at build time (src/site/search.rs); this
+   script only adds weights up, ranks and displays, and puts page text in
+   the document as text only. "/" focuses the box; Enter opens the first
+   result; ?q=word on any page runs a search. */
 (function () {
   "use strict";
   var index = window.FAIRDICE_SEARCH;
@@ -11,80 +15,130 @@
   if (!index || !form || !input || !list) return;
   var root = document.documentElement.getAttribute("data-root") || "";
   var STOP = " a an and are as at be by for from has in is it its of on or that the this to was with ";
+  /* The index builder's split (search.rs `words`): runs of letters and
+     digits, with a dot between two digits kept ("1.2.3", "0.25"). */
+  var TOKEN = /(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+/gu;
   var terms = Object.keys(index.terms);
-  var pageCount = index.pages.length;
-  var averageLength = index.pages.reduce(function (sum, p) { return sum + p[3]; }, 0) / (pageCount || 1);
+  var MAX_RESULTS = 12;
+  var CONTEXT_BEFORE = 60;
+  var CONTEXT_AFTER = 140;
   form.hidden = false;
 
-  /* The same split as the index builder: letters and digits, lowercase. */
-  function words(text) {
-    return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(function (w) {
-      return w.length >= 2 && !/^[0-9]+$/.test(w) && STOP.indexOf(" " + w + " ") < 0;
-    });
-  }
-
-  /* Adds each page's score for one query word (BM25): exact matches count
-     fully, words that start with it (the word being typed) count half; rare
-     words weigh more than common ones, and repeats in a long page less than
-     in a short one. */
-  function scoreWord(word, scores) {
-    var found = false;
-    terms.forEach(function (term) {
-      var weight = term === word ? 1 : term.indexOf(word) === 0 ? 0.5 : 0;
-      if (!weight) return;
-      var postings = index.terms[term];
-      var rarity = Math.log(1 + pageCount / (postings.length / 2));
-      for (var i = 0; i < postings.length; i += 2) {
-        var page = postings[i];
-        var count = postings[i + 1];
-        var length = index.pages[page][3] / (averageLength || 1);
-        var saturated = (count * 2.2) / (count + 1.2 * (0.25 + 0.75 * length));
-        scores[page] = (scores[page] || 0) + weight * rarity * saturated;
-        found = true;
-      }
-    });
+  function tokens(text) {
+    var found = [];
+    var match;
+    TOKEN.lastIndex = 0;
+    while ((match = TOKEN.exec(text))) {
+      found.push({ word: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length });
+    }
     return found;
   }
 
-  function search(query) {
-    var queryWords = words(query);
-    if (!queryWords.length) return [];
-    var total = null;
-    for (var q = 0; q < queryWords.length; q++) {
-      var scores = {};
-      scoreWord(queryWords[q], scores);
-      if (total === null) {
-        total = scores;
-      } else {
-        /* Every word must match: keep pages found by all of them. */
-        var both = {};
-        Object.keys(total).forEach(function (page) {
-          if (scores[page]) both[page] = total[page] + scores[page];
-        });
-        total = both;
-      }
-    }
-    return Object.keys(total).map(function (page) {
-      var title = index.pages[page][0].toLowerCase();
-      var bonus = queryWords.every(function (w) { return title.indexOf(w) >= 0; }) ? 10 : 0;
-      return { page: index.pages[page], score: total[page] + bonus };
-    }).sort(function (a, b) {
-      return b.score - a.score || (a.page[0] < b.page[0] ? -1 : 1);
-    }).slice(0, 12);
+  function kept(word) {
+    return (word.length >= 2 || /^\p{N}+$/u.test(word)) && STOP.indexOf(" " + word + " ") < 0;
+  }
+
+  function queryWords(query) {
+    var seen = {};
+    return tokens(query).map(function (t) { return t.word; }).filter(function (word) {
+      if (!kept(word) || seen[word]) return false;
+      seen[word] = true;
+      return true;
+    });
+  }
+
+  function count(flags) {
+    return flags.filter(Boolean).length;
+  }
+
+  /* Pages holding every query word, whole or as the start of a word. A
+     page with more whole-word matches ranks first; then by weight. */
+  function search(words) {
+    var pages = {};
+    words.forEach(function (word, q) {
+      terms.forEach(function (term) {
+        var whole = term === word;
+        if (!whole && term.indexOf(word) !== 0) return;
+        var postings = index.terms[term];
+        for (var i = 0; i < postings.length; i += 2) {
+          var section = postings[i];
+          var weight = whole ? postings[i + 1] : postings[i + 1] / 2;
+          var number = index.sections[section][0];
+          var page = pages[number] || (pages[number] = { number: number, found: [], whole: [], score: 0, sections: {} });
+          page.found[q] = true;
+          if (whole) page.whole[q] = true;
+          page.score += weight;
+          var part = page.sections[section] || (page.sections[section] = { section: section, found: [], score: 0 });
+          part.found[q] = true;
+          part.score += weight;
+        }
+      });
+    });
+    var results = Object.keys(pages).map(function (key) { return pages[key]; }).filter(function (page) {
+      return count(page.found) === words.length;
+    });
+    results.forEach(function (page) {
+      page.wholeWords = count(page.whole);
+      page.best = Object.keys(page.sections).map(function (key) { return page.sections[key]; }).sort(function (a, b) {
+        return count(b.found) - count(a.found) || b.score - a.score || a.section - b.section;
+      })[0];
+    });
+    return results.sort(function (a, b) {
+      return b.wholeWords - a.wholeWords || b.score - a.score || a.number - b.number;
+    }).slice(0, MAX_RESULTS);
+  }
+
+  function matches(word, words) {
+    return words.some(function (w) { return word === w || word.indexOf(w) === 0; });
+  }
+
+  /* The words in context: a window of the section's text around its first
+     whole-word match (else its first prefix match), each match marked. */
+  function snippet(text, words) {
+    var found = tokens(text);
+    var first = found.filter(function (t) { return words.indexOf(t.word) >= 0; })[0] ||
+      found.filter(function (t) { return matches(t.word, words); })[0];
+    if (!first) return null;
+    var from = Math.max(0, first.start - CONTEXT_BEFORE);
+    var to = Math.min(text.length, first.start + CONTEXT_AFTER);
+    if (from > 0) from = Math.min(first.start, text.indexOf(" ", from) + 1 || first.start);
+    if (to < text.length) to = Math.max(first.end, text.lastIndexOf(" ", to));
+    var out = document.createElement("span");
+    out.className = "snippet";
+    var at = from;
+    function addText(piece) { out.appendChild(document.createTextNode(piece)); }
+    if (from > 0) addText("… ");
+    found.forEach(function (t) {
+      if (t.start < from || t.end > to || !matches(t.word, words)) return;
+      addText(text.slice(at, t.start));
+      var mark = document.createElement("mark");
+      mark.textContent = text.slice(t.start, t.end);
+      out.appendChild(mark);
+      at = t.end;
+    });
+    addText(text.slice(at, to));
+    if (to < text.length) addText(" …");
+    return out;
   }
 
   function show(query) {
-    var results = search(query);
+    var words = queryWords(query);
+    var results = words.length ? search(words) : [];
     list.textContent = "";
     results.forEach(function (result) {
+      var page = index.pages[result.number];
+      var section = index.sections[result.best.section];
       var item = document.createElement("li");
       var link = document.createElement("a");
-      link.href = root + result.page[1];
-      link.textContent = result.page[0];
-      var summary = document.createElement("span");
-      summary.textContent = result.page[2];
+      link.href = root + page[1] + (section[1] ? "#" + section[1] : "");
+      link.textContent = page[0] + (section[2] ? " › " + section[2] : "");
       item.appendChild(link);
-      item.appendChild(summary);
+      var context = snippet(section[3], words);
+      if (!context) {
+        context = document.createElement("span");
+        context.textContent = page[2];
+      }
+      item.appendChild(context);
       list.appendChild(item);
     });
     list.hidden = !query.trim();
@@ -94,7 +148,9 @@
       none.textContent = "No page contains every word of that search.";
       list.appendChild(none);
     }
-    if (status) status.textContent = query.trim() ? results.length + " pages found" : "";
+    if (status) {
+      status.textContent = query.trim() ? results.length + (results.length === 1 ? " page found" : " pages found") : "";
+    }
   }
 
   input.addEventListener("input", function () { show(input.value); });
@@ -125,7 +181,11 @@
 
   var match = /[?&]q=([^&#]*)/.exec(window.location.search);
   if (match) {
-    input.value = decodeURIComponent(match[1].replace(/\+/g, " "));
+    try {
+      input.value = decodeURIComponent(match[1].replace(/\+/g, " "));
+    } catch (malformed) {
+      input.value = match[1];
+    }
     show(input.value);
   }
 })();
