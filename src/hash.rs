@@ -42,6 +42,11 @@ impl Fnv {
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)
     }
+
+    /// The hash as a number.
+    pub fn value(&self) -> u64 {
+        self.0
+    }
 }
 
 #[cfg(test)]

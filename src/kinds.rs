@@ -1,7 +1,8 @@
 //! The registry: every scenario kind, in one list.
 //!
 //! A kind is an [`Analysis`] (name, parameters, validation, cost, exact
-//! results) and a [`Layout`] (its page); [`Kind`] asks for both, so the
+//! results), a [`Layout`] (its page) and a [`Simulate`] (its procedure
+//! replayed, or why there is none); [`Kind`] asks for all three, so the
 //! compiler rejects a kind that leaves anything out. Adding a kind is its
 //! two halves and one line in [`KINDS`]; `docs/adding-a-kind.md` walks
 //! through it.
@@ -11,6 +12,7 @@
 
 use crate::analyses::fields::fields_of;
 use crate::analyses::observations::DataError;
+use crate::analyses::simulate::{Simulate, Simulation};
 use crate::analyses::{self, Analysis, Cost, ParamError};
 use crate::layout::{Layout, ScenarioPage};
 use crate::progress::Progress;
@@ -18,10 +20,11 @@ use std::fmt;
 use std::io::BufRead;
 use std::sync::Arc;
 
-/// A scenario kind: what it computes and how its page is laid out.
-pub trait Kind: Analysis + Layout {}
+/// A scenario kind: what it computes, how its page is laid out, and how
+/// its procedure is replayed by simulation.
+pub trait Kind: Analysis + Layout + Simulate {}
 
-impl<K: Analysis + Layout> Kind for K {}
+impl<K: Analysis + Layout + Simulate> Kind for K {}
 
 /// Every kind a scenario's `kind:` may name, in the order the docs list them.
 pub static KINDS: &[Entry] = &[
@@ -138,6 +141,10 @@ impl Results {
     pub fn page(&self) -> ScenarioPage {
         self.0.page()
     }
+    /// The procedure replayed against these results (see [`Simulate`]).
+    pub fn simulation(&self) -> Simulation {
+        self.0.simulation()
+    }
 }
 
 impl fmt::Debug for Results {
@@ -161,6 +168,7 @@ trait ErasedResults: fmt::Debug + Send + Sync {
     fn to_json(&self) -> serde_json::Value;
     fn to_bytes(&self) -> Vec<u8>;
     fn page(&self) -> ScenarioPage;
+    fn simulation(&self) -> Simulation;
 }
 
 struct Typed<K: Kind> {
@@ -235,5 +243,8 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
             results: self.to_json(),
             blocks: K::layout(&self.params, &self.results),
         }
+    }
+    fn simulation(&self) -> Simulation {
+        K::simulation(&self.params, &self.results)
     }
 }

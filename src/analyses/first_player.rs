@@ -5,7 +5,7 @@
 //! is just how many of them there are: a Markov chain on 2..=p contenders,
 //! whose one-round transitions come from the distribution of one player's total.
 
-use crate::engine::{text, Dist, Exact};
+use crate::engine::{text, to_f64, Dist, Exact};
 use crate::progress::Progress;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::dice::Dice;
+use super::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
 use super::values::{DicePool, SizeSet};
 use super::{Analysis, Cost, ParamError};
 
@@ -398,11 +399,116 @@ impl Analysis for FirstPlayer {
     }
 }
 
+/// The game's opening as the table plays it: every contender rolls, the
+/// highest total goes first, and a tie for the top rolls again under the
+/// tie rule. Each player's chance, the first-round tie, the long games
+/// and the rounds against their exact figures.
+impl Simulate for FirstPlayer {
+    fn simulation(_: &Params, results: &Results) -> Simulation {
+        Simulation::Experiments(results.cases.iter().map(Case::experiment).collect())
+    }
+}
+
+impl Case {
+    fn experiment(&self) -> Experiment {
+        let (players, ties) = (self.players, self.ties);
+        let Dice { count, sides } = self.dice;
+        let tie_event = players as usize;
+        let events = (1..=players)
+            .zip(&self.p_first)
+            .map(|(i, p)| Event::new(format!("player {i} first"), p.clone()))
+            .chain([Event::new("tie in round 1", self.p_tie_first_round.clone())])
+            .chain(
+                (1..)
+                    .zip(&self.rounds_more_than)
+                    .map(|(r, p)| Event::new(format!("more than {r} rounds"), p.clone())),
+            )
+            .collect();
+        Experiment {
+            label: format!("{players} players, {count}d{sides}, {}", ties.name()),
+            events,
+            steps_per_trial: (players * count) as f64 * to_f64(&self.expected_rounds),
+            means: vec![Event::new("rounds", self.expected_rounds.clone())],
+            trial: Box::new(move |sampler, trial| {
+                let (first, rounds) = play_opening(sampler, players, count, sides, ties);
+                trial.hit(first);
+                if rounds.tied_first {
+                    trial.hit(tie_event);
+                }
+                for r in 1..=ROUNDS_SHOWN.min(rounds.played - 1) {
+                    trial.hit(tie_event + r as usize);
+                }
+                trial.measure(0, rounds.played);
+            }),
+        }
+    }
+}
+
+/// How long one opening took.
+struct Rounds {
+    played: u64,
+    tied_first: bool,
+}
+
+/// Roll until one player alone has the top total: that player (from 0)
+/// and the rounds it took.
+fn play_opening(
+    sampler: &mut Sampler,
+    players: u64,
+    count: u64,
+    sides: u64,
+    ties: TieRule,
+) -> (usize, Rounds) {
+    let everyone: Vec<usize> = (0..players as usize).collect();
+    let mut contenders = everyone.clone();
+    let mut rounds = Rounds {
+        played: 0,
+        tied_first: false,
+    };
+    loop {
+        rounds.played += 1;
+        let rolls: Vec<(usize, u64)> = contenders
+            .iter()
+            .map(|&player| (player, sampler.dice(count, sides)))
+            .collect();
+        let top = rolls.iter().map(|&(_, total)| total).max().unwrap_or(0);
+        let tied: Vec<usize> = rolls
+            .iter()
+            .filter(|&&(_, total)| total == top)
+            .map(|&(player, _)| player)
+            .collect();
+        if let [first] = tied[..] {
+            return (first, rounds);
+        }
+        rounds.tied_first |= rounds.played == 1;
+        contenders = match ties {
+            TieRule::RerollAll => everyone.clone(),
+            TieRule::RerollTied => tied,
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::ratio;
     use serde_json::json;
+
+    #[test]
+    fn simulated_openings_agree_with_the_chain() {
+        let params: Params = serde_yaml::from_str(
+            "players: [2, 4]\ndice: [d4, 2d6]\nties: [reroll-all, reroll-tied]",
+        )
+        .unwrap();
+        let results = FirstPlayer::analyse(&params, &Progress::hidden());
+        let simulation = FirstPlayer::simulation(&params, &results);
+        // Per case: each player, the first-round tie, five long-game
+        // figures and the mean rounds.
+        assert_eq!(
+            crate::analyses::simulate::assert_agrees(&simulation, 20_000),
+            2 * 2 * (2 + 7) + 2 * 2 * (4 + 7)
+        );
+    }
 
     fn params(yaml: &str) -> Params {
         serde_yaml::from_str(yaml).unwrap()

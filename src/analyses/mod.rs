@@ -15,6 +15,7 @@ pub mod reroll;
 pub mod rolls;
 pub mod seat_advantage;
 pub mod shuffle;
+pub mod simulate;
 pub mod stats;
 pub mod sum_mod;
 pub mod values;

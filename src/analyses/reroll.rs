@@ -4,8 +4,9 @@
 //! Each scheme is a map from faces to cards (or to "roll again"); every figure
 //! is counted from that map, so the schemes are compared on the same footing.
 
+use crate::analyses::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
 use crate::analyses::values::{DicePool, SizeSet};
-use crate::engine::{abs_diff, text, Exact};
+use crate::engine::{abs_diff, text, to_f64, Exact};
 use crate::progress::Progress;
 use num_traits::{One, ToPrimitive, Zero};
 use serde::de::{self, Deserializer};
@@ -540,12 +541,118 @@ impl Analysis for Reroll {
     }
 }
 
+/// The procedure as a player follows it: roll the die, read the face by
+/// the scheme's rule, roll again while it names no card; for banishing,
+/// one such pick per stage with the stage's die, renumbering the cards
+/// left. Each card against its exact probability, and the rolls against
+/// their exact mean.
+impl Simulate for Reroll {
+    fn simulation(_: &Params, results: &Results) -> Simulation {
+        let picks = results.cases.iter().filter_map(pick_experiment);
+        let banishings = results
+            .banish
+            .iter()
+            .flatten()
+            .filter_map(banish_experiment);
+        Simulation::Experiments(picks.chain(banishings).collect())
+    }
+}
+
+/// The card a face names, read from the rules as written, or `None` when
+/// the face is rolled again.
+fn read_face(scheme: Scheme, face: u64, cards: u64, sides: u64) -> Option<u64> {
+    match scheme {
+        Scheme::OneFace => (face <= cards).then_some(face),
+        Scheme::MultiFace => {
+            let block = sides / cards;
+            (block > 0 && face <= block * cards).then(|| face.div_ceil(block))
+        }
+        Scheme::Mod => Some((face - 1) % cards + 1),
+    }
+}
+
+/// Roll until a face names a card: the card and the rolls it took.
+fn pick(sampler: &mut Sampler, scheme: Scheme, cards: u64, sides: u64) -> (u64, u64) {
+    let mut rolls = 0;
+    loop {
+        rolls += 1;
+        if let Some(card) = read_face(scheme, sampler.die(sides), cards, sides) {
+            return (card, rolls);
+        }
+    }
+}
+
+fn pick_experiment(case: &Case) -> Option<Experiment> {
+    // A scheme whose every face is rolled again never ends: nothing to play.
+    let probabilities = case.card_probabilities.as_ref()?;
+    let expected_rolls = case.expected_rolls.clone()?;
+    let (cards, sides, scheme) = (case.cards, case.die, case.scheme);
+    Some(Experiment {
+        label: format!("{cards} cards, d{sides}, {}", scheme.name()),
+        events: probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Event::new(format!("card {}", i + 1), p.clone()))
+            .collect(),
+        steps_per_trial: to_f64(&expected_rolls),
+        means: vec![Event::new("rolls", expected_rolls)],
+        trial: Box::new(move |sampler, trial| {
+            let (card, rolls) = pick(sampler, scheme, cards, sides);
+            trial.hit(card as usize - 1);
+            trial.measure(0, rolls);
+        }),
+    })
+}
+
+fn banish_experiment(row: &Banishing) -> Option<Experiment> {
+    let expected = row.expected_total_rolls.clone()?;
+    let stages: Vec<(u64, u64)> = (row.cards - row.banish + 1..=row.cards)
+        .rev()
+        .zip(&row.stage_dice)
+        .filter_map(|(left, die)| die.map(|sides| (left, sides)))
+        .collect();
+    let rule = match row.die {
+        StageDie::Fixed(die) => die.to_string(),
+        StageDie::Best => "the best die".into(),
+    };
+    Some(Experiment {
+        label: format!("banish {} of {} cards, {rule}", row.banish, row.cards),
+        events: Vec::new(),
+        steps_per_trial: to_f64(&expected),
+        means: vec![Event::new("rolls", expected)],
+        trial: Box::new(move |sampler, trial| {
+            let rolls = stages
+                .iter()
+                .map(|&(left, sides)| pick(sampler, Scheme::MultiFace, left, sides).1)
+                .sum();
+            trial.measure(0, rolls);
+        }),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::ratio;
     use num_bigint::BigUint;
     use serde_json::json;
+
+    #[test]
+    fn simulated_picks_agree_with_the_exact_schemes() {
+        let params = params("cards: [3, 5, 7]\ndice: [d4, d6]\nbanish: 2");
+        let results = Reroll::analyse(&params, &Progress::hidden());
+        let simulation = Reroll::simulation(&params, &results);
+        let figures = crate::analyses::simulate::assert_agrees(&simulation, 20_000);
+        // Cards and rolls of every scheme that ends (multi-face cannot pick
+        // 5 or 7 cards with a d4, nor 7 with a d6); a mean per banishing row
+        // whose stages all have a die.
+        assert!(figures > 40, "{figures}");
+        let rules = read_face;
+        assert_eq!(rules(Scheme::MultiFace, 5, 5, 20), Some(2));
+        assert_eq!(rules(Scheme::MultiFace, 7, 3, 8), None);
+        assert_eq!(rules(Scheme::Mod, 6, 4, 6), Some(2));
+        assert_eq!(rules(Scheme::OneFace, 4, 3, 6), None);
+    }
 
     fn params(yaml: &str) -> Params {
         serde_yaml::from_str(yaml).unwrap()

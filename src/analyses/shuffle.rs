@@ -6,8 +6,9 @@
 //! permutations. So the total variation distance to the uniform order is a sum
 //! of n terms instead of n! terms, and it is exact in big integers.
 
+use crate::analyses::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
 use crate::analyses::values::SizeSet;
-use crate::engine::{text, Exact};
+use crate::engine::{ratio, text, Exact};
 use crate::progress::Progress;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed};
@@ -56,20 +57,17 @@ fn factorial(n: u64) -> BigUint {
     (1..=n).map(BigUint::from).product()
 }
 
-/// Exact total variation distance between r GSR riffles of n cards and a
-/// uniformly random order.
-pub fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
-    let n_factorial = factorial(n);
-    let outcomes = BigUint::one() << (riffles * n);
+/// C(2^r + n - s, n) for s = 1..=n: of the 2^(rn) equally likely ways r
+/// riffles can fall, how many give one given order of the n cards with s
+/// rising sequences (Bayer and Diaconis).
+pub fn riffle_ways(n: u64, riffles: u64) -> Vec<BigUint> {
     let top = BigUint::one() << riffles;
     // C(2^r + n - s, n) for s = 1, then down by one per step of s.
     let mut upper = &top + n - 1u64;
     let mut binomial = binomial(&upper, n);
-    let mut excess = BigUint::ZERO;
-    for ways in eulerian {
-        // |C n! - 2^(rn)| over 2^(rn) n! is this permutation's distance to 1/n!.
-        let scaled = BigInt::from(&binomial * &n_factorial) - BigInt::from(outcomes.clone());
-        excess += ways * scaled.abs().magnitude();
+    let mut ways = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        ways.push(binomial.clone());
         if upper <= BigUint::from(n) {
             binomial = BigUint::ZERO;
         } else {
@@ -77,10 +75,36 @@ pub fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
             upper -= 1u64;
         }
     }
+    ways
+}
+
+/// Exact total variation distance between r GSR riffles of n cards and a
+/// uniformly random order.
+pub fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
+    let n_factorial = factorial(n);
+    let outcomes = BigUint::one() << (riffles * n);
+    let mut excess = BigUint::ZERO;
+    for (orders, ways) in eulerian.iter().zip(riffle_ways(n, riffles)) {
+        // |C n! - 2^(rn)| over 2^(rn) n! is this permutation's distance to 1/n!.
+        let scaled = BigInt::from(ways * &n_factorial) - BigInt::from(outcomes.clone());
+        excess += orders * scaled.abs().magnitude();
+    }
     Exact::new(
         BigInt::from(excess),
         BigInt::from(outcomes * n_factorial * 2u64),
     )
+}
+
+/// P(the pile has s rising sequences) after r riffles, s = 1..=n: the
+/// A(n, s) orders with s rising sequences are equally likely. The distance
+/// [`riffle_tvd`] is a function of these alone.
+pub fn rising_sequences(n: u64, riffles: u64, eulerian: &[BigUint]) -> Vec<Exact> {
+    let outcomes = BigUint::one() << (riffles * n);
+    eulerian
+        .iter()
+        .zip(riffle_ways(n, riffles))
+        .map(|(orders, ways)| ratio(&(orders * ways), &outcomes))
+        .collect()
 }
 
 /// C(m, k) by the multiplicative formula; each partial product is a binomial,
@@ -219,12 +243,93 @@ impl Params {
     }
 }
 
+/// Riffles as hands make them under the Gilbert–Shannon–Reeds model: cut
+/// the pile where n coin flips say, then drop cards one at a time from
+/// either packet with a chance proportional to its size. The rising
+/// sequences of the pile (maximal runs of consecutive cards lying in
+/// order) against their exact distribution, which fixes the distance.
+impl Simulate for Shuffle {
+    fn simulation(params: &Params, _: &Results) -> Simulation {
+        let mut experiments = Vec::new();
+        for &cards in params.cards.values() {
+            let eulerian = eulerian_row(cards);
+            for &riffles in params.riffles.values() {
+                experiments.push(riffle_experiment(cards, riffles, &eulerian));
+            }
+        }
+        Simulation::Experiments(experiments)
+    }
+}
+
+fn riffle_experiment(cards: u64, riffles: u64, eulerian: &[BigUint]) -> Experiment {
+    Experiment {
+        label: format!("{cards} cards, {riffles} riffles"),
+        events: (1..)
+            .zip(rising_sequences(cards, riffles, eulerian))
+            .map(|(s, p)| Event::new(format!("{s} rising sequences"), p))
+            .collect(),
+        means: Vec::new(),
+        steps_per_trial: (2 * riffles * cards) as f64,
+        trial: Box::new(move |sampler, trial| {
+            let mut pile: Vec<u64> = (0..cards).collect();
+            for _ in 0..riffles {
+                pile = riffle(sampler, &pile);
+            }
+            trial.hit(count_rising_sequences(&pile) - 1);
+        }),
+    }
+}
+
+/// One GSR riffle of `pile` (top card first).
+fn riffle(sampler: &mut Sampler, pile: &[u64]) -> Vec<u64> {
+    let cut = (0..pile.len()).filter(|_| sampler.coin()).count();
+    let (mut left, mut right) = (&pile[..cut], &pile[cut..]);
+    let mut riffled = Vec::with_capacity(pile.len());
+    while !left.is_empty() || !right.is_empty() {
+        let (l, r) = (left.len() as u64, right.len() as u64);
+        let packet = if sampler.below(l + r) < l {
+            &mut left
+        } else {
+            &mut right
+        };
+        riffled.push(packet[0]);
+        *packet = &packet[1..];
+    }
+    riffled
+}
+
+/// Rising sequences of a pile of the cards `0..n`: one, plus one for every
+/// card whose successor lies above it.
+fn count_rising_sequences(pile: &[u64]) -> usize {
+    let mut place = vec![0; pile.len()];
+    for (at, &card) in pile.iter().enumerate() {
+        place[card as usize] = at;
+    }
+    1 + place.windows(2).filter(|w| w[1] < w[0]).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{abs_diff, ratio, to_f64};
+    use crate::engine::{abs_diff, to_f64};
     use serde_json::json;
     use std::collections::HashMap;
+
+    #[test]
+    fn simulated_riffles_agree_with_bayer_and_diaconis() {
+        let params = params("cards: [5, 13]\nriffles: [1, 2, 4]");
+        let results = Shuffle::analyse(&params, &Progress::hidden());
+        let simulation = Shuffle::simulation(&params, &results);
+        assert_eq!(
+            crate::analyses::simulate::assert_agrees(&simulation, 20_000),
+            3 * (5 + 13)
+        );
+        // One riffle never makes more than two rising sequences.
+        let one = rising_sequences(13, 1, &eulerian_row(13));
+        assert!(one[2..].iter().all(|p| *p == Exact::from_integer(0.into())));
+        assert_eq!(count_rising_sequences(&[0, 3, 1, 4, 2]), 2);
+        assert_eq!(count_rising_sequences(&[4, 3, 2, 1, 0]), 5);
+    }
 
     fn params(yaml: &str) -> Params {
         serde_yaml::from_str(yaml).unwrap()

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::dice::{Dice, Total};
+use super::simulate::{Event, Experiment, Simulate, Simulation};
 use super::values::{DicePool, SizeSet};
 use super::{Analysis, Cost, ParamError};
 
@@ -212,9 +213,59 @@ impl Case {
     }
 }
 
+/// The method as a table plays it: roll the dice, add them up, and take
+/// the remainder; every total and every bin against its exact probability.
+impl Simulate for SumMod {
+    fn simulation(_: &Params, results: &Results) -> Simulation {
+        Simulation::Experiments(results.cases.iter().map(Case::experiment).collect())
+    }
+}
+
+impl Case {
+    fn experiment(&self) -> Experiment {
+        let Dice { count, sides } = self.dice;
+        let targets = self.targets;
+        let lowest = self.sums.first().map_or(count, |s| s.total);
+        let totals = self.sums.len();
+        let events = self
+            .sums
+            .iter()
+            .map(|s| Event::new(format!("total {}", s.total), s.probability.clone()))
+            .chain(
+                self.bins
+                    .iter()
+                    .map(|b| Event::new(format!("bin {}", b.bin), b.probability.clone())),
+            )
+            .collect();
+        Experiment {
+            label: format!("{targets} targets, {count}d{sides}"),
+            events,
+            means: Vec::new(),
+            steps_per_trial: count as f64,
+            trial: Box::new(move |sampler, trial| {
+                let total = sampler.dice(count, sides);
+                trial.hit((total - lowest) as usize);
+                trial.hit(totals + (total % targets) as usize);
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn simulated_rolls_agree_with_the_exact_bins() {
+        let params = params("dice: d6\ntargets: [3, 4, 5]");
+        let results = SumMod::analyse(&params, &Progress::hidden());
+        let simulation = SumMod::simulation(&params, &results);
+        // Totals and bins of 3d6, 4d6 and 5d6.
+        assert_eq!(
+            crate::analyses::simulate::assert_agrees(&simulation, 20_000),
+            (16 + 3) + (21 + 4) + (26 + 5)
+        );
+    }
 
     use crate::engine::exact_string;
     use serde_json::json;

@@ -394,49 +394,25 @@ mod tests {
 
 #[cfg(test)]
 mod monte_carlo {
+    use super::super::simulate::{play as play_game, Ending};
     use super::*;
+    use crate::analyses::simulate::Sampler;
     use crate::engine::to_f64;
 
-    /// SplitMix64: a small, fixed-seed generator, good enough for dice.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn die(&mut self, sides: u64) -> u64 {
-            self.next() % sides + 1
-        }
-    }
-
-    /// Play `games` games literally: roll the dice, cross off, repeat.
+    /// Play `games` games literally with `verify`'s simulator: roll the
+    /// dice, cross off, repeat.
     fn simulate(count: u64, sides: u64, a: &[u64], b: &[u64], games: u32) -> (f64, f64, f64, f64) {
-        let mut rng = Rng(2024);
+        let mut sampler = Sampler::new(2024, "monte carlo");
         let (mut a_wins, mut b_wins, mut rolls, mut rolls_sq) = (0u32, 0u32, 0.0, 0.0);
         for _ in 0..games {
-            let (mut left_a, mut left_b) = (a.to_vec(), b.to_vec());
-            let mut n = 0.0;
-            while !left_a.is_empty() && !left_b.is_empty() {
-                let total: u64 = (0..count).map(|_| rng.die(sides)).sum();
-                n += 1.0;
-                for left in [&mut left_a, &mut left_b] {
-                    if let Some(i) = left.iter().position(|&t| t == total) {
-                        left.swap_remove(i);
-                    }
-                }
+            let (ending, n) = play_game(&mut sampler, a, b, count, sides);
+            match ending {
+                Ending::AWins => a_wins += 1,
+                Ending::BWins => b_wins += 1,
+                Ending::Tie => {}
             }
-            match (left_a.is_empty(), left_b.is_empty()) {
-                (true, false) => a_wins += 1,
-                (false, true) => b_wins += 1,
-                _ => {}
-            }
-            rolls += n;
-            rolls_sq += n * n;
+            rolls += n as f64;
+            rolls_sq += (n * n) as f64;
         }
         let g = games as f64;
         let mean = rolls / g;

@@ -20,6 +20,7 @@ pub mod residues;
 pub mod results;
 mod search;
 mod simplex;
+mod simulate;
 mod solo;
 
 pub use game::{play, state_count, GameOdds, Probability};
