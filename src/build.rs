@@ -367,7 +367,7 @@ fn watch(budget: &Budget, command: &'static str) -> Result<Watch> {
 
 /// Refuse scenarios that each fit the budget but not all together: every
 /// one's results stay in memory until the site is written.
-fn admit_all(scenarios: &[Scenario], prefix: &str, budget: &Budget) -> Result<()> {
+pub fn admit_all(scenarios: &[Scenario], prefix: &str, budget: &Budget) -> Result<()> {
     let costs: Vec<_> = scenarios
         .iter()
         .map(|s| (format!("{prefix}{}", s.source), s.params.cost()))

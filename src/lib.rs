@@ -34,3 +34,4 @@ pub mod shortcodes;
 pub mod site;
 pub mod terminal;
 pub mod ui;
+pub mod verify;

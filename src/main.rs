@@ -135,6 +135,25 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
+    /// Replay every scenario by seeded simulation and compare each exact
+    /// figure with its simulated value; exit 1 if one strays too far.
+    Verify {
+        /// The project folder (holding content/).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Trials of every procedure (at least 1).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        simulate: u64,
+        /// The generator's seed: the same seed gives the same output.
+        #[arg(long, value_name = "S", default_value_t = fairdice::analyses::simulate::DEFAULT_SEED)]
+        seed: u64,
+        /// Record a passing run's summary as content/guide/verification.md.
+        #[arg(long)]
+        write: bool,
+        /// Multiply the time and memory budgets by this factor (0.001 to 1000).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
+    },
     /// Create a new site in DIR: a page, a scenario of each kind, the templates.
     Init {
         /// A new or empty folder.
@@ -191,6 +210,23 @@ fn main() -> ExitCode {
             json,
             explode_depth,
             &Budget { factor: budget },
+            ui,
+        ),
+        Command::Verify {
+            root,
+            simulate,
+            seed,
+            write,
+            budget,
+        } => verify(
+            &fairdice::verify::Options {
+                root,
+                trials: simulate,
+                seed,
+                budget: Budget { factor: budget },
+                progress: Progress::new(!ui.quiet),
+            },
+            write,
             ui,
         ),
         Command::Report {
@@ -488,6 +524,58 @@ fn init(dir: &Path, ui: Ui) -> Exit {
         }
         Err(err) => failed(&err, ui),
     }
+}
+
+/// `verify`: one line per scenario on stdout, failures on stderr, and the
+/// page written only when every figure is within its limit.
+fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
+    if !options.root.join("content").is_dir() {
+        ui.error(&Error::Refused(format!(
+            "{}: no content/ folder here: pass --root",
+            options.root.display()
+        )));
+        return Exit::Usage;
+    }
+    let report = match fairdice::verify::run(options) {
+        Ok(report) => report,
+        Err(err) => return failed(&err, ui),
+    };
+    for checked in &report.scenarios {
+        println!("{checked}");
+    }
+    let failures = report.failures();
+    for (checked, comparison) in &failures {
+        ui.error(&Error::Refused(format!(
+            "content/{}: {comparison}: beyond its limit",
+            checked.source
+        )));
+    }
+    let what = format!(
+        "{} figures of {} scenarios, {} trials each, seed {}",
+        report.figures(),
+        report.scenarios.len(),
+        report.trials,
+        report.seed
+    );
+    if !failures.is_empty() {
+        ui.error(&Error::Refused(format!(
+            "verify: {} of {what} beyond their limits",
+            failures.len()
+        )));
+        return Exit::Failure;
+    }
+    ui.note(&format!("verified {what}: all within their limits"));
+    if write {
+        match fairdice::verify::summary::write(&options.root, &report) {
+            Ok(path) => ui.note(&format!("wrote {}", path.display())),
+            Err(err @ Error::Refused(_)) => {
+                ui.error(&err);
+                return Exit::Usage;
+            }
+            Err(err) => return failed(&err, ui),
+        }
+    }
+    Exit::Success
 }
 
 /// A budget factor within the range `limits::Budget` allows.

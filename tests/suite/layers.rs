@@ -28,7 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "site",
         &["site", "markdown", "shortcodes", "charts", "output"],
     ),
-    ("build", &["build", "cache", "publish"]),
+    ("build", &["build", "cache", "publish", "verify"]),
     (
         "command line",
         &["ui", "terminal", "roll", "serve", "init", "main"],

@@ -33,3 +33,4 @@ mod rules;
 mod rules_pages;
 mod serve;
 mod site_features;
+mod verify;

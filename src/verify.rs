@@ -1,0 +1,450 @@
+//! `fairdice verify --simulate N`: every scenario's procedure replayed by
+//! seeded simulation (each kind's [`Simulate`](crate::analyses::simulate)),
+//! every exact figure set beside its simulated frequency or mean, and a
+//! failure when one strays further than chance would take a correct
+//! program once in a million runs ([`deviation`]).
+//!
+//! The exact results are computed afresh, as `check` does: a verification
+//! never takes the cache, which anyone could write, as evidence.
+
+mod deviation;
+pub mod summary;
+
+pub use deviation::{Deviation, FALSE_ALARM};
+
+use crate::analyses::simulate::{Experiment, Simulation, Tally};
+use crate::analyses::Budget;
+use crate::build;
+use crate::cache::Cache;
+use crate::content;
+use crate::engine::to_f64;
+use crate::error::{Error, Result};
+use crate::limits;
+use crate::progress::Progress;
+use rayon::prelude::*;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Dice rolled (or cards moved) per second by the simulators, on the safe
+/// side: the shuffles and sums of this site's content ran at about 2.7e8 a
+/// second on two busy cores (release build).
+const STEPS_PER_SECOND: f64 = 5e7;
+
+/// What to verify and how.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The project folder, holding `content/`.
+    pub root: PathBuf,
+    /// Trials per experiment (`--simulate N`).
+    pub trials: u64,
+    /// The generator's seed (`--seed S`).
+    pub seed: u64,
+    /// `--budget`.
+    pub budget: Budget,
+    /// Where the bar is drawn, if anywhere.
+    pub progress: Progress,
+}
+
+/// Everything a verification found.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Trials per experiment.
+    pub trials: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Every scenario, in source order.
+    pub scenarios: Vec<Checked>,
+}
+
+/// One scenario's verification.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Its path under `content/`.
+    pub source: String,
+    /// Its title.
+    pub title: String,
+    /// Its kind.
+    pub kind: &'static str,
+    /// What was compared.
+    pub outcome: Outcome,
+}
+
+/// What a scenario's verification compared.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// Its kind has nothing to replay, for this reason.
+    Nothing(&'static str),
+    /// Every exact figure beside its simulation.
+    Compared(Vec<Comparison>),
+}
+
+/// One exact figure beside its simulated value.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// The experiment, such as `10 targets, 10d6`.
+    pub experiment: String,
+    /// The figure, such as `bin 5`.
+    pub figure: String,
+    /// A mean (otherwise a probability).
+    pub is_mean: bool,
+    /// The exact figure, as a float for display.
+    pub exact: f64,
+    /// The simulated frequency or mean.
+    pub simulated: f64,
+    /// How far apart, and how far is allowed.
+    pub deviation: Deviation,
+}
+
+impl Report {
+    /// Every figure compared.
+    pub fn figures(&self) -> usize {
+        self.scenarios.iter().map(|s| s.comparisons().len()).sum()
+    }
+
+    /// Every comparison beyond its limit, with its scenario.
+    pub fn failures(&self) -> Vec<(&Checked, &Comparison)> {
+        self.scenarios
+            .iter()
+            .flat_map(|s| {
+                s.comparisons()
+                    .iter()
+                    .filter(|c| c.deviation.beyond())
+                    .map(move |c| (s, c))
+            })
+            .collect()
+    }
+
+    /// No figure beyond its limit.
+    pub fn passed(&self) -> bool {
+        self.failures().is_empty()
+    }
+}
+
+impl Checked {
+    /// The comparisons made (none for a kind with nothing to replay).
+    pub fn comparisons(&self) -> &[Comparison] {
+        match &self.outcome {
+            Outcome::Compared(comparisons) => comparisons,
+            Outcome::Nothing(_) => &[],
+        }
+    }
+
+    /// The comparison with the largest standardised deviation (the first
+    /// of equals).
+    pub fn largest(&self) -> Option<&Comparison> {
+        self.comparisons().iter().reduce(|best, c| {
+            if c.deviation.deviations > best.deviation.deviations {
+                c
+            } else {
+                best
+            }
+        })
+    }
+}
+
+impl Comparison {
+    /// What was compared: `10 targets, 10d6: bin 5`, `3 cards, d4, mod: mean rolls`.
+    pub fn what(&self) -> String {
+        let mean = if self.is_mean { "mean " } else { "" };
+        format!("{}: {mean}{}", self.experiment, self.figure)
+    }
+}
+
+impl fmt::Display for Comparison {
+    /// `10 targets, 10d6: bin 5: 3.12 sd (limit 6.71 sd), 0.100412 simulated, 0.100231 exact`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} (limit {}), {:.6} simulated, {:.6} exact",
+            self.what(),
+            sd(self.deviation.deviations),
+            sd(self.deviation.limit),
+            self.simulated,
+            self.exact
+        )
+    }
+}
+
+/// Standard deviations as printed: `3.12 sd`, `inf sd`.
+pub fn sd(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.2} sd")
+    } else {
+        "inf sd".into()
+    }
+}
+
+impl fmt::Display for Checked {
+    /// One line: the scenario, its figures and its largest deviation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}): ", self.source, self.kind)?;
+        match (&self.outcome, self.largest()) {
+            (Outcome::Nothing(why), _) => write!(f, "nothing to simulate: {why}"),
+            (Outcome::Compared(_), None) => write!(f, "no figures to compare"),
+            (Outcome::Compared(all), Some(largest)) => {
+                write!(f, "{} figures, largest deviation {largest}", all.len())
+            }
+        }
+    }
+}
+
+/// Load `content/`, compute every scenario exactly, replay each by
+/// simulation and compare.
+pub fn run(options: &Options) -> Result<Report> {
+    options.budget.check().map_err(Error::Refused)?;
+    let _watch = limits::watch(&options.budget, "verify");
+    let stage = limits::stage("loading content/");
+    let content = content::load_with_budget(&options.root.join("content"), &options.budget)?;
+    build::admit_all(&content.scenarios, "content/", &options.budget)?;
+    drop(stage);
+    let stage = limits::stage("computing the scenarios");
+    let evaluated =
+        build::compute_cached(&content.scenarios, &Cache::disabled(), &options.progress);
+    drop(stage);
+    let simulations: Vec<Simulation> = evaluated.iter().map(|e| e.results.simulation()).collect();
+    let sources: Vec<&str> = content
+        .scenarios
+        .iter()
+        .map(|s| s.source.as_str())
+        .collect();
+    admit(&sources, &simulations, options)?;
+    let _stage = limits::stage("simulating the scenarios");
+    let tallies = simulate(&sources, &simulations, options);
+    let figures: usize = simulations.iter().map(figures_of).sum();
+    let share = FALSE_ALARM / figures.max(1) as f64;
+    let scenarios = content
+        .scenarios
+        .iter()
+        .zip(&simulations)
+        .zip(tallies)
+        .map(|((scenario, simulation), tallies)| Checked {
+            source: scenario.source.clone(),
+            title: scenario.header.title.clone(),
+            kind: scenario.params.kind(),
+            outcome: match simulation {
+                Simulation::Nothing(why) => Outcome::Nothing(why),
+                Simulation::Experiments(experiments) => Outcome::Compared(
+                    experiments
+                        .iter()
+                        .zip(&tallies)
+                        .flat_map(|(e, t)| compare(e, t, share))
+                        .collect(),
+                ),
+            },
+        })
+        .collect();
+    Ok(Report {
+        trials: options.trials,
+        seed: options.seed,
+        scenarios,
+    })
+}
+
+fn experiments(simulation: &Simulation) -> &[Experiment] {
+    match simulation {
+        Simulation::Nothing(_) => &[],
+        Simulation::Experiments(experiments) => experiments,
+    }
+}
+
+fn figures_of(simulation: &Simulation) -> usize {
+    experiments(simulation)
+        .iter()
+        .map(|e| e.events.len() + e.means.len())
+        .sum()
+}
+
+/// Refuse, before any trial, a simulation estimated over the budget: each
+/// scenario's against one scenario's time, all together against the
+/// whole build's.
+fn admit(sources: &[&str], simulations: &[Simulation], options: &Options) -> Result<()> {
+    let seconds_of = |simulation: &Simulation| {
+        let steps: f64 = experiments(simulation)
+            .iter()
+            .map(|e| e.steps_per_trial.max(1.0))
+            .sum();
+        steps * options.trials as f64 / STEPS_PER_SECOND
+    };
+    let refuse = |what: String, seconds: f64, allowed: f64, per: &str| {
+        let advice = Budget::advice(seconds / allowed * options.budget.factor)
+            .map_or(String::new(), |flag| format!(", or pass {flag}"));
+        Err(Error::Refused(format!(
+            "{what} {} trials each is estimated to take about {seconds:.0} s, over the \
+             budget of {allowed:.0} s {per}: lower --simulate{advice}",
+            options.trials
+        )))
+    };
+    let mut total = 0.0;
+    for (source, simulation) in sources.iter().zip(simulations) {
+        let seconds = seconds_of(simulation);
+        total += seconds;
+        if seconds > options.budget.seconds() {
+            return refuse(
+                format!("content/{source}: simulating"),
+                seconds,
+                options.budget.seconds(),
+                "a scenario",
+            );
+        }
+    }
+    if total > options.budget.build_seconds() {
+        return refuse(
+            "simulating every scenario at".into(),
+            total,
+            options.budget.build_seconds(),
+            "for the whole run",
+        );
+    }
+    Ok(())
+}
+
+/// Every experiment's tally, per scenario, in order: blocks of trials run
+/// in parallel, each from its own stream, and are added up in order.
+fn simulate(sources: &[&str], simulations: &[Simulation], options: &Options) -> Vec<Vec<Tally>> {
+    let blocks = Experiment::blocks(options.trials);
+    let jobs: Vec<(usize, usize, u64)> = simulations
+        .iter()
+        .enumerate()
+        .flat_map(|(s, simulation)| {
+            (0..experiments(simulation).len())
+                .flat_map(move |e| (0..blocks).map(move |block| (s, e, block)))
+        })
+        .collect();
+    let done: Vec<Tally> = options.progress.with_bar(jobs.len(), "simulating", |bar| {
+        jobs.par_iter()
+            .map(|&(s, e, block)| {
+                let experiment = &experiments(&simulations[s])[e];
+                let name = format!("{}#{e}", sources[s]);
+                let tally = experiment.run_block(options.trials, block, options.seed, &name);
+                bar.inc(1);
+                tally
+            })
+            .collect()
+    });
+    let mut done = done.chunks(blocks.max(1) as usize);
+    simulations
+        .iter()
+        .map(|simulation| {
+            experiments(simulation)
+                .iter()
+                .map(|experiment| experiment.total(done.next().unwrap_or(&[])))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every figure of one experiment beside its tally.
+fn compare(experiment: &Experiment, tally: &Tally, share: f64) -> Vec<Comparison> {
+    let trials = tally.trials.max(1);
+    let frequencies = experiment
+        .events
+        .iter()
+        .zip(&tally.hits)
+        .map(|(event, &hits)| {
+            let p = to_f64(&event.exact);
+            Comparison {
+                experiment: experiment.label.clone(),
+                figure: event.label.clone(),
+                is_mean: false,
+                exact: p,
+                simulated: hits as f64 / trials as f64,
+                deviation: deviation::frequency(hits, trials, p, share),
+            }
+        });
+    let means = experiment
+        .means
+        .iter()
+        .zip(&tally.sums)
+        .map(|(mean, sums)| {
+            let exact = to_f64(&mean.exact);
+            Comparison {
+                experiment: experiment.label.clone(),
+                figure: mean.label.clone(),
+                is_mean: true,
+                exact,
+                simulated: sums.total as f64 / trials as f64,
+                deviation: deviation::mean(sums.total, sums.squares, trials, exact, share),
+            }
+        });
+    frequencies.chain(means).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::simulate::{Event, TrialFn, DEFAULT_SEED};
+    use crate::analyses::sum_mod::Case;
+    use crate::engine::Exact;
+
+    /// The `sum-mod` experiment of `count` d6 mod `targets`, as the kind
+    /// builds it.
+    fn sum_mod(count: u64, targets: u64) -> Experiment {
+        let results = crate::analyses::sum_mod::Results {
+            cases: vec![Case::of(count, 6, targets)],
+        };
+        let params = serde_yaml::from_str("dice: d6\ntargets: 2").unwrap();
+        match <crate::analyses::sum_mod::SumMod as crate::analyses::simulate::Simulate>::simulation(
+            &params, &results,
+        ) {
+            Simulation::Experiments(mut experiments) => experiments.remove(0),
+            Simulation::Nothing(_) => unreachable!(),
+        }
+    }
+
+    fn worst(experiment: &Experiment, trials: u64, figures: usize) -> Comparison {
+        let tally = experiment.run(trials, DEFAULT_SEED, "test");
+        let share = FALSE_ALARM / figures as f64;
+        let checked = Checked {
+            source: "test.yaml".into(),
+            title: "test".into(),
+            kind: "sum-mod",
+            outcome: Outcome::Compared(compare(experiment, &tally, share)),
+        };
+        checked.largest().unwrap().clone()
+    }
+
+    #[test]
+    fn a_correct_program_passes() {
+        let experiment = sum_mod(3, 5);
+        let largest = worst(&experiment, 50_000, 5_000);
+        assert!(!largest.deviation.beyond(), "{largest}");
+    }
+
+    #[test]
+    fn a_wrong_exact_figure_is_caught() {
+        // Bin 0 of 3d6 mod 5 claimed 1/20 more likely than it is.
+        let mut experiment = sum_mod(3, 5);
+        let bin = experiment.events.len() - 5;
+        let shift = Exact::new(1.into(), 20.into());
+        experiment.events[bin].exact += &shift;
+        let largest = worst(&experiment, 50_000, 5_000);
+        assert!(largest.deviation.beyond(), "{largest}");
+        assert_eq!(largest.figure, "bin 0");
+    }
+
+    #[test]
+    fn a_simulator_that_breaks_the_rules_is_caught() {
+        // A d6 made from a d8 by modulo (faces 1 and 2 twice as likely)
+        // against the exact figures of a fair one.
+        let mut experiment = sum_mod(1, 2);
+        let biased: TrialFn = Box::new(|sampler, trial| {
+            let face = sampler.below(8) % 6 + 1;
+            trial.hit(face as usize - 1);
+            trial.hit(6 + (face % 2) as usize);
+        });
+        experiment.trial = biased;
+        let largest = worst(&experiment, 20_000, 5_000);
+        assert!(largest.deviation.beyond(), "{largest}");
+        // A mean off by a tenth of a roll is caught too.
+        let mut experiment = sum_mod(1, 2);
+        experiment.means = vec![Event::new("face", Exact::new(36.into(), 10.into()))];
+        experiment.trial = Box::new(|sampler, trial| {
+            let face = sampler.die(6);
+            trial.hit(face as usize - 1);
+            trial.hit(6 + (face % 2) as usize);
+            trial.measure(0, face);
+        });
+        let largest = worst(&experiment, 20_000, 5_000);
+        assert!(largest.is_mean && largest.deviation.beyond(), "{largest}");
+    }
+}

@@ -1,0 +1,161 @@
+//! `fairdice verify --simulate N`: a line per scenario, exit codes, the
+//! same output for the same seed, and the page `--write` records.
+
+use crate::common::{broken_links, fairdice, fixture, write};
+use std::fs;
+
+/// One small scenario of every kind.
+fn site() -> tempfile::TempDir {
+    fixture(&[
+        (
+            "content/_index.md",
+            "---\ntitle: Home\n---\nSee [the check](guide/verification.md).\n",
+        ),
+        (
+            "content/a-sum.yaml",
+            "title: Sum\nkind: sum-mod\ndice: d6\ntargets: [2, 5]\n",
+        ),
+        (
+            "content/b-reroll.yaml",
+            "title: Reroll\nkind: reroll\ncards: 3\ndice: [d4]\nbanish: 2\n",
+        ),
+        (
+            "content/c-first.yaml",
+            "title: First\nkind: first-player\nplayers: 3\ndice: [d4]\nties: [reroll-tied]\n",
+        ),
+        (
+            "content/d-shuffle.yaml",
+            "title: Shuffle\nkind: shuffle\ncards: 5\nriffles: [1, 3]\n",
+        ),
+        (
+            "content/e-race.yaml",
+            "title: Race\nkind: race\ndice: 2d6\npicks: 1\nmatchups: [[[7], [6]]]\n",
+        ),
+    ])
+}
+
+fn stdout(run: &crate::common::Run) -> String {
+    String::from_utf8_lossy(&run.stdout).to_string()
+}
+
+#[test]
+fn every_scenario_gets_a_line_and_a_pass_is_0() {
+    let dir = site();
+    let run = fairdice(&["verify", "--simulate", "3000"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let out = stdout(&run);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for (line, start) in lines.iter().zip([
+        "a-sum.yaml (sum-mod): 44 figures, largest deviation ",
+        "b-reroll.yaml (reroll): 14 figures, largest deviation ",
+        "c-first.yaml (first-player): 10 figures, largest deviation ",
+        "d-shuffle.yaml (shuffle): 10 figures, largest deviation ",
+        "e-race.yaml (race): 8 figures, largest deviation ",
+    ]) {
+        assert!(line.starts_with(start), "{line}");
+        assert!(line.contains(" sd (limit "), "{line}");
+    }
+    assert!(
+        run.stderr_text().starts_with("verified ")
+            && run
+                .stderr_text()
+                .contains("3000 trials each, seed 20261123: all within"),
+        "{}",
+        run.stderr_text()
+    );
+    let quiet = fairdice(&["verify", "--simulate", "3000", "--quiet"], dir.path());
+    assert_eq!(quiet.status.code(), Some(0));
+    assert_eq!(quiet.stderr_text(), "");
+    assert_eq!(stdout(&quiet), out);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_output() {
+    let dir = site();
+    let run = |seed: &str| {
+        stdout(&fairdice(
+            &["verify", "--simulate", "2000", "--seed", seed],
+            dir.path(),
+        ))
+    };
+    let first = run("7");
+    assert_eq!(run("7"), first);
+    assert_ne!(run("8"), first);
+    // The default seed is the documented one.
+    assert_eq!(
+        stdout(&fairdice(&["verify", "--simulate", "2000"], dir.path())),
+        run("20261123")
+    );
+}
+
+#[test]
+fn usage_and_budget_errors() {
+    let dir = site();
+    for args in [
+        &["verify"][..],
+        &["verify", "--simulate", "0"],
+        &["verify", "--simulate", "ten"],
+        &["verify", "--simulate", "10", "--seed", "-1"],
+        &["verify", "--simulate", "10", "--root", "nowhere"],
+    ] {
+        let run = fairdice(args, dir.path());
+        assert_eq!(
+            run.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            run.stderr_text()
+        );
+    }
+    let run = fairdice(&["verify", "--simulate", "100000000000"], dir.path());
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = run.stderr_text();
+    assert!(
+        stderr.contains("over the budget of 30 s a scenario: lower --simulate"),
+        "{stderr}"
+    );
+    assert!(stdout(&run).is_empty());
+}
+
+#[test]
+fn write_records_a_page_that_builds() {
+    let dir = site();
+    let page = dir.path().join("content/guide/verification.md");
+    let run = fairdice(&["verify", "--simulate", "2000", "--write"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let text = fs::read_to_string(&page).unwrap();
+    assert!(
+        text.contains("played each of 13 procedures 2000 times"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| [Race](../e-race.yaml) | race | 8 | "),
+        "{text}"
+    );
+    // The same run writes the same bytes.
+    fairdice(&["verify", "--simulate", "2000", "--write"], dir.path());
+    assert_eq!(fs::read_to_string(&page).unwrap(), text);
+    let built = fairdice(&["build"], dir.path());
+    assert_eq!(built.status.code(), Some(0), "{}", built.stderr_text());
+    assert!(dir.path().join("site/guide/verification.html").is_file());
+    assert_eq!(broken_links(&dir.path().join("site")), Vec::<String>::new());
+}
+
+#[test]
+fn write_never_replaces_a_page_it_did_not_write() {
+    let dir = site();
+    let mine = "---\ntitle: Mine\n---\nMy own notes.\n";
+    write(dir.path(), "content/guide/verification.md", mine);
+    let run = fairdice(&["verify", "--simulate", "1000", "--write"], dir.path());
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        run.stderr_text()
+            .contains("not written by `fairdice verify --write`"),
+        "{}",
+        run.stderr_text()
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("content/guide/verification.md")).unwrap(),
+        mine
+    );
+}
