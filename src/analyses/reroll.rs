@@ -571,8 +571,12 @@ fn read_face(scheme: Scheme, face: u64, cards: u64, sides: u64) -> Option<u64> {
     }
 }
 
-/// Roll until a face names a card: the card and the rolls it took.
+/// Roll until a face names a card: the card and the rolls it took. A
+/// single card is chosen without a roll.
 fn pick(sampler: &mut Sampler, scheme: Scheme, cards: u64, sides: u64) -> (u64, u64) {
+    if cards == 1 {
+        return (1, 0);
+    }
     let mut rolls = 0;
     loop {
         rolls += 1;
@@ -639,7 +643,7 @@ mod tests {
 
     #[test]
     fn simulated_picks_agree_with_the_exact_schemes() {
-        let params = params("cards: [3, 5, 7]\ndice: [d4, d6]\nbanish: 2");
+        let params = params("cards: [1, 3, 5, 7]\ndice: [d4, d6]\nbanish: 2");
         let results = Reroll::analyse(&params, &Progress::hidden());
         let simulation = Reroll::simulation(&params, &results);
         let figures = crate::analyses::simulate::assert_agrees(&simulation, 20_000);
