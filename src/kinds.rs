@@ -2,7 +2,7 @@
 //!
 //! A kind is an [`Analysis`] (name, parameters, validation, cost, exact
 //! results), a [`Layout`] (its page) and a [`Simulate`] (its procedure
-//! replayed, or why there is none); [`Kind`] asks for all three, so the
+//! replayed, and what cannot be, with why); [`Kind`] asks for all three, so the
 //! compiler rejects a kind that leaves anything out. Adding a kind is its
 //! two halves and one line in [`KINDS`]; `docs/adding-a-kind.md` walks
 //! through it.

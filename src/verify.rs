@@ -17,7 +17,6 @@ use crate::analyses::Budget;
 use crate::build;
 use crate::cache::Cache;
 use crate::content;
-use crate::engine::to_f64;
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::progress::Progress;
@@ -65,20 +64,15 @@ pub struct Checked {
     pub title: String,
     /// Its kind.
     pub kind: &'static str,
-    /// What was compared.
-    pub outcome: Outcome,
+    /// Experiments run (procedures replayed).
+    pub experiments: usize,
+    /// Every figure replayed, beside its simulation.
+    pub comparisons: Vec<Comparison>,
+    /// Figures not replayed, each with the reason.
+    pub not_replayed: Vec<String>,
 }
 
-/// What a scenario's verification compared.
-#[derive(Debug, Clone)]
-pub enum Outcome {
-    /// Its kind has nothing to replay, for this reason.
-    Nothing(&'static str),
-    /// Every exact figure beside its simulation.
-    Compared(Vec<Comparison>),
-}
-
-/// One exact figure beside its simulated value.
+/// One figure beside its simulated value.
 #[derive(Debug, Clone)]
 pub struct Comparison {
     /// The experiment, such as `10 targets, 10d6`.
@@ -87,7 +81,10 @@ pub struct Comparison {
     pub figure: String,
     /// A mean (otherwise a probability).
     pub is_mean: bool,
-    /// The exact figure, as a float for display.
+    /// An approximation, measured but never failing the run (otherwise an
+    /// exact figure).
+    pub approximate: bool,
+    /// The figure, as a float for display.
     pub exact: f64,
     /// The simulated frequency or mean.
     pub simulated: f64,
@@ -96,18 +93,25 @@ pub struct Comparison {
 }
 
 impl Report {
-    /// Every figure compared.
+    /// Every exact figure compared.
     pub fn figures(&self) -> usize {
-        self.scenarios.iter().map(|s| s.comparisons().len()).sum()
+        self.scenarios.iter().map(|s| s.exact().count()).sum()
     }
 
-    /// Every comparison beyond its limit, with its scenario.
+    /// Every approximate figure measured.
+    pub fn approximations(&self) -> usize {
+        self.scenarios
+            .iter()
+            .map(|s| s.approximations().count())
+            .sum()
+    }
+
+    /// Every exact figure beyond its limit, with its scenario.
     pub fn failures(&self) -> Vec<(&Checked, &Comparison)> {
         self.scenarios
             .iter()
             .flat_map(|s| {
-                s.comparisons()
-                    .iter()
+                s.exact()
                     .filter(|c| c.deviation.beyond())
                     .map(move |c| (s, c))
             })
@@ -121,18 +125,20 @@ impl Report {
 }
 
 impl Checked {
-    /// The comparisons made (none for a kind with nothing to replay).
-    pub fn comparisons(&self) -> &[Comparison] {
-        match &self.outcome {
-            Outcome::Compared(comparisons) => comparisons,
-            Outcome::Nothing(_) => &[],
-        }
+    /// The exact figures compared.
+    pub fn exact(&self) -> impl Iterator<Item = &Comparison> {
+        self.comparisons.iter().filter(|c| !c.approximate)
     }
 
-    /// The comparison with the largest standardised deviation (the first
+    /// The approximate figures measured.
+    pub fn approximations(&self) -> impl Iterator<Item = &Comparison> {
+        self.comparisons.iter().filter(|c| c.approximate)
+    }
+
+    /// The exact figure with the largest standardised deviation (the first
     /// of equals).
     pub fn largest(&self) -> Option<&Comparison> {
-        self.comparisons().iter().reduce(|best, c| {
+        self.exact().reduce(|best, c| {
             if c.deviation.deviations > best.deviation.deviations {
                 c
             } else {
@@ -151,16 +157,22 @@ impl Comparison {
 }
 
 impl fmt::Display for Comparison {
-    /// `10 targets, 10d6: bin 5: 3.12 sd (limit 6.71 sd), 0.100412 simulated, 0.100231 exact`.
+    /// `10 targets, 10d6: bin 5: 3.12 sd (limit 6.71 sd), 0.100412 simulated, 0.100231 exact`
+    /// (`approximate` for an approximation).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: {} (limit {}), {:.6} simulated, {:.6} exact",
+            "{}: {} (limit {}), {:.6} simulated, {:.6} {}",
             self.what(),
             sd(self.deviation.deviations),
             sd(self.deviation.limit),
             self.simulated,
-            self.exact
+            self.exact,
+            if self.approximate {
+                "approximate"
+            } else {
+                "exact"
+            }
         )
     }
 }
@@ -175,16 +187,26 @@ pub fn sd(value: f64) -> String {
 }
 
 impl fmt::Display for Checked {
-    /// One line: the scenario, its figures and its largest deviation.
+    /// One line: the scenario, its figures and its largest deviation, its
+    /// approximations, and how many figures were not replayed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({}): ", self.source, self.kind)?;
-        match (&self.outcome, self.largest()) {
-            (Outcome::Nothing(why), _) => write!(f, "nothing to simulate: {why}"),
-            (Outcome::Compared(_), None) => write!(f, "no figures to compare"),
-            (Outcome::Compared(all), Some(largest)) => {
-                write!(f, "{} figures, largest deviation {largest}", all.len())
-            }
+        match self.largest() {
+            None => write!(f, "no exact figures to compare")?,
+            Some(largest) => write!(
+                f,
+                "{} figures, largest deviation {largest}",
+                self.exact().count()
+            )?,
         }
+        let approximations = self.approximations().count();
+        if approximations > 0 {
+            write!(f, "; {approximations} approximations measured")?;
+        }
+        if !self.not_replayed.is_empty() {
+            write!(f, "; {} not replayed", self.not_replayed.len())?;
+        }
+        Ok(())
     }
 }
 
@@ -221,16 +243,14 @@ pub fn run(options: &Options) -> Result<Report> {
             source: scenario.source.clone(),
             title: scenario.header.title.clone(),
             kind: scenario.params.kind(),
-            outcome: match simulation {
-                Simulation::Nothing(why) => Outcome::Nothing(why),
-                Simulation::Experiments(experiments) => Outcome::Compared(
-                    experiments
-                        .iter()
-                        .zip(&tallies)
-                        .flat_map(|(e, t)| compare(e, t, share))
-                        .collect(),
-                ),
-            },
+            experiments: simulation.experiments.len(),
+            comparisons: simulation
+                .experiments
+                .iter()
+                .zip(&tallies)
+                .flat_map(|(e, t)| compare(e, t, share))
+                .collect(),
+            not_replayed: simulation.not_replayed.clone(),
         })
         .collect();
     Ok(Report {
@@ -241,17 +261,16 @@ pub fn run(options: &Options) -> Result<Report> {
 }
 
 fn experiments(simulation: &Simulation) -> &[Experiment] {
-    match simulation {
-        Simulation::Nothing(_) => &[],
-        Simulation::Experiments(experiments) => experiments,
-    }
+    &simulation.experiments
 }
 
+/// The exact figures of a simulation: they share the false alarms.
 fn figures_of(simulation: &Simulation) -> usize {
     experiments(simulation)
         .iter()
-        .map(|e| e.events.len() + e.means.len())
-        .sum()
+        .flat_map(|e| e.events.iter().chain(&e.means))
+        .filter(|event| event.figure.is_exact())
+        .count()
 }
 
 /// Refuse, before any trial, a simulation estimated over the budget: each
@@ -341,11 +360,12 @@ fn compare(experiment: &Experiment, tally: &Tally, share: f64) -> Vec<Comparison
         .iter()
         .zip(&tally.hits)
         .map(|(event, &hits)| {
-            let p = to_f64(&event.exact);
+            let p = event.figure.value();
             Comparison {
                 experiment: experiment.label.clone(),
                 figure: event.label.clone(),
                 is_mean: false,
+                approximate: !event.figure.is_exact(),
                 exact: p,
                 simulated: hits as f64 / trials as f64,
                 deviation: deviation::frequency(hits, trials, p, share),
@@ -356,11 +376,12 @@ fn compare(experiment: &Experiment, tally: &Tally, share: f64) -> Vec<Comparison
         .iter()
         .zip(&tally.sums)
         .map(|(mean, sums)| {
-            let exact = to_f64(&mean.exact);
+            let exact = mean.figure.value();
             Comparison {
                 experiment: experiment.label.clone(),
                 figure: mean.label.clone(),
                 is_mean: true,
+                approximate: !mean.figure.is_exact(),
                 exact,
                 simulated: sums.total as f64 / trials as f64,
                 deviation: deviation::mean(sums.total, sums.squares, trials, exact, share),
@@ -372,7 +393,7 @@ fn compare(experiment: &Experiment, tally: &Tally, share: f64) -> Vec<Comparison
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyses::simulate::{Event, TrialFn, DEFAULT_SEED};
+    use crate::analyses::simulate::{Event, Figure, TrialFn, DEFAULT_SEED};
     use crate::analyses::sum_mod::Case;
     use crate::engine::Exact;
 
@@ -383,12 +404,11 @@ mod tests {
             cases: vec![Case::of(count, 6, targets)],
         };
         let params = serde_yaml::from_str("dice: d6\ntargets: 2").unwrap();
-        match <crate::analyses::sum_mod::SumMod as crate::analyses::simulate::Simulate>::simulation(
+        <crate::analyses::sum_mod::SumMod as crate::analyses::simulate::Simulate>::simulation(
             &params, &results,
-        ) {
-            Simulation::Experiments(mut experiments) => experiments.remove(0),
-            Simulation::Nothing(_) => unreachable!(),
-        }
+        )
+        .experiments
+        .remove(0)
     }
 
     fn worst(experiment: &Experiment, trials: u64, figures: usize) -> Comparison {
@@ -398,7 +418,9 @@ mod tests {
             source: "test.yaml".into(),
             title: "test".into(),
             kind: "sum-mod",
-            outcome: Outcome::Compared(compare(experiment, &tally, share)),
+            experiments: 1,
+            comparisons: compare(experiment, &tally, share),
+            not_replayed: Vec::new(),
         };
         checked.largest().unwrap().clone()
     }
@@ -416,7 +438,10 @@ mod tests {
         let mut experiment = sum_mod(3, 5);
         let bin = experiment.events.len() - 5;
         let shift = Exact::new(1.into(), 20.into());
-        experiment.events[bin].exact += &shift;
+        let Figure::Exact(exact) = &mut experiment.events[bin].figure else {
+            unreachable!()
+        };
+        *exact += &shift;
         let largest = worst(&experiment, 50_000, 5_000);
         assert!(largest.deviation.beyond(), "{largest}");
         assert_eq!(largest.figure, "bin 0");

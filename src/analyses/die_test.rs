@@ -4,8 +4,13 @@
 //! it would take to notice a given bias.
 
 use crate::analyses::observations::{tally_rolls, Count, DataError, DataPath};
+use crate::analyses::simulate::observed::{
+    at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment, Coverage, Loaded,
+    MAX_REPLAYED,
+};
+use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare};
-use crate::engine::{text, Exact};
+use crate::engine::{text, to_f64, Exact};
 use crate::progress::Progress;
 use num_bigint::BigInt;
 use serde::de::{self, Deserializer};
@@ -309,6 +314,187 @@ fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
         .collect()
 }
 
+/// The figures of a die test are arithmetic on rolls already made, so the
+/// simulation replays the questions they answer: the die as written, one
+/// roll at a time (each face's chance); as many rolls as the data of the
+/// die as it should be (the exact test, each face's interval coverage, and
+/// how close the chi-square and G p-values and their 5 % size come); and
+/// each power row's biased die (how often the chi-square test notices it).
+impl Simulate for DieTest {
+    fn simulation(params: &Params, results: &Results) -> Simulation {
+        let mut simulation = Simulation::of(vec![one_roll(&params.die, results)]);
+        simulation.not_replayed.push(
+            "the chi-square and G statistics and each face's interval: arithmetic on the \
+             rolls observed, nothing random (their p-values and coverage are replayed)"
+                .into(),
+        );
+        if results.exact_p_value.is_none() {
+            simulation.not_replayed.push(format!(
+                "the exact multinomial test: not computed for {} rolls (more than {} \
+                 outcomes to visit), so the chi-square approximation stands in",
+                results.rolls, ENUMERATION_LIMIT
+            ));
+        }
+        if results.rolls <= MAX_REPLAYED {
+            simulation
+                .experiments
+                .push(fair_rolls(&params.die, &params.observed(), results));
+        } else {
+            simulation.not_replayed.push(format!(
+                "the p-values and intervals: {} rolls are more than the {MAX_REPLAYED} a \
+                 trial replays",
+                results.rolls
+            ));
+        }
+        for power in &results.power {
+            let what = format!("rolls to notice a face {}", more_often(&power.advantage));
+            let attempt = power
+                .rolls_needed
+                .ok_or_else(|| "over a billion, nothing to replay".to_string())
+                .and_then(|n| power_rolls(&params.die, results, power, n));
+            simulation.replay(&what, attempt);
+        }
+        simulation
+    }
+}
+
+/// The chances of the die's faces, in increasing face order.
+fn chances(results: &Results) -> Vec<Exact> {
+    results.faces.iter().map(|f| f.expected.clone()).collect()
+}
+
+/// One roll of the die as written: each face's chance.
+fn one_roll(die: &Die, results: &Results) -> Experiment {
+    let loaded = Loaded::new(&die.ways());
+    Experiment {
+        label: format!("one roll of {die}"),
+        events: results
+            .faces
+            .iter()
+            .map(|f| Event::new(format!("face {}", f.face), f.expected.clone()))
+            .collect(),
+        means: Vec::new(),
+        steps_per_trial: 1.0,
+        trial: Box::new(move |sampler, trial| trial.hit(loaded.roll(sampler))),
+    }
+}
+
+/// As many rolls as observed, of the die as it should be.
+fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
+    let rolls = results.rolls;
+    let ways = die.ways();
+    let loaded = Loaded::new(&ways);
+    let chances = chances(results);
+    let expected: Vec<f64> = chances.iter().map(|p| to_f64(p) * rolls as f64).collect();
+    let (coverages, coverage_of) = Coverage::per_chance(rolls, &chances);
+    let critical = stats::chi_square_critical(results.chi_square.df).unwrap_or(f64::INFINITY);
+    let mut events: Vec<Event> = results
+        .exact_p_value
+        .iter()
+        .map(|p| Event::new("rolls no more likely than those observed", p.clone()))
+        .collect();
+    let (first_face, exact_test) = (events.len(), !events.is_empty());
+    events.extend(results.faces.iter().zip(&coverage_of).map(|(f, &c)| {
+        Event::new(
+            format!("face {}: its interval holds its chance", f.face),
+            coverages[c].exact.clone(),
+        )
+    }));
+    let approximate = events.len();
+    events.extend([
+        Event::approximate(
+            format!("chi-square at least {:.4}", results.chi_square.statistic),
+            results.chi_square.p_value,
+        ),
+        Event::approximate(
+            format!("G at least {:.4}", results.g_test.statistic),
+            results.g_test.p_value,
+        ),
+        Event::approximate("chi-square test rejects at 5 %", stats::SIGNIFICANCE),
+        Event::approximate("G-test rejects at 5 %", stats::SIGNIFICANCE),
+    ]);
+    let observed = observed.to_vec();
+    let (chi_square, g) = (results.chi_square.statistic, results.g_test.statistic);
+    Experiment {
+        label: format!("{rolls} rolls of a fair {die}"),
+        events,
+        means: Vec::new(),
+        steps_per_trial: rolls as f64,
+        trial: Box::new(move |sampler, trial| {
+            let counts = loaded.tally(sampler, rolls);
+            if exact_test && no_more_likely(&counts, &observed, &ways) {
+                trial.hit(0);
+            }
+            for (face, (&count, &c)) in counts.iter().zip(&coverage_of).enumerate() {
+                if coverages[c].holds[count as usize] {
+                    trial.hit(first_face + face);
+                }
+            }
+            let (x, y) = (pearson(&counts, &expected), g_statistic(&counts, &expected));
+            let hits = [
+                at_least(x, chi_square),
+                at_least(y, g),
+                x >= critical,
+                y >= critical,
+            ];
+            for (i, hit) in hits.into_iter().enumerate() {
+                if hit {
+                    trial.hit(approximate + i);
+                }
+            }
+        }),
+    }
+}
+
+/// The rolls a power row asks for, of the die favouring its face: how
+/// often the chi-square test at 5 % notices (the row promises 80 %).
+fn power_rolls(
+    die: &Die,
+    results: &Results,
+    power: &Power,
+    rolls: u64,
+) -> Result<Experiment, String> {
+    if rolls > MAX_REPLAYED {
+        return Err(format!(
+            "{rolls} rolls, more than the {MAX_REPLAYED} a trial replays"
+        ));
+    }
+    let fair = chances(results);
+    let favoured = results
+        .faces
+        .iter()
+        .position(|f| f.face == power.face)
+        .ok_or("the favoured face is not on the die")?;
+    let one = Exact::from_integer(1.into());
+    let boosted = &fair[favoured] * (&one + &power.advantage);
+    let rest = (&one - &boosted) / (&one - &fair[favoured]);
+    let biased: Vec<Exact> = fair
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i == favoured {
+                boosted.clone()
+            } else {
+                p * &rest
+            }
+        })
+        .collect();
+    let loaded = Loaded::from_chances(&biased).ok_or("its chances do not fit a 64-bit draw")?;
+    let expected: Vec<f64> = fair.iter().map(|p| to_f64(p) * rolls as f64).collect();
+    let critical = stats::chi_square_critical(results.chi_square.df).unwrap_or(f64::INFINITY);
+    let label = format!(
+        "{rolls} rolls of {die} with face {} {}",
+        power.face,
+        more_often(&power.advantage)
+    );
+    Ok(power_experiment(
+        label,
+        "chi-square test",
+        rolls,
+        move |sampler| pearson(&loaded.tally(sampler, rolls), &expected) >= critical,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +536,71 @@ mod tests {
             .map(|p| p.rolls_needed.unwrap())
             .collect();
         assert!(needed[0] > needed[1] && needed[1] > needed[2], "{needed:?}");
+    }
+
+    #[test]
+    fn simulated_fair_dice_agree_with_the_exact_test() {
+        use crate::analyses::simulate::assert_agrees;
+        // 12 rolls of a d4 with a 1 twice as likely: few enough outcomes
+        // for the exact test. The power rows are left to their own test.
+        let die = Die::parse("d{1,1,2,3,4}").unwrap();
+        let observed = [1, 2, 3, 6];
+        let mut results = test(&die, &observed);
+        assert!(results.exact_p_value.is_some());
+        results.power.clear();
+        let params = Params {
+            die,
+            counts: None,
+            rolls: None,
+            tallied: Some(observed.to_vec()),
+        };
+        let simulation = DieTest::simulation(&params, &results);
+        // One roll: 4 faces; the rolls: the exact test and 4 coverages
+        // (and 4 approximations, measured but not asserted).
+        assert_eq!(assert_agrees(&simulation, 20_000), 4 + 1 + 4);
+        assert_eq!(simulation.experiments[1].events.len(), 1 + 4 + 4);
+        // Nothing is left out silently: the statistics are named.
+        assert_eq!(simulation.not_replayed.len(), 1);
+        assert!(simulation.not_replayed[0].contains("arithmetic on the rolls observed"));
+    }
+
+    #[test]
+    fn a_power_row_is_replayed_with_its_biased_die() {
+        // A coin whose heads comes up 50 % more often: the rolls the table
+        // gives notice it about 80 % of the time (the noncentral
+        // chi-square approximation; a little more, as the least such n).
+        let die = Die::parse("d2").unwrap();
+        let results = test(&die, &[10, 10]);
+        let params = Params {
+            die,
+            counts: None,
+            rolls: None,
+            tallied: Some(vec![10, 10]),
+        };
+        let simulation = DieTest::simulation(&params, &results);
+        let power = simulation.experiments.last().unwrap();
+        assert_eq!(
+            power.label,
+            format!(
+                "{} rolls of d2 with face 1 50 % more often",
+                results.power[2].rolls_needed.unwrap()
+            )
+        );
+        let tally = power.run(4_000, 1, "power");
+        let share = tally.hits[0] as f64 / 4_000.0;
+        assert!((0.74..0.92).contains(&share), "{share}");
+        // With 20 000 rolls and more nothing is replayed, and the page says
+        // why.
+        let big = test(&params.die, &[10_000, 10_001]);
+        let simulation = DieTest::simulation(&params, &big);
+        assert!(simulation
+            .not_replayed
+            .iter()
+            .any(|why| why.contains("20001 rolls are more than the 20000")));
+        assert!(simulation
+            .not_replayed
+            .iter()
+            .any(|why| why.contains("exact multinomial test: not computed for 20001 rolls")));
     }
 
     #[test]

@@ -405,7 +405,7 @@ impl Analysis for FirstPlayer {
 /// and the rounds against their exact figures.
 impl Simulate for FirstPlayer {
     fn simulation(_: &Params, results: &Results) -> Simulation {
-        Simulation::Experiments(results.cases.iter().map(Case::experiment).collect())
+        Simulation::of(results.cases.iter().map(Case::experiment).collect())
     }
 }
 

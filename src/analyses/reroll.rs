@@ -554,7 +554,7 @@ impl Simulate for Reroll {
             .iter()
             .flatten()
             .filter_map(banish_experiment);
-        Simulation::Experiments(picks.chain(banishings).collect())
+        Simulation::of(picks.chain(banishings).collect())
     }
 }
 

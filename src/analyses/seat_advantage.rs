@@ -4,6 +4,11 @@
 //! across seats, and the games it would take to notice an advantage.
 
 use crate::analyses::observations::{tally_games, Count, DataError, DataPath, Tally, MAX_PLAYERS};
+use crate::analyses::simulate::observed::{
+    at_least, binomial_rejections, more_often, no_more_likely, pearson, power_experiment, Coverage,
+    Loaded, MAX_REPLAYED,
+};
+use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare};
 use crate::engine::{text, Exact};
 use crate::progress::Progress;
@@ -270,6 +275,145 @@ fn games_needed(fair_share: &Exact, first_wins: u64, games: u64) -> Vec<GamesNee
     rows
 }
 
+/// The figures of a log of games are arithmetic on games already played,
+/// so the simulation replays the questions they answer, per number of
+/// players: as many games as the log in which turn order does not matter
+/// (each seat's mean wins, its exact binomial test, its interval's
+/// coverage, and how close the chi-square p-value and its 5 % size come);
+/// and each row of games needed, with the first player winning that much
+/// more often (how often the exact binomial test notices; the row
+/// promises 80 %).
+impl Simulate for SeatAdvantage {
+    fn simulation(_: &Params, results: &Results) -> Simulation {
+        let mut simulation = Simulation::of(Vec::new());
+        simulation.not_replayed.push(
+            "each seat's interval and the chi-square statistic: arithmetic on the games \
+             observed, nothing random (their p-values and coverage are replayed)"
+                .into(),
+        );
+        for table in &results.by_players {
+            let players = table.players;
+            if table.games <= MAX_REPLAYED {
+                simulation.experiments.push(fair_games(table));
+            } else {
+                simulation.not_replayed.push(format!(
+                    "{players} players: {} games are more than the {MAX_REPLAYED} a trial \
+                     replays",
+                    table.games
+                ));
+            }
+            for row in &table.games_needed {
+                let what = format!(
+                    "{players} players, games to notice a first player winning {}",
+                    more_often(&row.advantage)
+                );
+                let attempt = row
+                    .games_needed
+                    .ok_or_else(|| "none or over a billion, nothing to replay".to_string())
+                    .and_then(|n| power_games(table, row, n));
+                simulation.replay(&what, attempt);
+            }
+        }
+        simulation
+    }
+}
+
+/// As many games as the table's, each won by a seat drawn at random.
+fn fair_games(table: &Table) -> Experiment {
+    let (players, games) = (table.players, table.games);
+    let seats = Loaded::new(&vec![1; players as usize]);
+    let observed: Vec<u64> = table.seats.iter().map(|s| s.wins).collect();
+    let fair_share = Exact::new(BigInt::from(1), BigInt::from(players));
+    let coverage = Coverage::new(games, &fair_share);
+    let expected = vec![games as f64 / players as f64; players as usize];
+    let critical = stats::chi_square_critical(table.chi_square.df).unwrap_or(f64::INFINITY);
+    let mut events: Vec<Event> = table
+        .seats
+        .iter()
+        .map(|s| {
+            let label = format!("seat {}: wins no more likely than {}", s.seat, s.wins);
+            Event::new(label, s.p_value.clone())
+        })
+        .collect();
+    events.extend(table.seats.iter().map(|s| {
+        let label = format!("seat {}: its interval holds its fair share", s.seat);
+        Event::new(label, coverage.exact.clone())
+    }));
+    events.extend([
+        Event::approximate(
+            format!("chi-square at least {:.4}", table.chi_square.statistic),
+            table.chi_square.p_value,
+        ),
+        Event::approximate("chi-square test rejects at 5 %", stats::SIGNIFICANCE),
+    ]);
+    let means = table
+        .seats
+        .iter()
+        .map(|s| {
+            let mean = &s.fair_share * Exact::from_integer(BigInt::from(games));
+            Event::new(format!("seat {} wins", s.seat), mean)
+        })
+        .collect();
+    let statistic = table.chi_square.statistic;
+    let seat_count = players as usize;
+    Experiment {
+        label: format!("{games} games of {players} players, turn order irrelevant"),
+        events,
+        means,
+        steps_per_trial: games as f64,
+        trial: Box::new(move |sampler, trial| {
+            let wins = seats.tally(sampler, games);
+            let weights = [1, players - 1];
+            for (seat, (&won, &seen)) in wins.iter().zip(&observed).enumerate() {
+                if no_more_likely(&[won, games - won], &[seen, games - seen], &weights) {
+                    trial.hit(seat);
+                }
+                if coverage.holds[won as usize] {
+                    trial.hit(seat_count + seat);
+                }
+                trial.measure(seat, won);
+            }
+            let x = pearson(&wins, &expected);
+            for (i, hit) in [at_least(x, statistic), x >= critical]
+                .into_iter()
+                .enumerate()
+            {
+                if hit {
+                    trial.hit(2 * seat_count + i);
+                }
+            }
+        }),
+    }
+}
+
+/// The games a row asks for, the first player winning as often as the row
+/// says: how often the exact two-sided binomial test at 5 % notices.
+fn power_games(table: &Table, row: &GamesNeeded, games: u64) -> Result<Experiment, String> {
+    if games > MAX_REPLAYED {
+        return Err(format!(
+            "{games} games, more than the {MAX_REPLAYED} a trial replays"
+        ));
+    }
+    let players = table.players;
+    let one = Exact::from_integer(BigInt::from(1));
+    let fair_share = Exact::new(BigInt::from(1), BigInt::from(players));
+    let first = &fair_share * (&one + &row.advantage);
+    let rest = &one - &first;
+    let winner =
+        Loaded::from_chances(&[first, rest]).ok_or("its chances do not fit a 64-bit draw")?;
+    let rejected = binomial_rejections(games, 1, players - 1);
+    let label = format!(
+        "{games} games of {players} players, the first winning {}",
+        more_often(&row.advantage)
+    );
+    Ok(power_experiment(
+        label,
+        "binomial test",
+        games,
+        move |sampler| rejected[winner.tally(sampler, games)[0] as usize],
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +436,42 @@ mod tests {
         let observed = table.games_needed.last().unwrap();
         assert!(observed.observed);
         assert_eq!(observed.advantage, Exact::new(38.into(), 156.into()));
+    }
+
+    #[test]
+    fn simulated_fair_games_agree_with_the_exact_tests() {
+        use crate::analyses::simulate::assert_agrees;
+        let tally = Tally::from([(2, vec![97, 59]), (3, vec![12, 7, 5])]);
+        let mut results = test(&tally);
+        for table in &mut results.by_players {
+            table.games_needed.clear();
+        }
+        let params: Params = serde_yaml::from_str("wins: {2: [97, 59]}").unwrap();
+        let simulation = SeatAdvantage::simulation(&params, &results);
+        // Per seat: its p-value, its interval's coverage and its mean wins.
+        assert_eq!(assert_agrees(&simulation, 20_000), 3 * 2 + 3 * 3);
+        assert_eq!(
+            simulation.experiments[1].label,
+            "24 games of 3 players, turn order irrelevant"
+        );
+    }
+
+    #[test]
+    fn a_games_needed_row_is_replayed_with_a_favoured_first_player() {
+        let results = test(&Tally::from([(4, vec![40, 30, 20, 10])]));
+        let params: Params = serde_yaml::from_str("wins: {4: [40, 30, 20, 10]}").unwrap();
+        let simulation = SeatAdvantage::simulation(&params, &results);
+        // The fair games, then the 50 % row (10 % and 25 % ask for
+        // thousands of games, too slow for a unit test).
+        let needed = results.by_players[0].games_needed[2].games_needed.unwrap();
+        let row = &simulation.experiments[3];
+        assert_eq!(
+            row.label,
+            format!("{needed} games of 4 players, the first winning 50 % more often")
+        );
+        let tally = row.run(4_000, 1, "power");
+        let share = tally.hits[0] as f64 / 4_000.0;
+        assert!((0.74..0.9).contains(&share), "{share}");
     }
 
     #[test]

@@ -257,7 +257,7 @@ impl Simulate for Shuffle {
                 experiments.push(riffle_experiment(cards, riffles, &eulerian));
             }
         }
-        Simulation::Experiments(experiments)
+        Simulation::of(experiments)
     }
 }
 

@@ -149,7 +149,7 @@ pub fn binomial_p_values(successes: &[u64], trials: u64, share: &Exact) -> Vec<E
 
 /// Hand C(n,k) a^k r^(n-k) for k = 0..=n to `each`, each weight from the
 /// one before: W(k+1) = W(k) (n-k) a / ((k+1) r), an exact division.
-fn binomial_weights(n: u64, a: &BigUint, r: &BigUint, mut each: impl FnMut(u64, &BigUint)) {
+pub fn binomial_weights(n: u64, a: &BigUint, r: &BigUint, mut each: impl FnMut(u64, &BigUint)) {
     if r.is_zero() {
         // A sure thing: every trial succeeds.
         for k in 0..=n {
@@ -378,11 +378,19 @@ pub fn chi_square_trials_needed(fair: &[f64], alternative: &[f64]) -> Option<u64
     if per_trial <= 0.0 {
         return None;
     }
-    let critical = ChiSquared::new(df as f64)
-        .ok()?
-        .inverse_cdf(1.0 - SIGNIFICANCE);
+    let critical = chi_square_critical(df)?;
     let power = |n: u64| noncentral_chi_square_tail(critical, df, n as f64 * per_trial);
     least_trials(power)
+}
+
+/// The statistic beyond which the chi-square test with `df` degrees of
+/// freedom rejects at [`SIGNIFICANCE`]; `None` for no degrees of freedom.
+pub fn chi_square_critical(df: u64) -> Option<f64> {
+    Some(
+        ChiSquared::new(df as f64)
+            .ok()?
+            .inverse_cdf(1.0 - SIGNIFICANCE),
+    )
 }
 
 /// The least n with `power(n) >= POWER`, by doubling then bisection.

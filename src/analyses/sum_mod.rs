@@ -217,7 +217,7 @@ impl Case {
 /// the remainder; every total and every bin against its exact probability.
 impl Simulate for SumMod {
     fn simulation(_: &Params, results: &Results) -> Simulation {
-        Simulation::Experiments(results.cases.iter().map(Case::experiment).collect())
+        Simulation::of(results.cases.iter().map(Case::experiment).collect())
     }
 }
 

@@ -3,7 +3,7 @@
 //! committed and built like any page. No date and no timing: the same run
 //! writes the same bytes.
 
-use super::{sd, Outcome, Report};
+use super::{sd, Report};
 use crate::error::{Error, Result};
 use crate::output::files;
 use std::fmt::Write as _;
@@ -43,16 +43,9 @@ pub fn write(root: &Path, report: &Report) -> Result<PathBuf> {
 
 /// The page's markdown.
 pub fn page(report: &Report) -> String {
-    let experiments: usize = report
-        .scenarios
-        .iter()
-        .map(|s| {
-            let mut labels: Vec<&str> = s.comparisons().iter().map(|c| &*c.experiment).collect();
-            labels.dedup();
-            labels.len()
-        })
-        .sum();
+    let experiments: usize = report.scenarios.iter().map(|s| s.experiments).sum();
     let (trials, seed, figures) = (report.trials, report.seed, report.figures());
+    let approximations = report.approximations();
     let mut text = format!(
         "---\n{MARKER}\ntitle: Checked by simulation\nweight: 2\n\
          description: Every exact figure beside a seeded simulation of the procedure.\n---\n\
@@ -60,11 +53,13 @@ pub fn page(report: &Report) -> String {
          Every figure on this site is counted exactly. As a check on the program\n\
          itself, `fairdice verify` also plays every procedure many times over with\n\
          a seeded random generator, following the rules as a table would (roll and\n\
-         add, reroll, break ties, riffle, race), and sets each exact probability\n\
+         add, reroll, break ties, riffle, race; for observed rolls and games, fair\n\
+         dice and fair games of the same size), and sets each exact probability\n\
          and mean beside what the simulation found.\n\n\
          The last verification played each of {experiments} procedures {trials} times\n\
          with seed {seed}, and compared {figures} exact figures with their simulated\n\
-         values: every one was within its limit.\n\n\
+         values: every one was within its limit. It also measured {approximations}\n\
+         approximate figures, below.\n\n\
          ## How to read it\n\n\
          For an event with exact chance $p$ seen $k$ times in $N$ trials, the\n\
          deviation is $|k - Np| / \\sqrt{{Np(1-p)}}$ standard deviations; for a\n\
@@ -77,16 +72,13 @@ pub fn page(report: &Report) -> String {
          |---|---|---:|---:|---:|---|\n"
     );
     for checked in &report.scenarios {
-        let link = format!("[{}](../{})", escape(&checked.title), checked.source);
-        let row = match (&checked.outcome, checked.largest()) {
-            (Outcome::Nothing(why), _) => {
-                format!("| {link} | {} | 0 | | | {} |", checked.kind, escape(why))
-            }
-            (Outcome::Compared(_), None) => format!("| {link} | {} | 0 | | | |", checked.kind),
-            (Outcome::Compared(all), Some(largest)) => format!(
-                "| {link} | {} | {} | {} | {} | {} |",
+        let row = match checked.largest() {
+            None => format!("| {} | {} | 0 | | | |", link(checked), checked.kind),
+            Some(largest) => format!(
+                "| {} | {} | {} | {} | {} | {} |",
+                link(checked),
                 checked.kind,
-                all.len(),
+                checked.exact().count(),
                 sd(largest.deviation.deviations),
                 sd(largest.deviation.limit),
                 escape(&largest.what())
@@ -94,12 +86,72 @@ pub fn page(report: &Report) -> String {
         };
         let _ = writeln!(text, "{row}");
     }
+    approximations_section(&mut text, report);
+    not_replayed_section(&mut text, report);
     let _ = write!(
         text,
         "\nTo run it again: `fairdice verify --simulate {trials} --seed {seed}`\n\
          prints the same figures on any machine.\n"
     );
     text
+}
+
+/// The approximate figures, each beside its simulation: how far the
+/// asymptotic p-values, the tests' nominal sizes and the power tables are
+/// from the truth for these data.
+fn approximations_section(text: &mut String, report: &Report) {
+    let _ = write!(
+        text,
+        "\n## Approximations\n\n\
+         Some figures are approximations by nature: the chi-square and G-test\n\
+         p-values come from the chi-square distribution, which the statistic\n\
+         only approaches as the counts grow; a test at 5 % rejects a fair die\n\
+         about 5 % of the time; the power tables promise a test that notices a\n\
+         bias 80 % of the time. The simulation plays fair dice and fair games of\n\
+         the observed size (and biased ones of the size the power table gives)\n\
+         and measures each one. A gap here is the approximation's, not an error,\n\
+         and never fails the run; a gap beyond the limit says the approximation\n\
+         is off by more than chance for data of this size.\n\n\
+         | scenario | figure | approximation | simulated | deviation | beyond chance |\n\
+         |---|---|---:|---:|---:|---|\n"
+    );
+    for checked in &report.scenarios {
+        for approximation in checked.approximations() {
+            let _ = writeln!(
+                text,
+                "| {} | {} | {:.4} | {:.4} | {} | {} |",
+                link(checked),
+                escape(&approximation.what()),
+                approximation.exact,
+                approximation.simulated,
+                sd(approximation.deviation.deviations),
+                if approximation.deviation.beyond() {
+                    "yes"
+                } else {
+                    "no"
+                }
+            );
+        }
+    }
+}
+
+/// The figures no experiment replays, each with the reason.
+fn not_replayed_section(text: &mut String, report: &Report) {
+    let _ = write!(
+        text,
+        "\n## Not replayed\n\n\
+         Figures that a simulation cannot check, and why:\n\n"
+    );
+    for checked in &report.scenarios {
+        for why in &checked.not_replayed {
+            let _ = writeln!(text, "- {}: {}", link(checked), escape(why));
+        }
+    }
+}
+
+/// A link to the scenario's page, from the verification page.
+fn link(checked: &super::Checked) -> String {
+    format!("[{}](../{})", escape(&checked.title), checked.source)
 }
 
 /// Text safe in a markdown table cell: no markup, no column breaks.

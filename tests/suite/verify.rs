@@ -31,6 +31,14 @@ fn site() -> tempfile::TempDir {
             "content/e-race.yaml",
             "title: Race\nkind: race\ndice: 2d6\npicks: 1\nmatchups: [[[7], [6]]]\n",
         ),
+        (
+            "content/f-die.yaml",
+            "title: Die\nkind: die-test\ndie: d4\ncounts: [3, 5, 2, 6]\n",
+        ),
+        (
+            "content/g-seats.yaml",
+            "title: Seats\nkind: seat-advantage\nwins: {3: [12, 7, 5]}\n",
+        ),
     ])
 }
 
@@ -45,17 +53,32 @@ fn every_scenario_gets_a_line_and_a_pass_is_0() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let out = stdout(&run);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines.len(), 7, "{out}");
     for (line, start) in lines.iter().zip([
         "a-sum.yaml (sum-mod): 44 figures, largest deviation ",
         "b-reroll.yaml (reroll): 14 figures, largest deviation ",
         "c-first.yaml (first-player): 10 figures, largest deviation ",
         "d-shuffle.yaml (shuffle): 10 figures, largest deviation ",
         "e-race.yaml (race): 8 figures, largest deviation ",
+        // Each face, the exact test and each face's interval coverage.
+        "f-die.yaml (die-test): 9 figures, largest deviation ",
+        // Each seat's p-value, coverage and mean wins.
+        "g-seats.yaml (seat-advantage): 9 figures, largest deviation ",
     ]) {
         assert!(line.starts_with(start), "{line}");
         assert!(line.contains(" sd (limit "), "{line}");
     }
+    // Two p-values, two sizes, three power rows; the statistics named.
+    assert!(
+        lines[5].ends_with(" exact; 7 approximations measured; 1 not replayed"),
+        "{}",
+        lines[5]
+    );
+    assert!(
+        lines[6].ends_with(" exact; 6 approximations measured; 1 not replayed"),
+        "{}",
+        lines[6]
+    );
     assert!(
         run.stderr_text().starts_with("verified ")
             && run
@@ -125,7 +148,17 @@ fn write_records_a_page_that_builds() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let text = fs::read_to_string(&page).unwrap();
     assert!(
-        text.contains("played each of 13 procedures 2000 times"),
+        text.contains("played each of 23 procedures 2000 times"),
+        "{text}"
+    );
+    // The approximations, each beside its simulation, and the figures not
+    // replayed, with why.
+    assert!(
+        text.contains("| [Die](../f-die.yaml) | 16 rolls of a fair d4: chi-square test rejects at 5 % | 0.0500 | "),
+        "{text}"
+    );
+    assert!(
+        text.contains("- [Seats](../g-seats.yaml): each seat's interval and the chi-square statistic: arithmetic"),
         "{text}"
     );
     assert!(

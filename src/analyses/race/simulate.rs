@@ -39,7 +39,7 @@ impl Simulate for Race {
                 sides,
             ));
         }
-        Simulation::Experiments(experiments)
+        Simulation::of(experiments)
     }
 }
 
