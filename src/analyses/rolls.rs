@@ -11,7 +11,9 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::simulate::{Event, Experiment, Simulate, Simulation};
 use super::{Analysis, Cost, ParamError};
+use std::cmp::Ordering;
 
 /// The `dice` kind.
 pub struct Rolls;
@@ -452,6 +454,143 @@ pub fn price(params: &Params) -> (Cost, Option<String>) {
     (cost, detail)
 }
 
+/// Each roll rolled die by die from its syntax tree (`dice_lang::simulate`,
+/// written from the language's rules, not from the exact engine) against
+/// its exact distribution, mean and variance; each pair rolled once each
+/// against `p_a_higher`, `p_tie`, `p_b_higher` and the distribution of the
+/// difference. A value the engine calls impossible fails the run.
+impl Simulate for Rolls {
+    fn simulation(params: &Params, analysed: &Analysed) -> Simulation {
+        let depth = params.depth();
+        let named = &params.rolls.0;
+        let mut experiments: Vec<Experiment> = named
+            .iter()
+            .zip(&analysed.results.rolls)
+            .map(|(roll, figures)| roll_experiment(&roll.expression.tree, figures, depth))
+            .collect();
+        let pairs = (0..named.len()).flat_map(|i| (i + 1..named.len()).map(move |j| (i, j)));
+        for (((i, j), comparison), difference) in pairs
+            .zip(&analysed.results.comparisons)
+            .zip(&analysed.differences)
+        {
+            let trees = [&named[i].expression.tree, &named[j].expression.tree];
+            experiments.push(pair_experiment(trees, comparison, difference, depth));
+        }
+        Simulation::of(experiments)
+    }
+}
+
+/// Events for every value of a distribution, in order, then one for any
+/// other value (exact chance 0); and the index a value hits.
+struct Values(Vec<i64>);
+
+impl Values {
+    fn events<'a>(
+        &self,
+        label: impl Fn(i64) -> String,
+        chances: impl Iterator<Item = &'a Exact>,
+    ) -> Vec<Event> {
+        self.0
+            .iter()
+            .zip(chances)
+            .map(|(&v, p)| Event::new(label(v), p.clone()))
+            .chain([Event::new(
+                "a value the engine calls impossible",
+                Exact::zero(),
+            )])
+            .collect()
+    }
+
+    fn index(&self, value: i64) -> usize {
+        self.0.binary_search(&value).unwrap_or(self.0.len())
+    }
+}
+
+/// Widest roll whose variance is checked: the fourth powers of the values'
+/// distances from the lowest must add up within 128 bits.
+const MAX_WIDTH_FOR_VARIANCE: i64 = 1 << 12;
+
+fn roll_experiment(tree: &Expr, roll: &Roll, depth: u32) -> Experiment {
+    let values = Values(roll.outcomes.iter().map(|o| o.value).collect());
+    let lowest = values.0[0];
+    let width = values.0[values.0.len() - 1] - lowest;
+    let events = values.events(
+        |v| format!("value {v}"),
+        roll.outcomes.iter().map(|o| &o.probability),
+    );
+    // Means of non-negative measures: the distance from the lowest value,
+    // and its square (the variance plus the squared mean distance).
+    let above = &roll.mean - Exact::from_integer(lowest.into());
+    let mut means = vec![Event::new(format!("value less {lowest}"), above.clone())];
+    if width <= MAX_WIDTH_FOR_VARIANCE {
+        let square = &roll.variance + &above * &above;
+        means.push(Event::new(
+            format!("square of the value less {lowest}"),
+            square,
+        ));
+    }
+    let tree = tree.clone();
+    let squares = means.len() > 1;
+    Experiment {
+        label: format!("{}: {}", roll.name, roll.expression),
+        events,
+        means,
+        steps_per_trial: dice_lang::simulate::dice_per_roll(&tree, depth).max(1.0),
+        trial: Box::new(move |sampler, trial| {
+            let value = dice_lang::simulate::roll(&tree, depth, sampler);
+            trial.hit(values.index(value));
+            let distance = value.abs_diff(lowest);
+            trial.measure(0, distance);
+            if squares {
+                trial.measure(1, distance * distance);
+            }
+        }),
+    }
+}
+
+fn pair_experiment(
+    trees: [&Expr; 2],
+    comparison: &Comparison,
+    difference: &[ValueProbability],
+    depth: u32,
+) -> Experiment {
+    let differences = Values(difference.iter().map(|d| d.value).collect());
+    let mut events = vec![
+        Event::new(
+            format!("{} higher", comparison.a),
+            comparison.p_a_higher.clone(),
+        ),
+        Event::new("tie", comparison.p_tie.clone()),
+        Event::new(
+            format!("{} higher", comparison.b),
+            comparison.p_b_higher.clone(),
+        ),
+    ];
+    events.extend(differences.events(
+        |d| format!("difference {d}"),
+        difference.iter().map(|d| &d.probability),
+    ));
+    let [a, b] = trees.map(Expr::clone);
+    let steps = dice_lang::simulate::dice_per_roll(&a, depth)
+        + dice_lang::simulate::dice_per_roll(&b, depth);
+    Experiment {
+        label: format!("{} against {}", comparison.a, comparison.b),
+        events,
+        means: Vec::new(),
+        steps_per_trial: steps.max(1.0),
+        trial: Box::new(move |sampler, trial| {
+            let x = dice_lang::simulate::roll(&a, depth, sampler);
+            let y = dice_lang::simulate::roll(&b, depth, sampler);
+            trial.hit(match x.cmp(&y) {
+                Ordering::Greater => 0,
+                Ordering::Equal => 1,
+                Ordering::Less => 2,
+            });
+            trial.hit(3 + differences.index(x - y));
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,6 +604,32 @@ mod tests {
         let params = params(yaml);
         Rolls::validate(&params).unwrap();
         Rolls::analyse(&params, &Progress::hidden())
+    }
+
+    #[test]
+    fn simulated_rolls_agree_with_every_distribution_and_pair() {
+        use crate::analyses::simulate::assert_agrees;
+        let yaml = "rolls:\n  fate: 4dF\n  exploding: 2d4!kh1\n  best: 4d6ro1dl1\n";
+        let params = params(yaml);
+        let analysed = run(yaml);
+        let simulation = Rolls::simulation(&params, &analysed);
+        assert_eq!(simulation.experiments.len(), 3 + 3);
+        let values: usize = analysed
+            .results
+            .rolls
+            .iter()
+            .map(|r| r.outcomes.len())
+            .sum();
+        let differences: usize = analysed.differences.iter().map(Vec::len).sum();
+        // Per roll: its values, the impossible one, the mean and the
+        // variance; per pair: three chances, the differences, the
+        // impossible one.
+        assert_eq!(
+            assert_agrees(&simulation, 20_000),
+            values + 3 * 3 + 3 * 4 + differences
+        );
+        assert_eq!(simulation.experiments[3].label, "fate against exploding");
+        assert_eq!(simulation.experiments[0].means[0].label, "value less -4");
     }
 
     #[test]

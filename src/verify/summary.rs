@@ -53,9 +53,9 @@ pub fn page(report: &Report) -> String {
          Every figure on this site is counted exactly. As a check on the program\n\
          itself, `fairdice verify` also plays every procedure many times over with\n\
          a seeded random generator, following the rules as a table would (roll and\n\
-         add, reroll, break ties, riffle, race; for observed rolls and games, fair\n\
-         dice and fair games of the same size), and sets each exact probability\n\
-         and mean beside what the simulation found.\n\n\
+         add, reroll, explode, keep the best, break ties, riffle, race; for observed\n\
+         rolls and games, fair dice and fair games of the same size), and sets\n\
+         each exact probability and mean beside what the simulation found.\n\n\
          The last verification played each of {experiments} procedures {trials} times\n\
          with seed {seed}, and compared {figures} exact figures with their simulated\n\
          values: every one was within its limit. It also measured {approximations}\n\

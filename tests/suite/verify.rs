@@ -39,6 +39,10 @@ fn site() -> tempfile::TempDir {
             "content/g-seats.yaml",
             "title: Seats\nkind: seat-advantage\nwins: {3: [12, 7, 5]}\n",
         ),
+        (
+            "content/h-dice.yaml",
+            "title: Dice\nkind: dice\nrolls:\n  best: 3d4ro1kh2\n  boom: d4!\n",
+        ),
     ])
 }
 
@@ -53,7 +57,7 @@ fn every_scenario_gets_a_line_and_a_pass_is_0() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let out = stdout(&run);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 7, "{out}");
+    assert_eq!(lines.len(), 8, "{out}");
     for (line, start) in lines.iter().zip([
         "a-sum.yaml (sum-mod): 44 figures, largest deviation ",
         "b-reroll.yaml (reroll): 14 figures, largest deviation ",
@@ -64,6 +68,11 @@ fn every_scenario_gets_a_line_and_a_pass_is_0() {
         "f-die.yaml (die-test): 9 figures, largest deviation ",
         // Each seat's p-value, coverage and mean wins.
         "g-seats.yaml (seat-advantage): 9 figures, largest deviation ",
+        // best: values 2 to 8 (7), boom: 1 to 16 but 4, 8 and 12 (13),
+        // each with the impossible value, the mean and the variance; the
+        // pair: three chances, the differences -14 to 7 (22) and the
+        // impossible one.
+        "h-dice.yaml (dice): 52 figures, largest deviation ",
     ]) {
         assert!(line.starts_with(start), "{line}");
         assert!(line.contains(" sd (limit "), "{line}");
@@ -148,7 +157,7 @@ fn write_records_a_page_that_builds() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let text = fs::read_to_string(&page).unwrap();
     assert!(
-        text.contains("played each of 23 procedures 2000 times"),
+        text.contains("played each of 26 procedures 2000 times"),
         "{text}"
     );
     // The approximations, each beside its simulation, and the figures not

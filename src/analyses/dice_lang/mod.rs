@@ -10,6 +10,7 @@
 mod check;
 mod eval;
 mod parse;
+pub mod simulate;
 
 pub use check::{check, Price};
 pub use eval::evaluate;
