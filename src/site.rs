@@ -654,6 +654,16 @@ impl Renderer<'_> {
                     json!({"type": "heading", "text": text, "id": id})
                 }
                 Block::Text { text } => json!({"type": "text", "text": text}),
+                Block::ScenarioLink {
+                    before,
+                    scenario,
+                    kind,
+                    after,
+                } => {
+                    let (title, href) = self.scenario_link(computed, scenario, kind)?;
+                    json!({"type": "scenario-link", "before": before, "title": title,
+                           "href": href, "after": after})
+                }
                 Block::Verdict { text } => json!({"type": "verdict", "text": text}),
                 Block::Facts { items } => json!({"type": "facts", "items": items}),
                 Block::Table(table) => {
@@ -670,6 +680,44 @@ impl Renderer<'_> {
             blocks.push(rendered);
         }
         Ok((blocks, headings))
+    }
+
+    /// The title of the scenario `name` and the link to its page from
+    /// `computed`'s page; an error naming the key when there is no such
+    /// scenario or it is of another kind.
+    fn scenario_link(
+        &self,
+        computed: &Computed,
+        name: &str,
+        kind: &str,
+    ) -> Result<(String, String)> {
+        let at_key = |message: String| {
+            let (line, column) = computed.scenario.key_position("compare_with");
+            Error::Source {
+                file: format!("content/{}", computed.scenario.source),
+                line,
+                column,
+                message: format!("compare_with: {message}"),
+            }
+        };
+        let target = self.scenarios.get(name).ok_or_else(|| {
+            at_key(format!(
+                "no scenario {name:?} in content/ (name a {kind} scenario by its path \
+                 without .yaml, such as rules/first-player)"
+            ))
+        })?;
+        let found = target.scenario.params.kind();
+        if found != kind {
+            return Err(at_key(format!(
+                "{name:?} is a {found} scenario; name a {kind} one"
+            )));
+        }
+        let from = paths::scenario_output(&computed.scenario.name);
+        let to = paths::scenario_output(name);
+        Ok((
+            target.scenario.header.title.clone(),
+            paths::href(&from, &to),
+        ))
     }
 
     /// Every page in reading order on one page, for printing.

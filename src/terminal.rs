@@ -100,6 +100,12 @@ pub fn render_blocks(blocks: &[Block], width: usize) -> String {
         .filter_map(|block| match block {
             Block::Heading { text } => Some(format!("== {text} ==\n")),
             Block::Text { text } | Block::Verdict { text } => Some(format!("{text}\n")),
+            Block::ScenarioLink {
+                before,
+                scenario,
+                after,
+                ..
+            } => Some(format!("{before}{scenario}{after}\n")),
             Block::Facts { items } => Some(render_facts(items)),
             Block::Table(table) => Some(render_table(table, width)),
             Block::Chart(_) => None,

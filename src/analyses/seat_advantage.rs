@@ -35,6 +35,11 @@ pub struct Params {
     /// `{4: [40, 30, 20, 10]}`.
     #[serde(default)]
     pub wins: Option<BTreeMap<u64, Vec<Count>>>,
+    /// The first-player scenario whose procedure picks who starts these
+    /// games (its name: the path under `content/` without `.yaml`); the
+    /// page links to it.
+    #[serde(default)]
+    pub compare_with: Option<String>,
     /// The games file's tally, filled in by the loader.
     #[serde(skip)]
     pub tallied: Option<Tally>,
@@ -118,6 +123,9 @@ impl Analysis for SeatAdvantage {
     type Results = Results;
 
     fn validate(params: &Params) -> Result<(), ParamError> {
+        if let Some(name) = &params.compare_with {
+            check_scenario_name(name)?;
+        }
         match (&params.games, &params.wins) {
             (Some(_), Some(_)) => Err(ParamError {
                 key: "wins",
@@ -176,6 +184,26 @@ impl Analysis for SeatAdvantage {
         params.tallied = Some(tally_games(rows)?);
         Ok(())
     }
+}
+
+/// A scenario's name as shortcodes write it: `rules/first-player`.
+fn check_scenario_name(name: &str) -> Result<(), ParamError> {
+    let wrong = name.is_empty()
+        || name.ends_with(".yaml")
+        || name.starts_with('/')
+        || name
+            .split('/')
+            .any(|part| part.is_empty() || part == "." || part == "..");
+    if wrong {
+        return Err(ParamError {
+            key: "compare_with",
+            message: format!(
+                "{name:?}: name the first-player scenario by its path under content/ without \
+                 .yaml, such as rules/first-player"
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn check_wins(wins: &BTreeMap<u64, Vec<Count>>) -> Result<(), ParamError> {

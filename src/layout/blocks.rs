@@ -37,6 +37,19 @@ pub enum Block {
         /// Paragraph text.
         text: String,
     },
+    /// A sentence naming another scenario of the site, which the site
+    /// links by its title; the build fails when no scenario of that name
+    /// and kind exists.
+    ScenarioLink {
+        /// Text before the link.
+        before: String,
+        /// The scenario's name: its path under `content/` without `.yaml`.
+        scenario: String,
+        /// The kind it must be.
+        kind: String,
+        /// Text after the link.
+        after: String,
+    },
     /// Key figures as label and value pairs.
     Facts {
         /// `(label, value)` in display order.

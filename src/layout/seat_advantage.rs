@@ -10,8 +10,21 @@ use crate::layout::format;
 use crate::layout::Layout;
 
 impl Layout for SeatAdvantage {
-    fn layout(_: &Params, results: &Results) -> Vec<Block> {
+    fn layout(params: &Params, results: &Results) -> Vec<Block> {
         let mut blocks = Vec::new();
+        if let Some(scenario) = &params.compare_with {
+            blocks.push(Block::ScenarioLink {
+                before: "Who starts these games is decided by the procedure on the page ".into(),
+                scenario: scenario.clone(),
+                kind: "first-player".into(),
+                after: ", which gives each player's exact chance to go first: a fair \
+                        procedure gives each player the same chance, so any advantage of \
+                        going first is shared evenly over many games. This page asks \
+                        whether that advantage exists: each place in turn order's share of \
+                        wins against its fair share."
+                    .into(),
+            });
+        }
         for games in &results.by_players {
             let id = format!("players-{}", games.players);
             blocks.push(Block::Heading {

@@ -275,6 +275,14 @@ fn key_position(text: &str, key: &str) -> (usize, usize) {
     (1, 1)
 }
 
+impl Scenario {
+    /// Where the value of top-level key `key` starts in the file, for
+    /// errors found after loading (such as a name that leads nowhere).
+    pub fn key_position(&self, key: &str) -> (usize, usize) {
+        key_position(&self.text, key)
+    }
+}
+
 impl fmt::Display for Scenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.header.title, self.source)

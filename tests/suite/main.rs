@@ -12,6 +12,7 @@ mod cache;
 mod cli;
 mod cli_exit;
 mod common;
+mod compare_with;
 mod contract;
 mod dice;
 mod docs;
