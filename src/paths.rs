@@ -76,6 +76,17 @@ pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+/// Whether `folder` is `root` or lies below it (`""` is the content root,
+/// which holds every folder): `rules/advanced` is within `rules`,
+/// `rules-old` is not.
+pub fn is_within(folder: &str, root: &str) -> bool {
+    root.is_empty()
+        || folder == root
+        || folder
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// A link written in markdown to a source, rewritten to the output it
 /// becomes: `other.md#x` -> `other.html#x`, `dir/_index.md` ->
 /// `dir/index.html`, `scenario.yaml` -> `scenario.html`. `None` for links
@@ -259,6 +270,17 @@ pub fn percent_decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn folders_lie_within_their_ancestors_only() {
+        use super::is_within;
+        assert!(is_within("rules", "rules"));
+        assert!(is_within("rules/advanced/timing", "rules"));
+        assert!(is_within("anything", ""));
+        assert!(!is_within("rules-old", "rules"));
+        assert!(!is_within("", "rules"));
+        assert!(!is_within("guide", "rules"));
+    }
+
     use super::*;
 
     #[test]

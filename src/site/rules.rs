@@ -55,28 +55,42 @@ impl Book {
     pub fn new(content: &Content, nav: &Nav, computed: &[Computed]) -> (Book, Vec<Error>) {
         let mut book = Book::default();
         let mut errors = Vec::new();
-        let numbered: Vec<&str> = content
+        // A numbered section numbers every page below it, subfolders
+        // included; a numbered folder inside another belongs to the outer one.
+        let roots: Vec<&str> = content
             .pages
             .iter()
             .filter(|p| p.is_section_index() && p.numbered)
             .map(Page::folder)
             .collect();
-        let by_output: BTreeMap<String, &Page> = content
+        let root_of = |page: &Page| {
+            roots
+                .iter()
+                .copied()
+                .filter(|root| paths::is_within(page.folder(), root))
+                .min_by_key(|root| root.len())
+        };
+        let by_output: BTreeMap<String, (&Page, &str)> = content
             .pages
             .iter()
-            .filter(|p| !p.is_section_index() && numbered.contains(&p.folder()))
-            .map(|p| (page_output(&p.source), p))
+            .filter(|p| !p.is_section_index())
+            .filter_map(|p| root_of(p).map(|root| (page_output(&p.source), (p, root))))
             .collect();
-        let mut chapter_of_folder: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut chapter_of_root: BTreeMap<&str, usize> = BTreeMap::new();
         for output in nav.reading_order() {
-            let Some(page) = by_output.get(output) else {
+            let Some(&(page, root)) = by_output.get(output) else {
                 continue;
             };
-            let chapter = chapter_of_folder.entry(page.folder()).or_insert(0);
+            let chapter = chapter_of_root.entry(root).or_insert(0);
             *chapter += 1;
-            let stem = paths::file_name(&page.source)
-                .trim_end_matches(".md")
-                .to_string();
+            // The page's path inside its section, so that two pages of one
+            // name in different subfolders derive different keys.
+            let inside = page
+                .source
+                .strip_prefix(root)
+                .unwrap_or(&page.source)
+                .trim_start_matches('/');
+            let stem = inside.trim_end_matches(".md").replace('/', "-");
             book.chapters
                 .insert(page.source.clone(), (*chapter, stem.clone()));
             let numbering = Numbering {

@@ -396,3 +396,56 @@ fn pdf_without_chromium_names_the_package() {
     );
     assert!(!dir.path().join("rules.pdf").exists());
 }
+
+#[test]
+fn subfolders_of_a_numbered_section_are_numbered_on_from_its_pages() {
+    let dir = fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHome.\n"),
+        ("content/rules/_index.md", INDEX),
+        ("content/rules/start.md", START),
+        ("content/rules/cards.md", CARDS),
+        (
+            "content/rules/advanced/_index.md",
+            "---\ntitle: Advanced\nweight: 3\n---\nMore rules.\n",
+        ),
+        (
+            "content/rules/advanced/timing.md",
+            "---\ntitle: Timing\n---\nPlay in turn order.\n",
+        ),
+        // A numbered folder inside a numbered section belongs to it: no
+        // second chapter 1.
+        (
+            "content/rules/variants/_index.md",
+            "---\ntitle: Variants\nweight: 4\nnumbered: true\n---\nVariants.\n",
+        ),
+        (
+            "content/rules/variants/timing.md",
+            "---\ntitle: Timing\n---\nPlay in any order.\n",
+        ),
+        // A folder whose name merely starts like the section's is not in it.
+        (
+            "content/rules-old/old.md",
+            "---\ntitle: Old\n---\nNot a rule.\n",
+        ),
+    ]);
+    build::build(&Project::at(dir.path())).unwrap();
+    let json: Value = serde_json::from_str(&read(dir.path(), "rules.json")).unwrap();
+    let advanced = &json["by_key"]["advanced-timing.1"];
+    let variants = &json["by_key"]["variants-timing.1"];
+    assert_eq!(advanced["text"], "Play in turn order.", "{json}");
+    assert_eq!(variants["text"], "Play in any order.", "{json}");
+    let mut numbers = [
+        advanced["number"].as_str().unwrap(),
+        variants["number"].as_str().unwrap(),
+    ];
+    numbers.sort();
+    assert_eq!(numbers, ["3.1", "4.1"], "{json}");
+    assert_eq!(json["by_key"]["roll"]["number"], "1.1.1");
+    let keys = json["by_key"].as_object().unwrap();
+    assert!(keys.keys().all(|k| !k.starts_with("old")), "{json}");
+    let timing = read(dir.path(), "rules/advanced/timing.html");
+    assert!(
+        timing.contains("<p class=\"rule\" id=\"advanced-timing.1\">"),
+        "{timing}"
+    );
+}
