@@ -536,7 +536,14 @@ impl<'a> Page<'a, '_> {
                 None => event,
             },
             Event::End(TagEnd::Paragraph) if std::mem::take(&mut rules.paragraph) => {
-                Event::Html("</p>\n".into())
+                if matches!(self.events.last(), Some(Event::Start(Tag::Paragraph))) {
+                    // Reopened after a table or chart lifted out of the rule,
+                    // and left empty: no `<p></p>`.
+                    self.events.pop();
+                    Event::Html("".into())
+                } else {
+                    Event::Html("</p>\n".into())
+                }
             }
             Event::Start(Tag::Item) => {
                 let index = rule_at(Block::Item);
@@ -834,7 +841,10 @@ impl<'a> Page<'a, '_> {
             self.error(at, message);
             return;
         }
-        let lifted = self.in_paragraph;
+        // A rule's paragraph opens as HTML of its own (with its number), so
+        // it is not seen as `in_paragraph`; its block is lifted the same way.
+        let in_rule = self.rules.as_ref().is_some_and(|rules| rules.paragraph);
+        let lifted = self.in_paragraph || in_rule;
         if lifted {
             if matches!(self.events.last(), Some(Event::Start(Tag::Paragraph))) {
                 self.events.pop();
@@ -1216,6 +1226,45 @@ mod tests {
             &Fake
         )
         .is_ok());
+    }
+
+    #[test]
+    fn a_table_in_a_rule_is_lifted_out_of_its_paragraph() {
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "start".into(),
+            decorate: &|_| String::new(),
+        };
+        let body = "Roll; the odds {{ table() }} as shown. {#roll}\n\n\
+                    Then {{ table() }} {#then}\n\n- an item {{ table() }} inside {#item}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        assert!(
+            out.html.starts_with(
+                "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">1.1</a> \
+                 Roll; the odds </p>\n<table></table>\n<p> as shown.</p>\n"
+            ),
+            "{}",
+            out.html
+        );
+        // A table ending a rule leaves no empty paragraph behind it.
+        assert!(
+            out.html
+                .contains("1.2</a> Then </p>\n<table></table>\n<ul>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            !out.html.contains("<p></p>") && !out.html.contains("<p> </p>"),
+            "{}",
+            out.html
+        );
+        // A list item may hold a block: it stays where it was written.
+        assert!(
+            out.html.contains("1.3</a> an item <table></table>"),
+            "{}",
+            out.html
+        );
+        assert_eq!(out.rules[0].text, "Roll; the odds as shown.");
     }
 
     #[test]
