@@ -554,13 +554,7 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
     })?;
     let front: FrontMatter = match front {
         Some(yaml) if !yaml.trim().is_empty() => serde_yaml::from_str(yaml).map_err(|e| {
-            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-            let message = e.to_string();
-            let message = message
-                .split(" at line ")
-                .next()
-                .unwrap_or(&message)
-                .to_string();
+            let (line, column, message) = crate::scenario::yaml_problem(&e);
             Error::Source {
                 file: format!("{prefix}{source}"),
                 line: line + 1,

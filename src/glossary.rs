@@ -39,13 +39,7 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
         message,
     };
     let mut entries: Vec<Entry> = serde_yaml::from_str(text).map_err(|e| {
-        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-        let message = e.to_string();
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_string();
+        let (line, column, message) = crate::scenario::yaml_problem(&e);
         at(
             line,
             column,

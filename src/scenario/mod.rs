@@ -130,15 +130,7 @@ pub fn parse_with_data(
         message,
     };
     let from_yaml = |err: serde_yaml::Error| {
-        let (line, column) = err
-            .location()
-            .map_or((1, 1), |loc| (loc.line(), loc.column()));
-        let message = err.to_string();
-        // serde_yaml appends " at line L column C"; we report it ourselves.
-        let message = match message.find(" at line ") {
-            Some(i) => message[..i].to_string(),
-            None => message,
-        };
+        let (line, column, message) = yaml_problem(&err);
         at(line, column, message)
     };
     let blank = text
@@ -287,6 +279,21 @@ impl fmt::Display for Scenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.header.title, self.source)
     }
+}
+
+/// A serde message without the " at line L column C" that serde appends:
+/// errors here name their place themselves, as file:line:column.
+pub fn without_place(message: &str) -> &str {
+    message.split(" at line ").next().unwrap_or(message)
+}
+
+/// Where a YAML error is (1-based line and column; 1:1 when serde_yaml
+/// cannot say) and what it says, without the place repeated.
+pub fn yaml_problem(err: &serde_yaml::Error) -> (usize, usize, String) {
+    let (line, column) = err
+        .location()
+        .map_or((1, 1), |loc| (loc.line(), loc.column()));
+    (line, column, without_place(&err.to_string()).to_string())
 }
 
 #[cfg(test)]
