@@ -104,22 +104,54 @@ impl Verification {
     }
 }
 
-/// Load, compute and render, all in memory.
+/// Load, compute and render, all in memory. A build that fails reports
+/// every problem it finds, grouped by file: a file that does not load is
+/// left out and the rest is still computed, rendered, link-checked and
+/// gated, so one build lists them all (failed gates included).
 pub fn render_site(project: &Project) -> Result<Built> {
+    render_with(project, Gates::Apply)
+}
+
+/// The value of `result`, or `None` with its error kept among `problems`.
+fn keep<T>(result: Result<T>, problems: &mut Vec<Error>) -> Option<T> {
+    result.map_err(|err| problems.push(err)).ok()
+}
+
+/// Whether a failed build lists its failed gates with its other problems
+/// (`build --check` applies no gates).
+#[derive(Clone, Copy, PartialEq)]
+enum Gates {
+    Apply,
+    Skip,
+}
+
+fn render_with(project: &Project, gates: Gates) -> Result<Built> {
     let started = Instant::now();
     let _watch = watch(&project.budget, "the build")?;
+    let mut problems = Vec::new();
     // Load.
     let stage = limits::stage("loading content/ and templates/");
-    let content = content::load_with_budget(&project.root.join("content"), &project.budget);
-    let config = config::load(&project.root);
-    let (mut content, config) = both(content, config)?;
+    let (mut content, errors) =
+        content::load_partial(&project.root.join("content"), &project.budget)?;
+    problems.extend(errors);
+    let config = keep(config::load(&project.root), &mut problems).unwrap_or_default();
     site::add_release_pages(&mut content);
-    let meta = site::Meta {
-        config,
-        updated: history::dates(&project.root.join("content"), &project.out)?,
-    };
-    admit_all(&content.scenarios, "content/", &project.budget)?;
-    let (tera, assets) = site::load_templates(&project.root.join("templates"))?;
+    let updated = keep(
+        history::dates(&project.root.join("content"), &project.out),
+        &mut problems,
+    )
+    .unwrap_or_default();
+    let meta = site::Meta { config, updated };
+    if let Err(err) = admit_all(&content.scenarios, "content/", &project.budget) {
+        // Nothing is computed over budget; pages are still checked.
+        problems.push(err);
+        let refused = content.scenarios.drain(..).map(|s| s.source);
+        content.failed.extend(refused);
+    }
+    let templates = keep(
+        site::load_templates(&project.root.join("templates")),
+        &mut problems,
+    );
     drop(stage);
     // Compute, or reuse.
     let stage = limits::stage("computing the scenarios");
@@ -145,7 +177,18 @@ pub fn render_site(project: &Project) -> Result<Built> {
     drop(stage);
     // Render.
     let _stage = limits::stage("rendering the site");
-    let files = site::render(&content, &computed, &tera, &assets, &meta)?;
+    let files = templates.and_then(|(tera, assets)| {
+        keep(
+            site::render(&content, &computed, &tera, &assets, &meta),
+            &mut problems,
+        )
+    });
+    let Some(files) = files.filter(|_| problems.is_empty()) else {
+        if gates == Gates::Apply {
+            problems.extend(gate_failures);
+        }
+        return Err(Error::grouped(problems).expect("a build without files has problems"));
+    };
     let warnings = site::warnings(&content, &computed);
     let summary = summary(&content, &files, timings, started);
     Ok(Built {
@@ -165,7 +208,7 @@ pub fn build(project: &Project) -> Result<Summary> {
     output::check_out_dir(&project.out, &project.root)?;
     let watch = watch(&project.budget, "the build")?;
     let built = render_site(project)?;
-    if let Some(err) = Error::from_list(built.gate_failures) {
+    if let Some(err) = Error::grouped(built.gate_failures) {
         return Err(err);
     }
     let mut summary = built.summary;
@@ -182,10 +225,13 @@ pub fn build(project: &Project) -> Result<Summary> {
 /// disk (gates not applied; no cache, as for [`check`]).
 pub fn compare(project: &Project) -> Result<Diff> {
     let _watch = watch(&project.budget, "the build")?;
-    let built = render_site(&Project {
-        cache: Cache::disabled(),
-        ..project.clone()
-    })?;
+    let built = render_with(
+        &Project {
+            cache: Cache::disabled(),
+            ..project.clone()
+        },
+        Gates::Skip,
+    )?;
     compare_with_disk(&project.out, &built.files)
 }
 
@@ -345,17 +391,6 @@ fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     }
     admit_all(&scenarios, "", budget)?;
     Ok(scenarios)
-}
-
-/// Both results, or every error of the two together.
-fn both<A, B>(a: Result<A>, b: Result<B>) -> Result<(A, B)> {
-    match (a, b) {
-        (Ok(a), Ok(b)) => Ok((a, b)),
-        (a, b) => Err(
-            Error::from_list(a.err().into_iter().chain(b.err()).collect())
-                .expect("at least one error"),
-        ),
-    }
 }
 
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of

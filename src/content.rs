@@ -10,7 +10,7 @@ use crate::paths;
 use crate::releases;
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -64,6 +64,10 @@ pub struct Content {
     pub releases: Vec<releases::Release>,
     /// The glossary (`_glossary.yaml`), if the site has one.
     pub glossary: Option<Vec<glossary::Entry>>,
+    /// Sources that could not be read or parsed (their errors say why). A
+    /// build goes on without them to find every other problem, and a link
+    /// or shortcode naming one of them is not an error of its own.
+    pub failed: BTreeSet<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -86,6 +90,18 @@ pub fn load(dir: &Path) -> Result<Content> {
 /// Read every page, scenario and asset below `dir`. All problems are
 /// reported together, each with its file, line and column.
 pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
+    let (content, errors) = load_partial(dir, budget)?;
+    match Error::from_list(errors) {
+        Some(err) => Err(err),
+        None => Ok(content),
+    }
+}
+
+/// Read every page, scenario and asset below `dir` that can be read, with
+/// the errors of those that cannot (named in [`Content::failed`]), so a
+/// build can go on to find every other problem. Fails outright only when
+/// the folder itself cannot be read.
+pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)> {
     let prefix = format!(
         "{}/",
         dir.file_name()
@@ -93,6 +109,7 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
     );
     let mut content = Content::default();
     let mut errors = Vec::new();
+    let mut failed = BTreeSet::new();
     if !dir.is_dir() {
         return Err(Error::Refused(format!(
             "{}: no content folder here (expected markdown pages and scenario files)",
@@ -102,41 +119,50 @@ pub fn load_with_budget(dir: &Path, budget: &Budget) -> Result<Content> {
     let data = DataFolder::new(dir, "");
     read_folder(dir, &prefix, &mut errors, |relative, bytes| {
         let name = format!("{prefix}{relative}");
-        match Path::new(&relative).extension().and_then(|e| e.to_str()) {
-            Some("md") => {
-                let text = utf8(bytes, &name)?;
-                content.pages.push(parse_page(&relative, &text, &prefix)?);
+        let loaded = (|| {
+            match Path::new(&relative).extension().and_then(|e| e.to_str()) {
+                Some("md") => {
+                    let text = utf8(bytes, &name)?;
+                    content.pages.push(parse_page(&relative, &text, &prefix)?);
+                }
+                Some("yaml") if relative == glossary::SOURCE => {
+                    let text = utf8(bytes, &name)?;
+                    content.glossary = Some(glossary::parse(&text, &prefix)?);
+                }
+                Some("yaml" | "yml") => {
+                    let text = utf8(bytes, &name)?;
+                    content.scenarios.push(
+                        scenario::parse_with_data(&relative, &text, budget, &data)
+                            .map_err(|e| Error::from_scenario(e, &prefix))?,
+                    );
+                }
+                Some("json") if releases::is_snapshot(&relative) => {
+                    let text = utf8(bytes.clone(), &name)?;
+                    content
+                        .releases
+                        .push(releases::parse(&relative, &text, &prefix)?);
+                    content.assets.insert(relative.clone(), bytes);
+                }
+                _ => {
+                    check_passive(&relative, &bytes).map_err(|message| located(&name, message))?;
+                    content.assets.insert(relative.clone(), bytes);
+                }
             }
-            Some("yaml") if relative == glossary::SOURCE => {
-                let text = utf8(bytes, &name)?;
-                content.glossary = Some(glossary::parse(&text, &prefix)?);
-            }
-            Some("yaml" | "yml") => {
-                let text = utf8(bytes, &name)?;
-                content.scenarios.push(
-                    scenario::parse_with_data(&relative, &text, budget, &data)
-                        .map_err(|e| Error::from_scenario(e, &prefix))?,
-                );
-            }
-            Some("json") if releases::is_snapshot(&relative) => {
-                let text = utf8(bytes.clone(), &name)?;
-                content
-                    .releases
-                    .push(releases::parse(&relative, &text, &prefix)?);
-                content.assets.insert(relative, bytes);
-            }
-            _ => {
-                check_passive(&relative, &bytes).map_err(|message| located(&name, message))?;
-                content.assets.insert(relative, bytes);
-            }
+            Ok(())
+        })();
+        if loaded.is_err() {
+            failed.insert(relative);
         }
-        Ok(())
+        loaded
     })?;
+    // Files that could not even be read are named by their errors.
+    failed.extend(errors.iter().filter_map(|err| match err {
+        Error::Source { file, .. } => file.strip_prefix(&prefix).map(str::to_string),
+        _ => None,
+    }));
+    content.failed = failed;
     releases::sort(&mut content.releases);
-    match Error::from_list(errors) {
-        Some(err) => Err(err),
-        None => Ok(content),
-    }
+    Ok((content, errors))
 }
 
 /// Extensions of files a browser runs or renders as active content (pages,

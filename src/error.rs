@@ -75,6 +75,39 @@ impl Error {
         }
     }
 
+    /// Every problem of `errors` (lists flattened) grouped by file: sorted by
+    /// file, then line and column, each reported once; `None` when there
+    /// are none. A build reports all its problems this way, so an author
+    /// fixes a file at a time.
+    pub fn grouped(errors: Vec<Error>) -> Option<Error> {
+        let mut flat = Vec::new();
+        flatten(errors, &mut flat);
+        let mut keyed: Vec<((String, usize, usize), String, Error)> = flat
+            .into_iter()
+            .map(|err| (err.place(), err.to_string(), err))
+            .collect();
+        keyed.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        keyed.dedup_by(|a, b| a.1 == b.1);
+        Error::from_list(keyed.into_iter().map(|(_, _, err)| err).collect())
+    }
+
+    /// The file an error is about and where in it, for grouping: a located
+    /// error's own place, else the path or name that starts its message.
+    fn place(&self) -> (String, usize, usize) {
+        match self {
+            Error::Source {
+                file, line, column, ..
+            } => (file.clone(), *line, *column),
+            Error::Io { path, .. } => (path.display().to_string(), 0, 0),
+            Error::Template { name, .. } => (format!("templates/{name}"), 0, 0),
+            Error::Refused(message) => {
+                let file = message.split(": ").next().unwrap_or(message);
+                (file.to_string(), 0, 0)
+            }
+            Error::Many(_) => (String::new(), 0, 0),
+        }
+    }
+
     /// A scenario error, with the file path prefixed by the content folder's name.
     pub fn from_scenario(err: ScenarioError, prefix: &str) -> Self {
         Error::Source {
@@ -86,5 +119,63 @@ impl Error {
     }
 }
 
+fn flatten(errors: Vec<Error>, into: &mut Vec<Error>) {
+    for err in errors {
+        match err {
+            Error::Many(inner) => flatten(inner, into),
+            other => into.push(other),
+        }
+    }
+}
+
 /// Results of the pipeline.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(file: &str, line: usize, column: usize) -> Error {
+        Error::Source {
+            file: file.into(),
+            line,
+            column,
+            message: format!("m{line}"),
+        }
+    }
+
+    #[test]
+    fn problems_are_grouped_by_file_then_place_and_told_once() {
+        let errors = vec![
+            at("content/b.md", 9, 1),
+            Error::Many(vec![at("content/a.md", 10, 2), at("content/b.md", 2, 5)]),
+            Error::Refused("content/a.md: too large".into()),
+            at("content/a.md", 2, 1),
+            at("content/b.md", 9, 1),
+            Error::Template {
+                name: "page.html".into(),
+                message: "no such variable".into(),
+            },
+        ];
+        let lines: Vec<String> = match Error::grouped(errors).unwrap() {
+            Error::Many(list) => list.iter().map(ToString::to_string).collect(),
+            other => panic!("one error: {other}"),
+        };
+        assert_eq!(
+            lines,
+            [
+                "content/a.md: too large",
+                "content/a.md:2:1: m2",
+                "content/a.md:10:2: m10",
+                "content/b.md:2:5: m2",
+                "content/b.md:9:1: m9",
+                "template page.html: no such variable",
+            ]
+        );
+        assert!(Error::grouped(Vec::new()).is_none());
+        assert!(matches!(
+            Error::grouped(vec![Error::Many(vec![at("x", 1, 1)])]),
+            Some(Error::Source { .. })
+        ));
+    }
+}

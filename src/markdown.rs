@@ -88,7 +88,7 @@ pub fn render(
     first_line: usize,
     expand: &dyn Expand,
 ) -> Result<Rendered, Vec<MarkdownError>> {
-    render_with(body, first_line, expand, None, None)
+    whole(render_page(body, first_line, expand, None, None))
 }
 
 /// The rules of a numbered page, numbered and keyed but without their text,
@@ -136,19 +136,18 @@ pub fn render_numbered(
     expand: &dyn Expand,
     numbering: &Numbering,
 ) -> Result<Rendered, Vec<MarkdownError>> {
-    render_with(body, first_line, expand, Some(numbering), None)
+    whole(render_page(body, first_line, expand, Some(numbering), None))
 }
 
-/// Render a page, numbered when `numbering` says so, marking the first use
-/// of each glossary term when `terms` are given.
-pub fn render_page(
-    body: &str,
-    first_line: usize,
-    expand: &dyn Expand,
-    numbering: Option<&Numbering>,
-    terms: Option<&Terms>,
+/// The page when it rendered without an error, else its errors.
+fn whole(
+    (rendered, errors): (Rendered, Vec<MarkdownError>),
 ) -> Result<Rendered, Vec<MarkdownError>> {
-    render_with(body, first_line, expand, numbering, terms)
+    if errors.is_empty() {
+        Ok(rendered)
+    } else {
+        Err(errors)
+    }
 }
 
 /// A paragraph made of one shortcode alone (a table, a chart) is no rule.
@@ -157,13 +156,18 @@ fn is_single_mark(source: &str) -> bool {
     chars.next() == Some(MARK) && chars.next().is_none()
 }
 
-fn render_with(
+/// Render a page, numbered when `numbering` says so, marking the first use
+/// of each glossary term when `terms` are given. It renders past its
+/// errors: the page as far as it goes (a reference that failed leaves
+/// nothing) and every error of the page, sorted by place, so a build can
+/// still check the page's links.
+pub fn render_page(
     body: &str,
     first_line: usize,
     expand: &dyn Expand,
     numbering: Option<&Numbering>,
     terms: Option<&Terms>,
-) -> Result<Rendered, Vec<MarkdownError>> {
+) -> (Rendered, Vec<MarkdownError>) {
     let mut page = Page {
         rules: None,
         terms: terms.map(terms::Marker::new),
@@ -244,12 +248,8 @@ fn render_with(
     } = page;
     rendered.rules = rules.map(|r| r.done()).unwrap_or_default();
     html::push_html(&mut rendered.html, events.into_iter());
-    if errors.is_empty() {
-        Ok(rendered)
-    } else {
-        errors.sort_by_key(|e| (e.line, e.column));
-        Err(errors)
-    }
+    errors.sort_by_key(|e| (e.line, e.column));
+    (rendered, errors)
 }
 
 /// Byte ranges of code and math, where `{{` is text, not a shortcode: read

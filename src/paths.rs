@@ -55,6 +55,20 @@ pub fn scenario_name(source: &str) -> String {
         .to_string()
 }
 
+/// The files a page or scenario source writes that other pages may link to
+/// (`rules/dice.md` -> its HTML and markdown, `a.yaml` -> `a.html` and
+/// `a.json`); its table CSVs are left out, as their ids come from results.
+pub fn source_outputs(source: &str) -> Vec<String> {
+    if source.ends_with(".md") {
+        vec![page_output(source), page_markdown(source)]
+    } else if source.ends_with(".yaml") || source.ends_with(".yml") {
+        let name = scenario_name(source);
+        vec![scenario_output(&name), scenario_json(&name)]
+    } else {
+        vec![source.to_string()]
+    }
+}
+
 /// The page of the scenario called `name`.
 pub fn scenario_output(name: &str) -> String {
     format!("{name}.html")

@@ -20,7 +20,7 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
     let loaded = content::load_with_budget(&content_dir, &project.budget)?;
     releases::check_newer(parsed, loaded.releases.last(), "content/")?;
     let built = render_site(project)?;
-    if let Some(err) = Error::from_list(built.gate_failures) {
+    if let Some(err) = Error::grouped(built.gate_failures) {
         return Err(err);
     }
     let rules_json = built.files.get(crate::site::RULES_JSON).ok_or_else(|| {

@@ -155,6 +155,12 @@ pub fn render(
                 .collect(),
         )
     });
+    let failed_scenarios: BTreeSet<String> = content
+        .failed
+        .iter()
+        .filter(|source| !source.ends_with(".md"))
+        .map(|source| paths::scenario_name(source))
+        .collect();
     let renderer = Renderer {
         tera,
         nav: &nav,
@@ -165,28 +171,51 @@ pub fn render(
         terms: terms.as_ref(),
         glossary: content.glossary.as_deref().unwrap_or(&[]),
         meta,
+        failed: &failed_scenarios,
     };
 
-    let pages: Vec<Result<RenderedPage>> = content
+    // Every page is rendered, whatever the others' errors, and a page with
+    // errors still has its links checked: a build reports all it can find.
+    let pages: Vec<Attempt> = content
         .pages
         .par_iter()
-        .map(|page| renderer.page(page))
+        .map(|page| (page.source.as_str(), renderer.page(page)))
         .collect();
-    let scenario_pages: Vec<Result<RenderedPage>> =
-        computed.par_iter().map(|c| renderer.scenario(c)).collect();
+    let scenario_pages: Vec<Attempt> = computed
+        .par_iter()
+        .map(|c| {
+            let page = renderer.scenario(c).map(|page| (page, Vec::new()));
+            (c.scenario.source.as_str(), page)
+        })
+        .collect();
 
     let mut errors = book_errors;
     let mut rendered = Vec::new();
-    for result in pages.into_iter().chain(scenario_pages) {
+    // What the sources that failed would have written: links to them are
+    // not broken, their own errors say what is wrong.
+    let mut unwritten: Vec<String> = content
+        .failed
+        .iter()
+        .flat_map(|source| paths::source_outputs(source))
+        .collect();
+    for (source, result) in pages.into_iter().chain(scenario_pages) {
         match result {
-            Ok(page) => rendered.push(page),
-            Err(err) => errors.push(err),
+            Ok((page, page_errors)) => {
+                errors.extend(page_errors);
+                rendered.push(page);
+            }
+            Err(err) => {
+                errors.push(err);
+                unwritten.extend(paths::source_outputs(source));
+            }
         }
     }
     let claims = claim_outputs(&rendered, content, assets);
     errors.extend(claims.errors);
-    check_links(&rendered, &claims.paths, &mut errors);
-    if let Some(err) = Error::from_list(errors) {
+    let mut reachable = claims.paths;
+    reachable.extend(unwritten.iter().map(String::as_str));
+    check_links(&rendered, &reachable, &mut errors);
+    if let Some(err) = Error::grouped(errors) {
         return Err(err);
     }
     let (index, print) = rayon::join(
@@ -316,6 +345,10 @@ fn article_of(html: &str) -> &str {
     html[start..end].trim()
 }
 
+/// A source and its rendered page with the page's own errors, or the error
+/// that kept it from being rendered.
+type Attempt<'a> = (&'a str, Result<(RenderedPage<'a>, Vec<Error>)>);
+
 /// One rendered page with the files it produces and what links need.
 struct RenderedPage<'a> {
     /// The content file, for error messages.
@@ -360,6 +393,9 @@ struct Renderer<'a> {
     terms: Option<&'a markdown::Terms>,
     glossary: &'a [crate::glossary::Entry],
     meta: &'a Meta,
+    /// Names of the scenarios that failed to load: a shortcode naming one
+    /// expands to nothing, its own error being reported.
+    failed: &'a BTreeSet<String>,
 }
 
 #[derive(Serialize)]
@@ -453,7 +489,9 @@ impl Renderer<'_> {
             })
     }
 
-    fn page<'p>(&self, page: &'p Page) -> Result<RenderedPage<'p>> {
+    /// A page and the errors of its markdown (rendered past them); an
+    /// error only when its template fails.
+    fn page<'p>(&self, page: &'p Page) -> Result<(RenderedPage<'p>, Vec<Error>)> {
         let output = page_output(&page.source);
         let expander = Expander {
             renderer: self,
@@ -463,27 +501,22 @@ impl Renderer<'_> {
         let decorate = |key: &str| self.rule_marks(key, &output);
         let numbering = self.book.numbering(page, &decorate);
         let terms = self.terms.filter(|_| page.source != changes::GLOSSARY_PAGE);
-        let body = markdown::render_page(
+        let (body, errors) = markdown::render_page(
             &page.body,
             page.body_line,
             &expander,
             numbering.as_ref(),
             terms,
         );
-        let body = body.map_err(|errors| {
-            Error::from_list(
-                errors
-                    .into_iter()
-                    .map(|e| Error::Source {
-                        file: format!("content/{}", page.source),
-                        line: e.line,
-                        column: e.column,
-                        message: e.message,
-                    })
-                    .collect(),
-            )
-            .expect("at least one error")
-        })?;
+        let errors = errors
+            .into_iter()
+            .map(|e| Error::Source {
+                file: format!("content/{}", page.source),
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            })
+            .collect();
         let description =
             search::summary(page.description.as_deref(), &search::plain_text(&body.html));
         let mut context = self.context(&output, &page.title, Some(&description), &body.headings);
@@ -494,7 +527,7 @@ impl Renderer<'_> {
         let html = self.render_template("page.html", &context)?;
         let article = article_of(&html).to_string();
         let (anchors, refs) = links::scan(&article);
-        Ok(RenderedPage {
+        let rendered = RenderedPage {
             source: page.source.clone(),
             title: page.title.clone(),
             updated,
@@ -513,7 +546,8 @@ impl Renderer<'_> {
             ]),
             output,
             rules: body.rules,
-        })
+        };
+        Ok((rendered, errors))
     }
 
     fn scenario(&self, computed: &Computed) -> Result<RenderedPage<'static>> {
@@ -883,9 +917,17 @@ fn machine_decimal(shown: &str) -> String {
 /// Every relative link and image of every page must reach a file of the
 /// site, and its `#anchor` an id on that page.
 fn check_links(pages: &[RenderedPage], files: &BTreeSet<&str>, errors: &mut Vec<Error>) {
-    let ids: BTreeMap<&str, &BTreeSet<String>> = pages
-        .iter()
-        .map(|p| (p.output.as_str(), &p.anchors))
+    // Ids by page; a page two sources write (an error of its own) has no
+    // ids to check links against.
+    let mut ids: BTreeMap<&str, Option<&BTreeSet<String>>> = BTreeMap::new();
+    for page in pages {
+        ids.entry(page.output.as_str())
+            .and_modify(|seen| *seen = None)
+            .or_insert(Some(&page.anchors));
+    }
+    let ids: BTreeMap<&str, &BTreeSet<String>> = ids
+        .into_iter()
+        .filter_map(|(output, anchors)| Some((output, anchors?)))
         .collect();
     let checked: Vec<links::Checked> = pages
         .iter()

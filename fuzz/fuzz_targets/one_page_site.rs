@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(page) = parse_page("page.md", text, "content/") else { return };
     let fixture = fixture();
-    let content = Content { pages: vec![page], scenarios: vec![fixture.scenario.clone()], assets: Default::default() };
+    let content = Content { pages: vec![page], scenarios: vec![fixture.scenario.clone()], ..Default::default() };
     let computed = [Computed { scenario: &fixture.scenario, page: fixture.page.clone() }];
     let _ = site::render(&content, &computed, &fixture.tera, &fixture.assets, &Default::default());
 });

@@ -53,6 +53,11 @@ impl Expand for Expander<'_, '_> {
             _ => {}
         }
         let name = call.arg("scenario")?;
+        if self.renderer.failed.contains(name) {
+            // The scenario's own error is reported; this page's reference
+            // to it is not a second one.
+            return Ok(Expansion::Inline(String::new()));
+        }
         let computed = self.renderer.scenarios.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.renderer.scenarios.keys().copied().collect();
             format!(

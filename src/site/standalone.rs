@@ -41,6 +41,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         terms: None,
         glossary: &[],
         meta: &super::Meta::default(),
+        failed: &Default::default(),
     };
     let scenario = computed.scenario;
     let csv_link = |table: &Table| CsvLink {

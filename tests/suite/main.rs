@@ -3,6 +3,7 @@
 //! Each module builds small fixture sites in temporary folders
 //! ([`common`]).
 
+mod all_errors;
 mod authoring;
 mod bad_inputs;
 mod basics;
