@@ -27,13 +27,23 @@ pub trait Kind: Analysis + Layout + Simulate {}
 impl<K: Analysis + Layout + Simulate> Kind for K {}
 
 /// Every kind a scenario's `kind:` may name, in the order the docs list them.
+///
+/// Built with the feature `browser` (the engine in the reader's browser,
+/// `wasm/`), only the kinds its calculators compute are registered
+/// (`site::calculator::KINDS`): the others' code is then left out of the
+/// module, which neither weighs their bytes nor changes when they do.
 pub static KINDS: &[Entry] = &[
+    #[cfg(not(feature = "browser"))]
     entry::<analyses::sum_mod::SumMod>(),
     entry::<analyses::reroll::Reroll>(),
     entry::<analyses::first_player::FirstPlayer>(),
+    #[cfg(not(feature = "browser"))]
     entry::<analyses::shuffle::Shuffle>(),
+    #[cfg(not(feature = "browser"))]
     entry::<analyses::race::Race>(),
+    #[cfg(not(feature = "browser"))]
     entry::<analyses::die_test::DieTest>(),
+    #[cfg(not(feature = "browser"))]
     entry::<analyses::seat_advantage::SeatAdvantage>(),
     entry::<analyses::rolls::Rolls>(),
 ];

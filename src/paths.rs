@@ -7,6 +7,8 @@
 
 /// The page holding every page, for printing.
 pub const PRINT_PAGE: &str = "print.html";
+/// The dice playground, computed in the reader's browser.
+pub const PLAYGROUND_PAGE: &str = "playground.html";
 /// The search index, a script every page loads.
 pub const SEARCH_INDEX: &str = "search-index.js";
 /// The page hosts serve for a missing address.

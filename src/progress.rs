@@ -4,9 +4,20 @@
 //! them all and bars drawn at once stack instead of overwriting each other.
 //!
 //! Bars appear only when work outlasts [`DELAY`]: quick builds stay quiet.
+//!
+//! In the reader's browser (feature `browser`, the engine in `wasm/`)
+//! nothing is drawn and no clock may be read (wasm32 has none, and an
+//! indicatif bar reads one as it is made): [`browser`] stands in.
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+#[cfg(feature = "browser")]
+pub use browser::{Progress, ProgressBar};
+#[cfg(not(feature = "browser"))]
+pub use indicatif::ProgressBar;
+#[cfg(not(feature = "browser"))]
+use indicatif::{MultiProgress, ProgressDrawTarget, ProgressStyle};
+#[cfg(not(feature = "browser"))]
 use std::io::IsTerminal;
+#[cfg(not(feature = "browser"))]
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -14,12 +25,14 @@ use std::time::Duration;
 pub const DELAY: Duration = Duration::from_secs(1);
 
 /// Where progress is drawn, or nowhere.
+#[cfg(not(feature = "browser"))]
 #[derive(Clone, Default)]
 pub struct Progress {
     /// `None` when silenced.
     bars: Option<MultiProgress>,
 }
 
+#[cfg(not(feature = "browser"))]
 impl std::fmt::Debug for Progress {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Progress")
@@ -28,6 +41,7 @@ impl std::fmt::Debug for Progress {
     }
 }
 
+#[cfg(not(feature = "browser"))]
 impl Progress {
     /// Bars on stderr when `wanted` (no `--quiet`) and stderr is a terminal.
     pub fn new(wanted: bool) -> Progress {
@@ -99,6 +113,56 @@ impl Progress {
             drop(done);
             result
         })
+    }
+}
+
+/// The same calls, drawing nothing and reading no clock.
+#[cfg(feature = "browser")]
+mod browser {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// Progress that is never shown.
+    #[derive(Clone, Debug, Default)]
+    pub struct Progress;
+
+    impl Progress {
+        pub fn new(_wanted: bool) -> Progress {
+            Progress
+        }
+        pub fn hidden() -> Progress {
+            Progress
+        }
+        pub fn is_shown(&self) -> bool {
+            false
+        }
+        pub fn with_bar<T>(
+            &self,
+            _len: usize,
+            _label: &str,
+            work: impl FnOnce(&ProgressBar) -> T,
+        ) -> T {
+            work(&ProgressBar::default())
+        }
+        pub fn with_spinner<T>(&self, _label: &str, work: impl FnOnce(&ProgressBar) -> T) -> T {
+            work(&ProgressBar::default())
+        }
+    }
+
+    /// A bar that only counts: the calls work makes on an indicatif bar.
+    #[derive(Debug, Default)]
+    pub struct ProgressBar {
+        position: AtomicU64,
+    }
+
+    impl ProgressBar {
+        pub fn inc(&self, delta: u64) {
+            self.position.fetch_add(delta, Ordering::Relaxed);
+        }
+        pub fn position(&self) -> u64 {
+            self.position.load(Ordering::Relaxed)
+        }
+        pub fn set_message(&self, _message: impl Into<std::borrow::Cow<'static, str>>) {}
+        pub fn finish_and_clear(&self) {}
     }
 }
 

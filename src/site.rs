@@ -5,6 +5,7 @@
 //! and templates only place them.
 
 mod basics;
+pub mod calculator;
 mod changes;
 mod claims;
 pub mod defaults;
@@ -250,6 +251,10 @@ pub fn render(
     if let Some(sitemap) = basics::sitemap(&meta.config, &rendered) {
         files.insert(paths::SITEMAP.into(), sitemap.into_bytes());
     }
+    files.insert(
+        paths::PLAYGROUND_PAGE.into(),
+        renderer.playground_page()?.into_bytes(),
+    );
     for page in rendered {
         files.extend(page.files);
     }
@@ -291,6 +296,7 @@ fn claim_outputs<'a>(
     let mut planned: Vec<(&str, claims::Owner)> = vec![
         (MARKER, Generated("the site marker")),
         (paths::PRINT_PAGE, Generated("the print page")),
+        (paths::PLAYGROUND_PAGE, Generated("the playground")),
         (paths::SEARCH_INDEX, Generated("the search index")),
         (rules::RULES_JSON, Generated("the rules in JSON")),
         (paths::NOT_FOUND, Generated("the page-not-found page")),
@@ -583,6 +589,7 @@ impl Renderer<'_> {
         context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);
         context.insert("measures", &self.book.measured_by(computed, &output));
+        context.insert("calculator", &calculator::form(scenario));
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
         files.insert(output.clone(), html.into_bytes());
@@ -781,6 +788,12 @@ impl Renderer<'_> {
         self.render_template("print.html", &context)
     }
 
+    /// The playground: rolls typed in, computed in the reader's browser.
+    fn playground_page(&self) -> Result<String> {
+        let context = self.context(paths::PLAYGROUND_PAGE, "Playground", None, &[]);
+        self.render_template("playground.html", &context)
+    }
+
     /// A table as HTML, summarised when long, with a link to its CSV.
     fn table_html(&self, table: &Table, csv: &CsvLink) -> Result<String> {
         let total = table.rows.len();
@@ -815,6 +828,7 @@ impl Renderer<'_> {
         );
         context.insert("csv_href", &csv.href);
         context.insert("csv_download", &csv.download);
+        context.insert("distribution", &distribution_column(table));
         self.render_template("table.html", &context)
     }
 }
@@ -847,6 +861,17 @@ fn numeric_cell(cell: &crate::layout::blocks::Cell) -> bool {
             && text
                 .chars()
                 .all(|c| c.is_ascii_digit() || "-+./,e ".contains(c)))
+}
+
+/// A distribution table (first column `value`, and a `probability`
+/// column) labels each row with its value and exact probability
+/// (`data-value`, `data-probability`), so scripts and tests read the exact
+/// fraction from the page: the index of that column.
+fn distribution_column(table: &Table) -> Option<usize> {
+    if table.columns.first().map(String::as_str) != Some("value") {
+        return None;
+    }
+    table.columns.iter().position(|c| c == "probability")
 }
 
 /// Exact values, one row per line; fields quoted when they need it.

@@ -9,6 +9,7 @@ use crate::content::Content;
 use crate::error::{Error, Result};
 use crate::layout::blocks::Table;
 use crate::paths;
+use crate::scenario::Scenario;
 use std::collections::BTreeMap;
 use tera::Tera;
 
@@ -23,6 +24,54 @@ const STYLE: &str = include_str!("../../templates/assets/style.css");
 
 /// The report of one computed scenario as a complete HTML document.
 pub fn report_html(computed: &Computed) -> Result<String> {
+    let tera = built_in_templates()?;
+    with_renderer(&tera, computed, |renderer| {
+        let scenario = computed.scenario;
+        let (mut blocks, headings) =
+            renderer.scenario_blocks(computed, &data_csv_link(scenario))?;
+        // The verdict opens the report, above the scenario's YAML: once.
+        blocks.retain(|block| block["type"] != "verdict");
+        let json_doc = scenario_json(scenario, &computed.page);
+        let json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
+
+        let mut context = renderer.context(
+            "report.html",
+            &scenario.header.title,
+            scenario.header.description.as_deref(),
+            &headings,
+        );
+        context.insert("blocks", &blocks);
+        context.insert("kind", scenario.params.kind());
+        context.insert("source", &scenario.source);
+        context.insert("style", STYLE);
+        context.insert("json", &json_text);
+        context.insert("json_href", &data_address("application/json", &json_text));
+        context.insert(
+            "json_download",
+            paths::file_name(&paths::scenario_json(&scenario.name)),
+        );
+        context.insert("version", env!("CARGO_PKG_VERSION"));
+        context.insert("verdict", &computed.page.verdict());
+        context.insert("yaml", scenario.text.trim_end());
+        renderer.render_template("report.html", &context)
+    })
+}
+
+/// A scenario's blocks (headings, verdict, facts, tables, charts) as HTML,
+/// exactly as its page shows them but with each table's CSV inside a
+/// `data:` link, since no file beside the page holds it: what the
+/// calculators in the page show.
+pub fn blocks_html(computed: &Computed) -> Result<String> {
+    let tera = built_in_templates()?;
+    with_renderer(&tera, computed, |renderer| {
+        let (blocks, _) = renderer.scenario_blocks(computed, &data_csv_link(computed.scenario))?;
+        let mut context = tera::Context::new();
+        context.insert("blocks", &blocks);
+        renderer.render_template("blocks.html", &context)
+    })
+}
+
+fn built_in_templates() -> Result<Tera> {
     let mut tera = Tera::new();
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_templates(TEMPLATES)
@@ -30,9 +79,14 @@ pub fn report_html(computed: &Computed) -> Result<String> {
             name: "report.html".into(),
             message: e.to_string(),
         })?;
+    Ok(tera)
+}
+
+/// A renderer for one scenario alone: no site around it.
+fn with_renderer<T>(tera: &Tera, computed: &Computed, work: impl FnOnce(&Renderer) -> T) -> T {
     let nav = Nav::new(&Content::default(), std::slice::from_ref(computed));
-    let renderer = Renderer {
-        tera: &tera,
+    work(&Renderer {
+        tera,
         nav: &nav,
         site_title: &computed.scenario.header.title,
         scenarios: &BTreeMap::new(),
@@ -42,38 +96,16 @@ pub fn report_html(computed: &Computed) -> Result<String> {
         glossary: &[],
         meta: &super::Meta::default(),
         failed: &Default::default(),
-    };
-    let scenario = computed.scenario;
-    let csv_link = |table: &Table| CsvLink {
+    })
+}
+
+/// Each table's CSV as a `data:` address, saved under the name the site
+/// gives the file.
+fn data_csv_link(scenario: &Scenario) -> impl Fn(&Table) -> CsvLink + '_ {
+    move |table: &Table| CsvLink {
         href: data_address("text/csv", &csv(table)),
         download: Some(paths::file_name(&paths::table_csv(&scenario.name, &table.id)).to_string()),
-    };
-    let (mut blocks, headings) = renderer.scenario_blocks(computed, &csv_link)?;
-    // The verdict opens the report, above the scenario's YAML: once.
-    blocks.retain(|block| block["type"] != "verdict");
-    let json_doc = scenario_json(scenario, &computed.page);
-    let json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
-
-    let mut context = renderer.context(
-        "report.html",
-        &scenario.header.title,
-        scenario.header.description.as_deref(),
-        &headings,
-    );
-    context.insert("blocks", &blocks);
-    context.insert("kind", scenario.params.kind());
-    context.insert("source", &scenario.source);
-    context.insert("style", STYLE);
-    context.insert("json", &json_text);
-    context.insert("json_href", &data_address("application/json", &json_text));
-    context.insert(
-        "json_download",
-        paths::file_name(&paths::scenario_json(&scenario.name)),
-    );
-    context.insert("version", env!("CARGO_PKG_VERSION"));
-    context.insert("verdict", &computed.page.verdict());
-    context.insert("yaml", scenario.text.trim_end());
-    renderer.render_template("report.html", &context)
+    }
 }
 
 /// `data:` address holding `text`, percent-encoded.

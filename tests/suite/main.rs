@@ -36,3 +36,4 @@ mod rules_pages;
 mod serve;
 mod site_features;
 mod verify;
+mod wasm;

@@ -1,0 +1,404 @@
+//! The calculators in the page: a scenario's own keys given new values in a
+//! form, checked, computed and laid out exactly as the build does, and
+//! returned as the HTML its page would show.
+//!
+//! Pure text in, text out, so the same code serves the build (which writes
+//! the form) and, compiled to WebAssembly (`wasm/`), the reader's browser,
+//! where the page's script only carries the text to and from this module.
+
+use super::standalone::blocks_html;
+use super::Computed;
+use crate::analyses::Budget;
+use crate::kinds;
+use crate::progress::Progress;
+use crate::scenario::{self, Scenario};
+use serde::{Deserialize, Serialize};
+use serde_yaml::Value;
+
+/// The kinds whose pages carry a what-if form: quick enough to recompute
+/// while the reader types.
+pub const KINDS: &[&str] = &["reroll", "first-player", "dice"];
+
+/// The what-if form of a scenario page: the scenario's own keys with their
+/// values as the file writes them, one line each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Form {
+    /// The scenario's path in `content/`.
+    pub source: String,
+    /// Its title and kind, sent back with every request.
+    pub title: String,
+    pub kind: String,
+    /// Every key of the kind, in the kind's order.
+    pub fields: Vec<Field>,
+}
+
+/// One key of the form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    /// The key, as in the scenario file.
+    pub key: String,
+    /// Its value in YAML's one-line (flow) form; empty when the file leaves
+    /// the key out.
+    pub value: String,
+}
+
+/// What the page asks: the scenario with the form's values.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The scenario's path in `content/` (names the CSV downloads).
+    pub source: String,
+    pub title: String,
+    pub kind: String,
+    /// The form's keys and values, in order; an empty value leaves the key
+    /// out, as the file may.
+    pub fields: Vec<Field>,
+}
+
+/// What a page's script sends: a what-if form's values, or the
+/// playground's rolls.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Call {
+    WhatIf(Request),
+    /// The playground's text: one roll in the dice language per line.
+    Playground(String),
+}
+
+/// What the page shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Response {
+    /// The scenario page's blocks for these values, and the scenario file
+    /// that gives them.
+    Done {
+        html: String,
+        yaml: String,
+        results: serde_json::Value,
+    },
+    /// The build's own message for these values, and the key it is about
+    /// (none when it is about the whole scenario).
+    Refused {
+        key: Option<String>,
+        message: String,
+    },
+}
+
+/// The form for a scenario's page, if its kind has one.
+pub fn form(scenario: &Scenario) -> Option<Form> {
+    let kind = scenario.params.kind();
+    if !KINDS.contains(&kind) {
+        return None;
+    }
+    let entry = kinds::find(kind)?;
+    let mapping: serde_yaml::Mapping = serde_yaml::from_str(&scenario.text).ok()?;
+    let fields = (entry.fields)()
+        .iter()
+        .map(|key| Field {
+            key: key.to_string(),
+            value: mapping.get(*key).map_or(String::new(), flow),
+        })
+        .collect();
+    Some(Form {
+        source: scenario.source.clone(),
+        title: scenario.header.title.clone(),
+        kind: kind.to_string(),
+        fields,
+    })
+}
+
+/// Check, compute and lay out the scenario a form describes, under the
+/// build's default budget.
+pub fn calculate(request: &Request) -> Response {
+    let (yaml, keys) = match compose(request) {
+        Ok(composed) => composed,
+        Err(refused) => return refused,
+    };
+    let scenario = match scenario::parse_with_budget(&request.source, &yaml, &Budget::default()) {
+        Ok(scenario) => scenario,
+        Err(err) => {
+            return Response::Refused {
+                key: keys.get(err.line.wrapping_sub(1)).cloned().flatten(),
+                message: err.message,
+            }
+        }
+    };
+    let page = scenario.params.analyse(&Progress::hidden()).page();
+    let results = page.results.clone();
+    let computed = Computed {
+        scenario: &scenario,
+        page,
+    };
+    match blocks_html(&computed) {
+        Ok(html) => Response::Done {
+            html,
+            yaml,
+            results,
+        },
+        Err(err) => Response::Refused {
+            key: None,
+            message: err.to_string(),
+        },
+    }
+}
+
+/// Answer a page's call.
+pub fn answer(call: &Call) -> Response {
+    match call {
+        Call::WhatIf(request) => calculate(request),
+        Call::Playground(rolls) => calculate(&playground(rolls)),
+    }
+}
+
+/// The playground's scenario: a `dice` scenario whose rolls are the
+/// text's lines, each named by itself (a line written twice counts once).
+pub fn playground(rolls: &str) -> Request {
+    let mut mapping = serde_yaml::Mapping::new();
+    for line in rolls.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let roll = Value::String(line.to_string());
+        if !mapping.contains_key(&roll) {
+            mapping.insert(roll.clone(), roll);
+        }
+    }
+    Request {
+        source: PLAYGROUND.into(),
+        title: "Playground".into(),
+        kind: "dice".into(),
+        fields: vec![Field {
+            key: "rolls".into(),
+            value: if mapping.is_empty() {
+                String::new()
+            } else {
+                flow(&Value::Mapping(mapping))
+            },
+        }],
+    }
+}
+
+/// The scenario file the playground's rolls would be (its CSVs are named
+/// after it).
+pub const PLAYGROUND: &str = "playground.yaml";
+
+/// The scenario file the request describes, and for each of its lines the
+/// key it sets (none for the header).
+fn compose(request: &Request) -> Result<(String, Vec<Option<String>>), Response> {
+    let quoted = |text: &str| serde_json::to_string(text).expect("strings serialise");
+    let mut yaml = format!(
+        "title: {}\nkind: {}\n",
+        quoted(&request.title),
+        quoted(&request.kind)
+    );
+    let mut keys = vec![None, None];
+    for field in &request.fields {
+        let value = field.value.trim();
+        if value.is_empty() {
+            continue;
+        }
+        let refuse = |message: String| Response::Refused {
+            key: Some(field.key.clone()),
+            message,
+        };
+        if !field
+            .key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(refuse(format!(
+                "{:?} is not a key of a scenario",
+                field.key
+            )));
+        }
+        if value.contains(['\n', '\r']) {
+            return Err(refuse(format!(
+                "{}: write the value on one line, as a list in brackets: [a, b]",
+                field.key
+            )));
+        }
+        yaml.push_str(&format!("{}: {value}\n", field.key));
+        keys.push(Some(field.key.clone()));
+    }
+    Ok((yaml, keys))
+}
+
+/// A YAML value on one line: lists in brackets, maps in braces, text
+/// plain where YAML reads it back as the same text and quoted otherwise.
+fn flow(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(text) => {
+            let plain = !text.is_empty()
+                && !text.contains([',', '[', ']', '{', '}', '#', '"', '\'', '\n', '\\'])
+                && !text.contains(": ")
+                && serde_yaml::from_str::<Value>(text).ok().as_ref() == Some(value);
+            if plain {
+                text.clone()
+            } else {
+                serde_json::to_string(text).expect("strings serialise")
+            }
+        }
+        Value::Sequence(items) => {
+            let items: Vec<String> = items.iter().map(flow).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Mapping(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", flow(k), flow(v)))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+        Value::Tagged(tagged) => format!("{} {}", tagged.tag, flow(&tagged.value)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIRST_PLAYER: &str = "title: Who goes first\ndescription: Ties roll again.\nkind: first-player\nplayers: 2..6\ndice: [2d6, 1d6]\nties:\n  - reroll-all\n  - reroll-tied\n";
+
+    fn request(kind: &str, fields: &[(&str, &str)]) -> Request {
+        Request {
+            source: "rules/first-player.yaml".into(),
+            title: "Who goes first".into(),
+            kind: kind.into(),
+            fields: fields
+                .iter()
+                .map(|(key, value)| Field {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_form_holds_the_kinds_keys_as_the_file_writes_them() {
+        let scenario = scenario::parse("rules/first-player.yaml", FIRST_PLAYER).unwrap();
+        let form = form(&scenario).unwrap();
+        let fields: Vec<(&str, &str)> = form
+            .fields
+            .iter()
+            .map(|f| (f.key.as_str(), f.value.as_str()))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("players", "2..6"),
+                ("dice", "[2d6, 1d6]"),
+                ("ties", "[reroll-all, reroll-tied]")
+            ]
+        );
+        assert_eq!(form.kind, "first-player");
+        let sweep = "title: t\nkind: sum-mod\ndice: d6\ntargets: 3\n";
+        assert!(super::form(&scenario::parse("t.yaml", sweep).unwrap()).is_none());
+    }
+
+    #[test]
+    fn flow_text_reads_back_as_the_same_value() {
+        for text in [
+            "[2d6, 1d6]",
+            "\"a, b\"",
+            "\"true\"",
+            "\"12\"",
+            "12",
+            "{a: 1, b: [x, \"y: z\"]}",
+            "\"\"",
+        ] {
+            let value: Value = serde_yaml::from_str(text).unwrap();
+            assert_eq!(flow(&value), text);
+            assert_eq!(serde_yaml::from_str::<Value>(&flow(&value)).unwrap(), value);
+        }
+    }
+
+    #[test]
+    fn the_form_computes_what_the_build_computes() {
+        let fields = [
+            ("players", "5"),
+            ("dice", "[1d6]"),
+            ("ties", "[reroll-tied]"),
+        ];
+        let Response::Done {
+            html,
+            yaml,
+            results,
+        } = calculate(&request("first-player", &fields))
+        else {
+            panic!("refused")
+        };
+        let built = scenario::parse("rules/first-player.yaml", &yaml).unwrap();
+        let page = built.params.analyse(&Progress::hidden()).page();
+        assert_eq!(results, page.results);
+        let expected = blocks_html(&Computed {
+            scenario: &built,
+            page,
+        })
+        .unwrap();
+        assert_eq!(html, expected);
+        assert!(!html.contains("<svg"), "one number of players: no chart");
+        assert!(html.contains("download=\"first-player.cases.csv\""));
+        assert_eq!(
+            yaml,
+            "title: \"Who goes first\"\nkind: \"first-player\"\nplayers: 5\ndice: [1d6]\nties: [reroll-tied]\n"
+        );
+    }
+
+    #[test]
+    fn bad_values_get_the_builds_message_and_their_key() {
+        let refused = calculate(&request(
+            "first-player",
+            &[("players", "1"), ("dice", "[d6]"), ("ties", "[reroll-all]")],
+        ));
+        let Response::Refused { key, message } = refused else {
+            panic!("computed")
+        };
+        assert_eq!(key.as_deref(), Some("players"));
+        let built = scenario::parse(
+            "x.yaml",
+            "title: t\nkind: first-player\nplayers: 1\ndice: [d6]\nties: [reroll-all]\n",
+        )
+        .unwrap_err();
+        assert_eq!(message, built.message);
+
+        let refused = calculate(&request(
+            "first-player",
+            &[("players", "2"), ("dice", "[d6]\nbanish: 2")],
+        ));
+        assert!(matches!(refused, Response::Refused { key: Some(k), .. } if k == "dice"));
+        let refused = calculate(&request("first-player", &[("players: 2\nx", "2")]));
+        assert!(matches!(refused, Response::Refused { key: Some(_), .. }));
+    }
+
+    #[test]
+    fn playground_lines_become_named_rolls() {
+        let request = playground("4d6kh3\n\n  max(1d6, 1d8) + 2 \n4d6kh3\n");
+        assert_eq!(request.kind, "dice");
+        assert_eq!(
+            request.fields,
+            [Field {
+                key: "rolls".into(),
+                value: "{4d6kh3: 4d6kh3, \"max(1d6, 1d8) + 2\": \"max(1d6, 1d8) + 2\"}".into()
+            }]
+        );
+        assert_eq!(playground(" \n").fields[0].value, "");
+        let call: Call = serde_json::from_str(r#"{"playground": "2d6"}"#).unwrap();
+        assert!(matches!(call, Call::Playground(text) if text == "2d6"));
+    }
+
+    #[test]
+    fn costly_values_get_the_builds_budget_message() {
+        let fields = [
+            ("players", "2..60"),
+            ("dice", "[100d20]"),
+            ("ties", "[reroll-all]"),
+        ];
+        let Response::Refused { key, message } = calculate(&request("first-player", &fields))
+        else {
+            panic!("computed")
+        };
+        assert!(message.contains("--budget"), "{message}");
+        assert!(key.is_some());
+    }
+}
