@@ -1,0 +1,250 @@
+/* fairdice calculators: a scenario's values changed in the page and
+   recomputed there by fairdice's own engine (assets/engine.js: the Rust code
+   of the build, compiled to WebAssembly), in a Web Worker so the page never
+   freezes. This script only carries text: the form's values to the engine,
+   and the engine's HTML (escaped by the same code as the site's pages) or
+   its message back. It computes and lays out nothing. */
+(function () {
+  "use strict";
+  var root = document.documentElement.getAttribute("data-root") || "";
+
+  /* The Worker's own code. It runs from a blob: address made from this
+     text and the engine's, since a page opened from file:// may not start
+     a Worker from a file. */
+  function workerMain() {
+    var exports = null;
+    function engine() {
+      if (exports) return exports;
+      var text = atob(self.FAIRDICE_ENGINE);
+      var bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      var module = new WebAssembly.Module(bytes);
+      // The engine calls nothing outside itself; these imports come from
+      // code the calculators never reach, and say so if they ever are.
+      var imports = {};
+      WebAssembly.Module.imports(module).forEach(function (entry) {
+        imports[entry.module] = imports[entry.module] || {};
+        imports[entry.module][entry.name] = function () {
+          throw new Error("fairdice engine: " + entry.name + " is not available in the browser");
+        };
+      });
+      exports = new WebAssembly.Instance(module, imports).exports;
+      return exports;
+    }
+    function output(length) {
+      var at = exports.fairdice_output();
+      return new TextDecoder().decode(new Uint8Array(exports.memory.buffer, at, length));
+    }
+    self.onmessage = function (event) {
+      var request = new TextEncoder().encode(event.data);
+      var length;
+      try {
+        var at = engine().fairdice_alloc(request.length);
+        new Uint8Array(exports.memory.buffer, at, request.length).set(request);
+        length = exports.fairdice_call(at, request.length);
+      } catch (err) {
+        // A trap: the engine left its message, if it had one.
+        var left = exports ? exports.fairdice_output_len() : 0;
+        var message = left ? output(left) : JSON.stringify({
+          status: "refused", key: null, message: "the engine stopped: " + err
+        });
+        exports = null;
+        self.postMessage(message);
+        return;
+      }
+      self.postMessage(output(length));
+    };
+  }
+
+  var workerAddress = null;
+  function newWorker() {
+    if (!workerAddress) {
+      var source = "self.FAIRDICE_ENGINE = " + JSON.stringify(self.FAIRDICE_ENGINE) +
+        ";\n(" + workerMain.toString() + ")();\n";
+      workerAddress = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    }
+    return new Worker(workerAddress);
+  }
+
+  var engineLoaded = null;
+  /* Load assets/engine.js once, when first needed: pages weigh nothing
+     more until the reader uses a calculator. */
+  function withEngine(then) {
+    if (self.FAIRDICE_ENGINE) return then();
+    if (!engineLoaded) {
+      engineLoaded = [];
+      var script = document.createElement("script");
+      script.src = root + "assets/engine.js";
+      script.onload = function () { engineLoaded.forEach(function (f) { f(); }); };
+      script.onerror = function () {
+        engineLoaded.forEach(function (f) { f(new Error("could not load assets/engine.js")); });
+      };
+      document.head.appendChild(script);
+    }
+    engineLoaded.push(then);
+  }
+
+  /* One computation at a time: a new request stops the one running (its
+     Worker is terminated) and starts a fresh Worker. */
+  function Runner() {
+    this.worker = null;
+    this.busy = false;
+    this.serial = 0;
+  }
+  Runner.prototype.cancel = function () {
+    this.serial++;
+    if (this.busy) {
+      this.worker.terminate();
+      this.worker = null;
+      this.busy = false;
+    }
+  };
+  Runner.prototype.run = function (request, done) {
+    var runner = this;
+    var serial = ++runner.serial;
+    withEngine(function (failed) {
+      if (serial !== runner.serial) return;
+      if (failed) return done({ status: "refused", key: null, message: failed.message });
+      if (runner.busy) {
+        runner.worker.terminate();
+        runner.worker = null;
+      }
+      if (!runner.worker) runner.worker = newWorker();
+      runner.busy = true;
+      runner.worker.onmessage = function (event) {
+        runner.busy = false;
+        if (serial === runner.serial) done(JSON.parse(event.data));
+      };
+      runner.worker.onerror = function (event) {
+        event.preventDefault();
+        runner.busy = false;
+        runner.worker.terminate();
+        runner.worker = null;
+        if (serial === runner.serial) {
+          done({ status: "refused", key: null, message: "the engine stopped: " + event.message });
+        }
+      };
+      runner.worker.postMessage(JSON.stringify(request));
+    });
+  };
+
+  /* A what-if form: its inputs are the scenario's keys; the results replace
+     the page's blocks, and "reset" puts the page's own back. */
+  function whatIf(form) {
+    var results = document.getElementById("scenario-results");
+    var status = form.querySelector(".calculator-status");
+    var yaml = form.querySelector(".calculator-yaml");
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name]"));
+    var original = results.innerHTML;
+    var runner = new Runner();
+    var timer = null;
+    form.hidden = false;
+    function mark(key) {
+      inputs.forEach(function (input) {
+        if (input.name === key) input.setAttribute("aria-invalid", "true");
+        else input.removeAttribute("aria-invalid");
+      });
+    }
+    function show(response) {
+      form.removeAttribute("data-busy");
+      if (response.status === "done") {
+        mark(null);
+        results.innerHTML = response.html;
+        yaml.textContent = response.yaml;
+        status.textContent = "Computed exactly in your browser for these values.";
+      } else {
+        mark(response.key);
+        status.textContent = response.message;
+      }
+      form.setAttribute("data-state", response.status);
+    }
+    function compute() {
+      form.setAttribute("data-busy", "true");
+      form.setAttribute("data-state", "computing");
+      status.textContent = "Computing…";
+      runner.run({ "what-if": {
+        source: form.getAttribute("data-source"),
+        title: form.getAttribute("data-title"),
+        kind: form.getAttribute("data-kind"),
+        fields: inputs.map(function (input) { return { key: input.name, value: input.value }; })
+      } }, show);
+    }
+    form.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(compute, 250);
+    });
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      clearTimeout(timer);
+      compute();
+    });
+    form.addEventListener("reset", function () {
+      clearTimeout(timer);
+      runner.cancel();
+      setTimeout(function () {
+        mark(null);
+        results.innerHTML = original;
+        yaml.textContent = "";
+        status.textContent = "";
+        form.setAttribute("data-state", "page");
+      }, 0);
+    });
+  }
+
+  /* The playground: rolls in the dice language, one per line; the address
+     (?roll=...&roll=...) follows them, so a result can be shared, and an
+     address with rolls opens computed. */
+  function playground(form) {
+    var results = document.getElementById("scenario-results");
+    var status = form.querySelector(".calculator-status");
+    var yaml = form.querySelector(".calculator-yaml");
+    var text = form.elements.rolls;
+    var runner = new Runner();
+    var timer = null;
+    form.hidden = false;
+    var asked = new URLSearchParams(location.search).getAll("roll");
+    if (asked.length) text.value = asked.join("\n");
+    function show(response) {
+      form.removeAttribute("data-busy");
+      if (response.status === "done") {
+        text.removeAttribute("aria-invalid");
+        results.innerHTML = response.html;
+        yaml.textContent = response.yaml;
+        status.textContent = "Computed exactly in your browser.";
+      } else {
+        text.setAttribute("aria-invalid", "true");
+        status.textContent = response.message;
+      }
+      form.setAttribute("data-state", response.status);
+    }
+    function compute() {
+      var address = new URLSearchParams();
+      text.value.split("\n").forEach(function (line) {
+        if (line.trim()) address.append("roll", line.trim());
+      });
+      try { history.replaceState(null, "", "?" + address.toString()); } catch (e) { /* some file:// pages */ }
+      form.setAttribute("data-busy", "true");
+      form.setAttribute("data-state", "computing");
+      status.textContent = "Computing…";
+      runner.run({ playground: text.value }, show);
+    }
+    form.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(compute, 300);
+    });
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      clearTimeout(timer);
+      compute();
+    });
+    compute();
+  }
+
+  self.FAIRDICE_CALCULATOR = { Runner: Runner };
+  document.addEventListener("DOMContentLoaded", function () {
+    var forms = document.querySelectorAll("form.calculator");
+    for (var i = 0; i < forms.length; i++) whatIf(forms[i]);
+    var play = document.querySelector("form.playground");
+    if (play) playground(play);
+  });
+})();
