@@ -287,7 +287,7 @@ fn games_needed(fair_share: &Exact, first_wins: u64, games: u64) -> Vec<GamesNee
         .map(|&(p, q)| GamesNeeded {
             advantage: Exact::new(BigInt::from(p), BigInt::from(q)),
             observed: false,
-            games_needed: stats::binomial_trials_needed(
+            games_needed: stats::binomial_exact_trials_needed(
                 fair,
                 stats::share_f64(&stats::favoured(fair_share, (p, q))),
             ),
@@ -296,7 +296,7 @@ fn games_needed(fair_share: &Exact, first_wins: u64, games: u64) -> Vec<GamesNee
     let share = Exact::new(BigInt::from(first_wins), BigInt::from(games));
     let advantage = &share / fair_share - Exact::from_integer(1.into());
     rows.push(GamesNeeded {
-        games_needed: stats::binomial_trials_needed(fair, stats::share_f64(&share)),
+        games_needed: stats::binomial_exact_trials_needed(fair, stats::share_f64(&share)),
         advantage,
         observed: true,
     });

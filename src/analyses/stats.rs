@@ -10,7 +10,7 @@ use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 use statrs::function::beta::inv_beta_reg;
 use statrs::function::gamma::gamma_ur;
 
@@ -446,21 +446,92 @@ fn noncentral_chi_square_tail(x: f64, df: u64, lambda: f64) -> f64 {
     sum.min(1.0)
 }
 
-/// Trials needed for the two-sided binomial test at [`SIGNIFICANCE`] to
-/// detect, with [`POWER`], a chance `alternative` instead of `fair`: the
-/// normal approximation n = ((z_a sqrt(p0 q0) + z_b sqrt(p1 q1)) / (p1 - p0))^2.
-pub fn binomial_trials_needed(fair: f64, alternative: f64) -> Option<u64> {
-    let normal = Normal::new(0.0, 1.0).ok()?;
-    let z_alpha = normal.inverse_cdf(1.0 - SIGNIFICANCE / 2.0);
-    let z_beta = normal.inverse_cdf(POWER);
-    let spread = z_alpha * (fair * (1.0 - fair)).sqrt()
-        + z_beta * (alternative * (1.0 - alternative)).sqrt();
-    let difference = (alternative - fair).abs();
-    if difference == 0.0 || !(0.0..=1.0).contains(&alternative) {
+/// The most trials [`binomial_exact_trials_needed`] searches: each try
+/// costs one pass over every count, so the search stays under a second.
+pub const MOST_EXACT_TRIALS: u64 = 2_000_000;
+
+/// The power of the exact two-sided binomial test at [`SIGNIFICANCE`] (the
+/// test of [`binomial_p_value`]: reject the least likely counts under
+/// `fair`, ties together, while their chances add up to at most 5 %) when
+/// each trial succeeds with chance `alternative`. In floats: a power is a
+/// planning figure, not one the site calls exact.
+pub fn binomial_exact_power(trials: u64, fair: f64, alternative: f64) -> f64 {
+    let n = trials as usize;
+    // Log chances by the recurrence ln C(n,k+1) = ln C(n,k) + ln((n-k)/(k+1)),
+    // so nothing underflows before it is compared.
+    let log_chances = |p: f64| {
+        let (ln_p, ln_q) = (p.ln(), (1.0 - p).ln());
+        let mut logs = Vec::with_capacity(n + 1);
+        let mut ln_choose = 0.0f64;
+        for k in 0..=n {
+            logs.push(ln_choose + k as f64 * ln_p + (n - k) as f64 * ln_q);
+            if k < n {
+                ln_choose += ((n - k) as f64).ln() - ((k + 1) as f64).ln();
+            }
+        }
+        logs
+    };
+    let under_fair = log_chances(fair);
+    let under_alternative = log_chances(alternative);
+    // Chances rise to a peak and fall: the least likely count left is at
+    // one end, so two walks inward find the rejected counts in order.
+    let tied = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    let (mut left, mut right) = (0usize, n as isize);
+    let (mut rejected_chance, mut power) = (0.0f64, 0.0f64);
+    while (left as isize) <= right {
+        let least = under_fair[left].min(under_fair[right as usize]);
+        let (mut group_fair, mut group_alternative) = (0.0, 0.0);
+        while (left as isize) <= right && tied(under_fair[left], least) {
+            group_fair += under_fair[left].exp();
+            group_alternative += under_alternative[left].exp();
+            left += 1;
+        }
+        while (left as isize) <= right && tied(under_fair[right as usize], least) {
+            group_fair += under_fair[right as usize].exp();
+            group_alternative += under_alternative[right as usize].exp();
+            right -= 1;
+        }
+        rejected_chance += group_fair;
+        if rejected_chance > SIGNIFICANCE * (1.0 + 1e-12) {
+            break;
+        }
+        power += group_alternative;
+    }
+    power.min(1.0)
+}
+
+/// Trials the exact binomial test at [`SIGNIFICANCE`] needs to notice, with
+/// [`POWER`], a chance `alternative` instead of `fair`: the least n whose
+/// [`binomial_exact_power`] reaches 80 %. The power of an exact test rises
+/// in a saw-tooth, so the search brackets by doubling, bisects, then walks
+/// down through the teeth below. `None` past [`MOST_EXACT_TRIALS`].
+pub fn binomial_exact_trials_needed(fair: f64, alternative: f64) -> Option<u64> {
+    if alternative == fair || !(0.0..1.0).contains(&alternative) || !(0.0..1.0).contains(&fair) {
         return None;
     }
-    let trials = (spread / difference).powi(2).ceil();
-    (trials <= 1e9).then_some(trials as u64)
+    let power = |n: u64| binomial_exact_power(n, fair, alternative);
+    let mut high = 1u64;
+    while power(high) < POWER {
+        high *= 2;
+        if high > 2 * MOST_EXACT_TRIALS {
+            return None;
+        }
+    }
+    let mut low = high / 2;
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if power(middle) >= POWER {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    // A tooth below may already reach the power: look a few teeth down.
+    let window = (high / 20).clamp(10, 200);
+    let least = (high.saturating_sub(window).max(1)..high)
+        .find(|&n| power(n) >= POWER)
+        .unwrap_or(high);
+    (least <= MOST_EXACT_TRIALS).then_some(least)
 }
 
 /// A fraction as a float, for the float statistics.
@@ -654,8 +725,62 @@ mod tests {
             1e-9,
         );
         assert_eq!(least_trials(|n| if n >= 37 { 0.9 } else { 0.1 }), Some(37));
-        // Normal approximation: p0 = 1/2, p1 = 0.6 needs about 194 trials.
-        let n = binomial_trials_needed(0.5, 0.6).unwrap();
-        assert!((190..=200).contains(&n), "{n}");
+    }
+
+    /// The exact test's power, summed by hand over its rejection region, and
+    /// against the region the simulator finds with big integers.
+    #[test]
+    fn the_exact_binomial_tests_power_is_summed_over_its_rejection_region() {
+        // n = 10, fair 1/2: P(X <= 1) + P(X >= 9) = 22/1024 <= 5 %, adding
+        // 2 and 8 gives 112/1024 > 5 %: the test rejects 0, 1, 9 and 10.
+        let p: f64 = 0.7;
+        let by_hand: f64 = [0u32, 1, 9, 10]
+            .iter()
+            .map(|&k| {
+                let choose = [
+                    1.0, 10.0, 45.0, 120.0, 210.0, 252.0, 210.0, 120.0, 45.0, 10.0, 1.0,
+                ][k as usize];
+                choose * p.powi(k as i32) * (1.0 - p).powi(10 - k as i32)
+            })
+            .sum();
+        close(binomial_exact_power(10, 0.5, 0.7), by_hand, 1e-12);
+        // A fair share of 1/4 against the big-integer region of the simulator.
+        for trials in [7u64, 40, 101, 257] {
+            let rejected = crate::analyses::simulate::observed::binomial_rejections(trials, 1, 3);
+            let alternative: f64 = 0.375;
+            let expected: f64 = rejected
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| **r)
+                .map(|(k, _)| {
+                    let k = k as u64;
+                    let ln_choose = statrs::function::gamma::ln_gamma(trials as f64 + 1.0)
+                        - statrs::function::gamma::ln_gamma(k as f64 + 1.0)
+                        - statrs::function::gamma::ln_gamma((trials - k) as f64 + 1.0);
+                    (ln_choose
+                        + k as f64 * alternative.ln()
+                        + (trials - k) as f64 * (1.0 - alternative).ln())
+                    .exp()
+                })
+                .sum();
+            close(
+                binomial_exact_power(trials, 0.25, alternative),
+                expected,
+                1e-9,
+            );
+        }
+    }
+
+    #[test]
+    fn the_exact_test_needs_more_games_than_the_normal_approximation_promised() {
+        // The verification found 101 games of 4 players (the first winning
+        // 50 % more often) noticed only 75 % of the time: 101 came from the
+        // normal approximation. The exact search asks for enough.
+        let needed = binomial_exact_trials_needed(0.25, 0.375).unwrap();
+        assert!(binomial_exact_power(needed, 0.25, 0.375) >= POWER);
+        assert!(binomial_exact_power(needed - 1, 0.25, 0.375) < POWER);
+        assert!(needed > 101, "{needed}");
+        assert!(binomial_exact_power(101, 0.25, 0.375) < 0.78);
+        assert_eq!(binomial_exact_trials_needed(0.5, 0.5), None);
     }
 }
