@@ -22,12 +22,17 @@ pub struct Cost {
 impl Cost {
     /// Showing `rows` table rows of numbers up to `digits` long, in every
     /// command's worst form (`report` also inlines the CSVs and JSON):
-    /// about 2.7 kB + 31 bytes a digit per row, measured on `sum-mod` pages
-    /// (see [`super::sum_mod`]'s cost), with a margin; about 15 µs + 0.4 µs
-    /// a digit per row.
+    /// first measured at about 2.7 kB + 31 bytes a digit per row on
+    /// `sum-mod` pages (see [`super::sum_mod`]'s cost). Pages have grown
+    /// since (a bar per row with its exact tooltip, digits kept beside the
+    /// grouped form, sectioned search): measured again with each command's
+    /// own high-water mark, a report of 500d6 peaked at 76 MB over the
+    /// baseline (about 30 kB a row of 390 digits) against an estimate of
+    /// 52 MB. Now 4.8 kB + 72 bytes a digit. About 15 µs + 0.4 µs a digit
+    /// per row.
     pub fn table_rows(rows: f64, digits: f64) -> Cost {
-        const BYTES_PER_ROW: f64 = 3600.0;
-        const BYTES_PER_DIGIT: f64 = 40.0;
+        const BYTES_PER_ROW: f64 = 4800.0;
+        const BYTES_PER_DIGIT: f64 = 72.0;
         const SECONDS_PER_ROW: f64 = 15e-6;
         const SECONDS_PER_DIGIT: f64 = 0.4e-6;
         Cost {

@@ -728,7 +728,7 @@ mod tests {
     }
 
     /// The exact test's power, summed by hand over its rejection region, and
-    /// against the region the simulator finds with big integers.
+    /// over the region found by brute force with big integers.
     #[test]
     fn the_exact_binomial_tests_power_is_summed_over_its_rejection_region() {
         // n = 10, fair 1/2: P(X <= 1) + P(X >= 9) = 22/1024 <= 5 %, adding
@@ -744,9 +744,26 @@ mod tests {
             })
             .sum();
         close(binomial_exact_power(10, 0.5, 0.7), by_hand, 1e-12);
-        // A fair share of 1/4 against the big-integer region of the simulator.
+        // A fair share of 1/4 against its rejection region found by brute
+        // force in integers: under 1/4 count k has weight C(n,k) 3^(n-k) of
+        // 4^n; a count is rejected when the counts no more likely than it
+        // weigh at most 5 % (20 * sum <= 4^n).
         for trials in [7u64, 40, 101, 257] {
-            let rejected = crate::analyses::simulate::observed::binomial_rejections(trials, 1, 3);
+            let weights: Vec<BigUint> = (0..=trials)
+                .map(|k| {
+                    let choose =
+                        (0..k).fold(BigUint::from(1u32), |c, i| c * (trials - i) / (i + 1));
+                    choose * BigUint::from(3u32).pow((trials - k) as u32)
+                })
+                .collect();
+            let whole = BigUint::from(4u32).pow(trials as u32);
+            let rejected: Vec<bool> = weights
+                .iter()
+                .map(|w| {
+                    let tail: BigUint = weights.iter().filter(|v| *v <= w).sum();
+                    tail * 20u32 <= whole
+                })
+                .collect();
             let alternative: f64 = 0.375;
             let expected: f64 = rejected
                 .iter()

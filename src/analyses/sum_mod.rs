@@ -136,10 +136,10 @@ impl Analysis for SumMod {
     ///
     /// The worst command (`report`, which also inlines the CSVs and JSON)
     /// fits about 2.7 kB + 31 bytes a digit per row; the estimate below
-    /// adds a margin, so every admitted scenario stays under the budget in
-    /// every command: at the edge of the default budget (d6 over 2..117,
-    /// 1220d6, 150d100, 2d6 with 69000 targets, 20d6 over 2..259) the
-    /// worst peak is 229 MB. Time: about 15 µs + 0.4 µs a digit per row.
+    /// adds a margin (see [`Cost::table_rows`]), so every admitted scenario
+    /// stays under the budget in every command. The edge of the default
+    /// budget is now d6 over 2..99, 912d6, 118d100 and 2d6 with 51000
+    /// targets. Time: about 15 µs + 0.4 µs a digit per row.
     fn cost(params: &Params) -> Cost {
         let sides = params.dice.sides as f64;
         let (mut seconds, mut bytes, mut totals, mut bins) = (0.0, 0.0, 0.0, 0.0);
