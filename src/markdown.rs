@@ -248,8 +248,29 @@ pub fn render_page(
     } = page;
     rendered.rules = rules.map(|r| r.done()).unwrap_or_default();
     html::push_html(&mut rendered.html, events.into_iter());
+    rendered.html = aligned_by_class(&rendered.html);
     errors.sort_by_key(|e| (e.line, e.column));
     (rendered, errors)
+}
+
+/// A markdown table's column alignment as a class (`align-right`) instead
+/// of the inline style pulldown-cmark writes: the site has no inline
+/// styles (html-validate's `no-inline-style`). Authors' raw HTML is shown as
+/// text, so these exact strings only come from the renderer.
+fn aligned_by_class(html: &str) -> String {
+    if !html.contains(" style=\"text-align: ") {
+        return html.to_string();
+    }
+    let mut out = html.to_string();
+    for cell in ["th", "td"] {
+        for side in ["left", "center", "right"] {
+            out = out.replace(
+                &format!("<{cell} style=\"text-align: {side}\">"),
+                &format!("<{cell} class=\"align-{side}\">"),
+            );
+        }
+    }
+    out
 }
 
 /// Byte ranges of code and math, where `{{` is text, not a shortcode: read
@@ -813,6 +834,20 @@ impl<'a> Page<'a, '_> {
             heading.inner.push(event);
             return;
         }
+        // A markdown table scrolls in its own box on a narrow screen, which
+        // the keyboard can reach, instead of pushing the page sideways.
+        match &event {
+            Event::Start(Tag::Table(_)) => self.events.push(Event::Html(
+                "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n"
+                    .into(),
+            )),
+            Event::End(TagEnd::Table) => {
+                self.events.push(event);
+                self.events.push(Event::Html("</div>\n".into()));
+                return;
+            }
+            _ => {}
+        }
         match event {
             Event::Start(Tag::Paragraph) => self.in_paragraph = true,
             Event::End(TagEnd::Paragraph) => {
@@ -1127,6 +1162,35 @@ mod tests {
         let out = render(fine, 1, &Fake).unwrap();
         assert!(out.html.contains("Costs $5."), "{}", out.html);
         assert!(out.html.contains("echo $PATH"), "{}", out.html);
+    }
+
+    #[test]
+    fn markdown_tables_scroll_in_their_own_box_and_align_by_class() {
+        let out = render("| a | n |\n|:--|--:|\n| x | 1 |\n", 1, &Fake).unwrap();
+        assert!(
+            out.html.starts_with(
+                "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n<table>"
+            ),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html
+                .contains("<th class=\"align-left\">a</th><th class=\"align-right\">n</th>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html.contains("<td class=\"align-right\">1</td>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html.trim_end().ends_with("</table>\n</div>"),
+            "{}",
+            out.html
+        );
+        assert!(!out.html.contains("style="), "{}", out.html);
     }
 
     #[test]
