@@ -650,7 +650,10 @@ fn heavy_rolls_in_the_browser_against_the_native_engine() {
     };
     let session = browser.open_url(&playground_url(&["d6"]));
     browser.eval(&session, &playground_answer(""));
-    for expression in ["1000d6", "200d20kh20"] {
+    // 800d6, not 1000d6: a page of 1000d6 is over the default budget since
+    // the cost model was measured again (its report takes 243-369 MB), and
+    // the browser applies the build's default budget.
+    for expression in ["800d6", "200d20kh20"] {
         let (wasm, native) = timed(&mut browser, &session, expression);
         eprintln!(
             "TIMING {expression}: browser {wasm:.3} s, native {native:.3} s, ratio {:.2}",
