@@ -838,8 +838,7 @@ impl<'a> Page<'a, '_> {
         // the keyboard can reach, instead of pushing the page sideways.
         match &event {
             Event::Start(Tag::Table(_)) => self.events.push(Event::Html(
-                "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n"
-                    .into(),
+                "<div class=\"md-table\" tabindex=\"0\">\n".into(),
             )),
             Event::End(TagEnd::Table) => {
                 self.events.push(event);
@@ -1168,9 +1167,8 @@ mod tests {
     fn markdown_tables_scroll_in_their_own_box_and_align_by_class() {
         let out = render("| a | n |\n|:--|--:|\n| x | 1 |\n", 1, &Fake).unwrap();
         assert!(
-            out.html.starts_with(
-                "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n<table>"
-            ),
+            out.html
+                .starts_with("<div class=\"md-table\" tabindex=\"0\">\n<table>"),
             "{}",
             out.html
         );
