@@ -33,11 +33,28 @@ done
 
 target_dir="$root/target/wasm"
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+
+# Cargo hashes a path dependency outside the building workspace by its
+# absolute path, and that hash reaches the module's symbol names: the same
+# commit built in two checkouts gave two modules. So the sources are copied
+# to one fixed path and built there, whatever the checkout's own path; a
+# lock keeps two checkouts on one machine from sharing the copy at once.
+# The copy is fresh each time (new modification times), so cargo never
+# takes another checkout's files for up to date.
+src=/tmp/fairdice-wasm-src
+exec 9>/tmp/fairdice-wasm-src.lock
+flock 9
+rm -rf "$src"
+mkdir -p "$src/wasm"
+cp -R Cargo.toml Cargo.lock build.rs src templates benches "$src/"
+cp -R wasm/Cargo.toml wasm/build.rs wasm/src "$src/wasm/"
+cmp -s Cargo.lock wasm/Cargo.lock || cp Cargo.lock wasm/Cargo.lock
+cp Cargo.lock "$src/wasm/Cargo.lock"
 # Panics carry no file, line or column (-Zlocation-detail=none): the module
 # then changes only when code it runs changes, not when a line moves above
 # it, and any path left (from a file!() say) is rewritten, so the module does
 # not depend on where the project or the crate sources sit.
-export RUSTFLAGS="-Zlocation-detail=none --remap-path-prefix=$root=/fairdice --remap-path-prefix=$cargo_home=/cargo"
+export RUSTFLAGS="-Zlocation-detail=none --remap-path-prefix=$src=/fairdice --remap-path-prefix=$cargo_home=/cargo"
 export RUSTC="$rustc" RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$target_dir"
 export SOURCE_DATE_EPOCH=0
 # plotters measures text through the page's DOM on the web target, but
@@ -46,8 +63,7 @@ export SOURCE_DATE_EPOCH=0
 # (the engine runs in a Web Worker, which has none).
 # The crates are the versions the project's own Cargo.lock pins: the lock is
 # copied, and cargo only adds the engine's crate and leaves out the rest.
-cmp -s Cargo.lock wasm/Cargo.lock || cp Cargo.lock wasm/Cargo.lock
-(cd wasm && nice -n 10 cargo build --release --target wasm32-unknown-unknown \
+(cd "$src/wasm" && nice -n 10 cargo build --release --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -Zprofile-rustflags \
   --config 'profile.release.package.plotters.rustflags=["--cfg", "target_os=\"wasi\"", "-A", "explicit_builtin_cfgs_in_flags"]')
 
