@@ -86,6 +86,16 @@ pub fn table_csv(name: &str, table_id: &str) -> String {
     format!("{name}.{table_id}.csv")
 }
 
+/// Whether `path` is one of the table CSVs of the scenario called `name`
+/// (`table_csv` for some table id): what a link to a scenario that failed
+/// may name before its tables are known.
+pub fn is_table_csv_of(path: &str, name: &str) -> bool {
+    path.strip_prefix(name)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .and_then(|rest| rest.strip_suffix(".csv"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
+}
+
 /// The last segment of a `/`-separated path: how a page links to a file in
 /// its own folder.
 pub fn file_name(path: &str) -> &str {
@@ -286,6 +296,24 @@ pub fn percent_decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_scenarios_table_csvs_are_told_from_other_files() {
+        assert!(is_table_csv_of(&table_csv("rules/s", "sums-7"), "rules/s"));
+        assert!(is_table_csv_of("s.t.csv", "s"));
+        for other in [
+            "s.csv",
+            "s..csv",
+            "s.html",
+            "s.t.csv.html",
+            "s.a/b.csv",
+            "st.x.csv",
+            "r/s.t.csv",
+        ] {
+            assert!(!is_table_csv_of(other, "s"), "{other}");
+        }
+    }
+
     #[test]
     fn folders_lie_within_their_ancestors_only() {
         use super::is_within;

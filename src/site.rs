@@ -199,6 +199,7 @@ pub fn render(
         .iter()
         .flat_map(|source| paths::source_outputs(source))
         .collect();
+    let mut unbuilt = failed_scenarios.clone();
     for (source, result) in pages.into_iter().chain(scenario_pages) {
         match result {
             Ok((page, page_errors)) => {
@@ -208,6 +209,9 @@ pub fn render(
             Err(err) => {
                 errors.push(err);
                 unwritten.extend(paths::source_outputs(source));
+                if !source.ends_with(".md") {
+                    unbuilt.insert(paths::scenario_name(source));
+                }
             }
         }
     }
@@ -215,7 +219,14 @@ pub fn render(
     errors.extend(claims.errors);
     let mut reachable = claims.paths;
     reachable.extend(unwritten.iter().map(String::as_str));
-    check_links(&rendered, &reachable, &mut errors);
+    check_links(
+        &rendered,
+        &links::Files {
+            paths: &reachable,
+            unbuilt: &unbuilt,
+        },
+        &mut errors,
+    );
     if let Some(err) = Error::grouped(errors) {
         return Err(err);
     }
@@ -941,7 +952,7 @@ fn machine_decimal(shown: &str) -> String {
 
 /// Every relative link and image of every page must reach a file of the
 /// site, and its `#anchor` an id on that page.
-fn check_links(pages: &[RenderedPage], files: &BTreeSet<&str>, errors: &mut Vec<Error>) {
+fn check_links(pages: &[RenderedPage], files: &links::Files, errors: &mut Vec<Error>) {
     // Ids by page; a page two sources write (an error of its own) has no
     // ids to check links against.
     let mut ids: BTreeMap<&str, Option<&BTreeSet<String>>> = BTreeMap::new();

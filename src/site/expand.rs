@@ -21,6 +21,10 @@ impl Expand for Expander<'_, '_> {
     fn expand(&self, call: &Call) -> Result<Expansion, String> {
         if call.name == "rule" {
             let key = call.arg("key")?;
+            if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
+                // Perhaps a rule of a page that failed: its error is reported.
+                return Ok(Expansion::Inline(String::new()));
+            }
             let placed = self.renderer.book.get(key).ok_or_else(|| {
                 format!(
                     "rule(...): no rule has the key {key:?}; {}",

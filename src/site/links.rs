@@ -65,7 +65,7 @@ pub const SRC: &str = " src=\"";
 /// each page.
 pub fn check(
     pages: &[Checked],
-    files: &BTreeSet<&str>,
+    files: &Files,
     ids: &BTreeMap<&str, &BTreeSet<String>>,
     errors: &mut Vec<Error>,
 ) {
@@ -122,9 +122,27 @@ pub fn check(
     }
 }
 
+/// What a link may point at: the site's files, and the table CSVs of
+/// scenarios that were not built (their own errors say why; their table
+/// ids are unknown, so any is taken).
+pub struct Files<'a> {
+    pub paths: &'a BTreeSet<&'a str>,
+    pub unbuilt: &'a BTreeSet<String>,
+}
+
+impl Files<'_> {
+    fn contains(&self, path: &str) -> bool {
+        self.paths.contains(path)
+            || self
+                .unbuilt
+                .iter()
+                .any(|name| paths::is_table_csv_of(path, name))
+    }
+}
+
 fn problem(
     target: &Target,
-    files: &BTreeSet<&str>,
+    files: &Files,
     ids: &BTreeMap<&str, &BTreeSet<String>>,
 ) -> Option<String> {
     let (path, fragment) =
@@ -291,6 +309,11 @@ mod tests {
             refs: &refs,
         };
         let mut errors = Vec::new();
+        let unbuilt = BTreeSet::new();
+        let files = Files {
+            paths: &files,
+            unbuilt: &unbuilt,
+        };
         check(&[page], &files, &ids, &mut errors);
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");

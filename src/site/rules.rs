@@ -47,13 +47,20 @@ pub struct Book {
     by_key: BTreeMap<String, usize>,
     /// Per rule key, the scenarios that give its figures: (name, title).
     figures: BTreeMap<String, Vec<(String, String)>>,
+    /// A page failed to load or to number its rules, so a key not found
+    /// may be one of its rules: not an error of its own (the page's error
+    /// is reported), so a build lists no follow-on errors.
+    incomplete: bool,
 }
 
 impl Book {
     /// Plan every numbered page (in reading order) and every scenario's
     /// `rules:`; problems come back located, all together.
     pub fn new(content: &Content, nav: &Nav, computed: &[Computed]) -> (Book, Vec<Error>) {
-        let mut book = Book::default();
+        let mut book = Book {
+            incomplete: content.failed.iter().any(|source| source.ends_with(".md")),
+            ..Book::default()
+        };
         let mut errors = Vec::new();
         // A numbered section numbers every page below it, subfolders
         // included; a numbered folder inside another belongs to the outer one.
@@ -104,12 +111,15 @@ impl Book {
                         book.add(rule, page, &mut errors);
                     }
                 }
-                Err(found) => errors.extend(found.into_iter().map(|e| Error::Source {
-                    file: format!("content/{}", page.source),
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })),
+                Err(found) => {
+                    book.incomplete = true;
+                    errors.extend(found.into_iter().map(|e| Error::Source {
+                        file: format!("content/{}", page.source),
+                        line: e.line,
+                        column: e.column,
+                        message: e.message,
+                    }))
+                }
             }
         }
         for c in computed {
@@ -119,7 +129,7 @@ impl Book {
                         .entry(key.clone())
                         .or_default()
                         .push((c.scenario.name.clone(), c.scenario.header.title.clone()));
-                } else {
+                } else if !book.incomplete {
                     let (line, column) = place_of(&c.scenario.text, key);
                     errors.push(Error::Source {
                         file: format!("content/{}", c.scenario.source),
@@ -137,7 +147,7 @@ impl Book {
             if let Some(key) = entry
                 .rule
                 .as_ref()
-                .filter(|k| !book.by_key.contains_key(*k))
+                .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
             {
                 errors.push(Error::Source {
                     file: format!("content/{}", crate::glossary::SOURCE),
@@ -211,6 +221,12 @@ impl Book {
     }
 
     /// A hint listing some keys, for errors.
+    /// Whether an unknown key is the author's mistake rather than a rule
+    /// of a page that failed (see `incomplete`).
+    pub fn is_complete(&self) -> bool {
+        !self.incomplete
+    }
+
     pub fn known_keys(&self) -> String {
         if self.rules.is_empty() {
             return "the site has no numbered rules (a section's _index.md says \

@@ -122,3 +122,80 @@ fn a_page_with_a_bad_shortcode_still_has_its_links_checked() {
     );
     assert!(snapshot(&root.join("site")) == before, "site/ was changed");
 }
+
+#[test]
+fn what_a_failed_file_would_have_given_is_no_error_of_its_own() {
+    // A scenario that does not load, whose table CSV a page links to; a
+    // numbered page that does not load, whose rule another page, a
+    // scenario and the glossary name. One error each, and nothing else.
+    let (dir, before) = planted(&[
+        (
+            "content/bad.yaml",
+            "title: Bad\nkind: sum-mod\ndice: d6\ntargets: [2]\ncolour: red\n",
+        ),
+        (
+            "content/uses.md",
+            "# Uses\n\nThe [sums](bad.sums-2.csv) and {{ rule(key=\"ante\") }}.\n",
+        ),
+        (
+            "content/rules/_index.md",
+            "---\ntitle: Rules\nnumbered: true\n---\n",
+        ),
+        (
+            "content/rules/play.md",
+            "---\ntitle: Play\nweight: heavy\n---\n# Play\n\nEach player antes. {#ante}\n",
+        ),
+        (
+            "content/measured.yaml",
+            "title: Measured\nkind: sum-mod\ndice: d6\ntargets: [2]\nrules: [ante]\n",
+        ),
+        (
+            "content/_glossary.yaml",
+            "- term: ante\n  definition: What each player puts in.\n  rule: ante\n",
+        ),
+    ]);
+    let root = dir.path();
+    let build = fairdice(&["build"], root);
+    assert_eq!(build.status.code(), Some(1), "{}", build.stderr_text());
+    assert_eq!(
+        error_lines(&build.stderr_text()),
+        [
+            "error: content/bad.yaml:5:1: unknown field `colour`, expected one of `title`, \
+             `kind`, `description`, `weight`, `expect`, `rules`, `dice`, `targets`",
+            "error: content/rules/play.md:3:9: front matter: weight: invalid type: string \
+             \"heavy\", expected i64",
+        ]
+    );
+    assert!(snapshot(&root.join("site")) == before, "site/ was changed");
+
+    // With both fixed, the links, the rule and its references all resolve.
+    write(
+        root,
+        "content/bad.yaml",
+        "title: Bad\nkind: sum-mod\ndice: d6\ntargets: [2]\n",
+    );
+    write(
+        root,
+        "content/rules/play.md",
+        "---\ntitle: Play\n---\n# Play\n\nEach player antes. {#ante}\n",
+    );
+    let build = fairdice(&["build"], root);
+    assert_eq!(build.status.code(), Some(0), "{}", build.stderr_text());
+    let uses = std::fs::read_to_string(root.join("site/uses.html")).unwrap();
+    assert!(uses.contains("bad.sums-2.csv"), "{uses}");
+    assert!(uses.contains("rules/play.html#ante"), "{uses}");
+
+    // A mistyped key is still an error when every page loads.
+    write(
+        root,
+        "content/uses.md",
+        "# Uses\n\n{{ rule(key=\"antes\") }}\n",
+    );
+    let build = fairdice(&["build"], root);
+    assert_eq!(build.status.code(), Some(1));
+    let errors = build.stderr_text();
+    assert!(
+        errors.contains("content/uses.md:3:1: rule(...): no rule has the key \"antes\""),
+        "{errors}"
+    );
+}
