@@ -114,9 +114,13 @@ impl Scratch {
         let path = std::env::temp_dir().join(format!("fairdice-pdf-{}", std::process::id()));
         // A folder left by a killed run of a process of the same id.
         let _ = std::fs::remove_dir_all(&path);
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        let builder = {
+            #[cfg_attr(not(unix), allow(unused_mut))]
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            builder
+        };
         builder.create(&path).map_err(|e| Error::io(&path, e))?;
         Ok(Scratch(path))
     }

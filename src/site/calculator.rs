@@ -61,8 +61,17 @@ pub struct Request {
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Call {
     WhatIf(Request),
-    /// The playground's text: one roll in the dice language per line.
-    Playground(String),
+    Playground(Playground),
+}
+
+/// The playground's form: one roll in the dice language per line, and how
+/// deep exploding dice explode (empty for the kind's default).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Playground {
+    pub rolls: String,
+    #[serde(default)]
+    pub explode_depth: String,
 }
 
 /// What the page shows.
@@ -146,15 +155,16 @@ pub fn calculate(request: &Request) -> Response {
 pub fn answer(call: &Call) -> Response {
     match call {
         Call::WhatIf(request) => calculate(request),
-        Call::Playground(rolls) => calculate(&playground(rolls)),
+        Call::Playground(form) => calculate(&playground(form)),
     }
 }
 
 /// The playground's scenario: a `dice` scenario whose rolls are the
-/// text's lines, each named by itself (a line written twice counts once).
-pub fn playground(rolls: &str) -> Request {
+/// text's lines, each named by itself (a line written twice counts once),
+/// with the form's explode depth.
+pub fn playground(form: &Playground) -> Request {
     let mut mapping = serde_yaml::Mapping::new();
-    for line in rolls.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    for line in form.rolls.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let roll = Value::String(line.to_string());
         if !mapping.contains_key(&roll) {
             mapping.insert(roll.clone(), roll);
@@ -164,14 +174,20 @@ pub fn playground(rolls: &str) -> Request {
         source: PLAYGROUND.into(),
         title: "Playground".into(),
         kind: "dice".into(),
-        fields: vec![Field {
-            key: "rolls".into(),
-            value: if mapping.is_empty() {
-                String::new()
-            } else {
-                flow(&Value::Mapping(mapping))
+        fields: vec![
+            Field {
+                key: "rolls".into(),
+                value: if mapping.is_empty() {
+                    String::new()
+                } else {
+                    flow(&Value::Mapping(mapping))
+                },
             },
-        }],
+            Field {
+                key: "explode_depth".into(),
+                value: form.explode_depth.trim().to_string(),
+            },
+        ],
     }
 }
 
@@ -373,18 +389,56 @@ mod tests {
 
     #[test]
     fn playground_lines_become_named_rolls() {
-        let request = playground("4d6kh3\n\n  max(1d6, 1d8) + 2 \n4d6kh3\n");
+        let form = |rolls: &str, depth: &str| Playground {
+            rolls: rolls.into(),
+            explode_depth: depth.into(),
+        };
+        let request = playground(&form("4d6kh3\n\n  max(1d6, 1d8) + 2 \n4d6kh3\n", " 5 "));
         assert_eq!(request.kind, "dice");
         assert_eq!(
             request.fields,
-            [Field {
-                key: "rolls".into(),
-                value: "{4d6kh3: 4d6kh3, \"max(1d6, 1d8) + 2\": \"max(1d6, 1d8) + 2\"}".into()
-            }]
+            [
+                Field {
+                    key: "rolls".into(),
+                    value: "{4d6kh3: 4d6kh3, \"max(1d6, 1d8) + 2\": \"max(1d6, 1d8) + 2\"}".into()
+                },
+                Field {
+                    key: "explode_depth".into(),
+                    value: "5".into()
+                }
+            ]
         );
-        assert_eq!(playground(" \n").fields[0].value, "");
-        let call: Call = serde_json::from_str(r#"{"playground": "2d6"}"#).unwrap();
-        assert!(matches!(call, Call::Playground(text) if text == "2d6"));
+        assert_eq!(playground(&form(" \n", "")).fields[0].value, "");
+        let call: Call = serde_json::from_str(r#"{"playground": {"rolls": "2d6"}}"#).unwrap();
+        assert!(
+            matches!(call, Call::Playground(form) if form.rolls == "2d6" && form.explode_depth.is_empty())
+        );
+    }
+
+    #[test]
+    fn the_playgrounds_explode_depth_counts_and_a_bad_one_names_its_field() {
+        let answer_for = |depth: &str| {
+            answer(&Call::Playground(Playground {
+                rolls: "d6!".into(),
+                explode_depth: depth.into(),
+            }))
+        };
+        let highest = |depth: &str| match answer_for(depth) {
+            Response::Done { results, .. } => results["rolls"][0]["outcomes"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap()["value"]
+                .clone(),
+            other => panic!("d6! at depth {depth:?} computes: {other:?}"),
+        };
+        // d6! exploding once tops out at 6 + 6; at the default depth 3, 6 * 4.
+        assert_eq!(highest("1"), 12);
+        assert_eq!(highest(""), 24);
+        match answer_for("many") {
+            Response::Refused { key, .. } => assert_eq!(key.as_deref(), Some("explode_depth")),
+            other => panic!("a bad depth is refused: {other:?}"),
+        }
     }
 
     #[test]

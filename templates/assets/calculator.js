@@ -192,27 +192,31 @@
   }
 
   /* The playground: rolls in the dice language, one per line; the address
-     (?roll=...&roll=...) follows them, so a result can be shared, and an
+     (?roll=...&roll=...&depth=N) follows them, so a result can be shared, and an
      address with rolls opens computed. */
   function playground(form) {
     var results = document.getElementById("scenario-results");
     var status = form.querySelector(".calculator-status");
     var yaml = form.querySelector(".calculator-yaml");
     var text = form.elements.rolls;
+    var depth = form.elements.explode_depth;
     var runner = new Runner();
     var timer = null;
     form.hidden = false;
-    var asked = new URLSearchParams(location.search).getAll("roll");
+    var query = new URLSearchParams(location.search);
+    var asked = query.getAll("roll");
     if (asked.length) text.value = asked.join("\n");
+    if (query.has("depth")) depth.value = query.get("depth");
     function show(response) {
       form.removeAttribute("data-busy");
+      text.removeAttribute("aria-invalid");
+      depth.removeAttribute("aria-invalid");
       if (response.status === "done") {
-        text.removeAttribute("aria-invalid");
         results.innerHTML = response.html;
         yaml.textContent = response.yaml;
         status.textContent = "Computed exactly in your browser.";
       } else {
-        text.setAttribute("aria-invalid", "true");
+        (response.key === "explode_depth" ? depth : text).setAttribute("aria-invalid", "true");
         status.textContent = response.message;
       }
       form.setAttribute("data-state", response.status);
@@ -222,11 +226,14 @@
       text.value.split("\n").forEach(function (line) {
         if (line.trim()) address.append("roll", line.trim());
       });
+      /* The default depth is the kind's: left out of the address and the file. */
+      var deep = depth.value.trim() === depth.defaultValue ? "" : depth.value.trim();
+      if (deep !== "") address.append("depth", deep);
       try { history.replaceState(null, "", "?" + address.toString()); } catch (e) { /* some file:// pages */ }
       form.setAttribute("data-busy", "true");
       form.setAttribute("data-state", "computing");
       status.textContent = "Computing…";
-      runner.run({ playground: text.value }, show);
+      runner.run({ playground: { rolls: text.value, explode_depth: deep } }, show);
     }
     form.addEventListener("input", function () {
       clearTimeout(timer);

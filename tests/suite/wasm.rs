@@ -442,6 +442,14 @@ fn new_input_cancels_the_computation_running() {
     assert_eq!(browser.complaints(&session), Vec::<String>::new());
 }
 
+/// The playground's form with these rolls at the default explode depth.
+fn rolls(text: &str) -> calculator::Playground {
+    calculator::Playground {
+        rolls: text.into(),
+        explode_depth: String::new(),
+    }
+}
+
 /// The playground's address for these expressions, from `file://`.
 fn playground_url(expressions: &[&str]) -> String {
     let mut url = format!("file://{}", site().join("playground.html").display());
@@ -573,6 +581,24 @@ fn the_playground_opens_computed_and_every_row_matches_eval() {
     assert_eq!(shown["tables"][0][5], json!(["7", "1/6"]));
     assert_eq!(shown["tables"][1].as_array().unwrap().len(), 12);
     assert_eq!(browser.complaints(&session), Vec::<String>::new());
+
+    // The explode depth is the form's and the address's: d6! exploding
+    // once tops out at 12, and the address carries the depth.
+    let shown = browser.eval(
+        &session,
+        &playground_answer(
+            r#"form.elements.rolls.value = "d6!"; form.elements.explode_depth.value = "1"; form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
+        ),
+    );
+    assert_eq!(shown["state"], "done", "{shown}");
+    assert_eq!(shown["search"], "?roll=d6%21&depth=1");
+    let rows = shown["tables"][0].as_array().unwrap();
+    assert_eq!(rows.last().unwrap(), &json!(["12", "1/36"]));
+    assert!(
+        shown["yaml"].as_str().unwrap().contains("explode_depth: 1"),
+        "{shown}"
+    );
+    assert_eq!(browser.complaints(&session), Vec::<String>::new());
 }
 
 #[test]
@@ -599,7 +625,7 @@ fn a_bad_expression_shows_its_error_inline_with_no_console_error() {
     assert_eq!(shown["state"], "refused", "{shown}");
     let status = shown["status"].as_str().unwrap();
     let Response::Refused { message, .. } =
-        calculator::answer(&calculator::Call::Playground("100000d1000".into()))
+        calculator::answer(&calculator::Call::Playground(rolls("100000d1000")))
     else {
         panic!("100000d1000 computed natively")
     };
@@ -612,7 +638,7 @@ fn a_bad_expression_shows_its_error_inline_with_no_console_error() {
 /// module already compiled) and natively (this test's build of the same
 /// calculator), each the best of three.
 fn timed(browser: &mut Browser, session: &str, expression: &str) -> (f64, f64) {
-    let call = serde_json::to_string(&json!({ "playground": expression })).unwrap();
+    let call = serde_json::to_string(&json!({ "playground": { "rolls": expression } })).unwrap();
     let browser_ms = browser.eval(
         session,
         &format!(
@@ -632,7 +658,7 @@ fn timed(browser: &mut Browser, session: &str, expression: &str) -> (f64, f64) {
     let browser_ms = browser_ms
         .as_f64()
         .unwrap_or_else(|| panic!("{expression}: {browser_ms}"));
-    let call = calculator::Call::Playground(expression.into());
+    let call = calculator::Call::Playground(rolls(expression));
     let native_ms = (0..3)
         .map(|_| {
             let start = std::time::Instant::now();
