@@ -5,7 +5,8 @@
 //! - axe-core at 1366 and 390 px finds no violation, chart text is at least
 //!   12 and 10 px as drawn, nothing but tables scrolls sideways, and
 //!   screenshots of every kind's page at both widths and in both themes land
-//!   in `target/reading/` (tools/browser/check.mjs, in the system Chromium);
+//!   in `target/reading/` (tools/browser/check.mjs: one Chromium for every
+//!   page, several tabs at once, the PDF below printed alongside);
 //! - html-validate finds no error in any page;
 //! - `print.html` printed to PDF by Chromium keeps every row of the widest
 //!   and of the longest table whole on a line, their last row and last
@@ -194,27 +195,54 @@ fn pages_to_read() -> Vec<String> {
     chosen
 }
 
+/// What the one run of `tools/browser/check.mjs` left: its verdict and
+/// the folder of its report, screenshots and `print.pdf`.
+struct BrowserRun {
+    out: PathBuf,
+    passed: bool,
+    said: String,
+}
+
+/// The browser tests share one launch of Chromium (check.mjs reads every
+/// page several tabs at a time and prints the PDF alongside); the first
+/// test to ask runs it, the others wait for it. `None` when the tools are
+/// missing outside CI.
+fn browser_run() -> Option<&'static BrowserRun> {
+    static RUN: std::sync::OnceLock<Option<BrowserRun>> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        if !node_tools() {
+            return None;
+        }
+        let out = root().join("target/reading");
+        let _ = std::fs::remove_dir_all(&out);
+        let output = Command::new("node")
+            .arg(root().join("tools/browser/check.mjs"))
+            .arg(site())
+            .arg(&out)
+            .args(["--pdf", "print.html"])
+            .args(pages_to_read())
+            .output()
+            .expect("node runs");
+        Some(BrowserRun {
+            out,
+            passed: output.status.success(),
+            said: format!(
+                "{}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ),
+        })
+    })
+    .as_ref()
+}
+
 #[test]
 fn axe_text_sizes_sideways_scrolling_and_screenshots() {
-    if !node_tools() {
+    let Some(run) = browser_run() else {
         return;
-    }
-    let out = root().join("target/reading");
-    let _ = std::fs::remove_dir_all(&out);
-    let output = Command::new("node")
-        .arg(root().join("tools/browser/check.mjs"))
-        .arg(site())
-        .arg(&out)
-        .args(pages_to_read())
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let shots = std::fs::read_dir(&out)
+    };
+    assert!(run.passed, "{}", run.said);
+    let shots = std::fs::read_dir(&run.out)
         .unwrap()
         .filter(|e| {
             e.as_ref()
@@ -224,8 +252,84 @@ fn axe_text_sizes_sideways_scrolling_and_screenshots() {
                 .is_some_and(|x| x == "png")
         })
         .count();
-    assert!(shots >= 4 * 6, "{shots} screenshots in {}", out.display());
-    eprintln!("screenshots in {}", out.display());
+    assert!(
+        shots >= 4 * 6,
+        "{shots} screenshots in {}",
+        run.out.display()
+    );
+    eprintln!("screenshots in {}", run.out.display());
+}
+
+/// The declarations of every rule that applies only in the dark theme
+/// (under `[data-theme="dark"]` or `prefers-color-scheme: dark`).
+fn dark_declarations(css: &str) -> Vec<String> {
+    fn walk(css: &str, dark: bool, found: &mut Vec<String>) {
+        let mut rest = css;
+        while let Some(open) = rest.find('{') {
+            let prelude = rest[..open].rsplit(['}', ';']).next().unwrap_or("").trim();
+            let mut depth = 0;
+            let mut close = rest.len();
+            for (i, c) in rest[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = open + i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let body = &rest[open + 1..close];
+            let dark = dark
+                || prelude.contains("data-theme=\"dark\"")
+                || prelude.contains("prefers-color-scheme: dark");
+            if body.contains('{') {
+                walk(body, dark, found);
+            } else if dark {
+                found.extend(
+                    body.split(';')
+                        .map(str::trim)
+                        .filter(|d| !d.is_empty())
+                        .map(String::from),
+                );
+            }
+            rest = &rest[(close + 1).min(rest.len())..];
+        }
+    }
+    let mut found = Vec::new();
+    walk(css, false, &mut found);
+    found
+}
+
+/// The browser check runs axe's colour rules only in the dark theme; that
+/// holds while the dark theme changes colour variables and nothing else.
+#[test]
+fn the_dark_theme_only_swaps_colours() {
+    let mut declarations = Vec::new();
+    for sheet in ["style.css", "rules.css"] {
+        let css = std::fs::read_to_string(root().join("templates/assets").join(sheet)).unwrap();
+        declarations.extend(dark_declarations(&css));
+    }
+    assert!(declarations.len() >= 20, "{declarations:?}");
+    let other: Vec<&String> = declarations
+        .iter()
+        .filter(|d| !d.starts_with("--") && !d.starts_with("color-scheme:"))
+        .collect();
+    assert!(
+        other.is_empty(),
+        "the dark theme sets more than colours, so tools/browser/check.mjs must run \
+         every axe rule in it too: {other:?}"
+    );
+    let layout = ":root { --bg: #fff; }\n@media (prefers-color-scheme: dark) { \
+                  :root:not([data-theme=\"light\"]) { --bg: #000; color-scheme: dark; } }\n\
+                  :root[data-theme=\"dark\"] .top { display: none; }";
+    assert_eq!(
+        dark_declarations(layout),
+        ["--bg: #000", "color-scheme: dark", "display: none"]
+    );
 }
 
 #[test]
@@ -317,17 +421,14 @@ fn squeeze(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Prints `print.html` to PDF in Chromium and reads it back with
-/// pdftotext: every row of the widest and of the longest table is on one
+/// Reads back with pdftotext the PDF Chromium printed of `print.html`
+/// (in the shared browser run, as `--print-to-pdf` prints it): every row of the widest and of the longest table is on one
 /// line, whole (so its last column too), the last column's header is there,
 /// no control prints, and the pages are numbered.
 #[test]
 fn print_keeps_every_row_and_column_of_the_widest_and_longest_tables() {
     let pdftotext = Command::new("pdftotext").arg("-v").output().is_ok();
-    if !have(
-        Path::new(CHROMIUM).exists() && pdftotext,
-        "chromium or pdftotext (poppler-utils)",
-    ) {
+    if !have(pdftotext, "pdftotext (poppler-utils)") {
         return;
     }
     let site = site();
@@ -343,24 +444,11 @@ fn print_keeps_every_row_and_column_of_the_widest_and_longest_tables() {
         widest.columns
     );
 
-    let work = tempfile::tempdir().unwrap();
-    let pdf = work.path().join("print.pdf");
-    let status = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-pdf-header-footer",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            work.path().join("profile").display()
-        ))
-        .arg(format!("--print-to-pdf={}", pdf.display()))
-        .arg(format!("file://{}", site.join("print.html").display()))
-        .output()
-        .expect("chromium runs");
-    assert!(pdf.is_file(), "{}", String::from_utf8_lossy(&status.stderr));
+    let Some(run) = browser_run() else {
+        return;
+    };
+    let pdf = run.out.join("print.pdf");
+    assert!(pdf.is_file(), "no PDF printed: {}", run.said);
     let text = Command::new("pdftotext")
         .args(["-layout"])
         .arg(&pdf)

@@ -1,15 +1,23 @@
-// Reads the built site as its readers do, in the system Chromium:
-// axe-core at a desktop and a phone width, the size of chart text as drawn,
-// sideways scrolling, and screenshots in both themes.
+// Reads the built site as its readers do, in one launch of the system
+// Chromium, several pages at a time: axe-core at a desktop and a phone
+// width, the size of chart text as drawn, sideways scrolling, screenshots
+// in both themes, and (with --pdf) the print page printed to PDF.
 //
-//   node check.mjs SITE_DIR OUT_DIR PAGE.html[:light]...
+//   node check.mjs SITE_DIR OUT_DIR [--pdf PAGE.html] PAGE.html[:light]...
 //
 // A page given as PAGE.html:light is read in the light theme only (the
 // print page: long, and printed in the light colours anyway).
 //
-// Writes OUT_DIR/report.json and screenshots OUT_DIR/NAME-WIDTH-THEME.png;
-// prints one line per problem and exits 1 if there is any.
+// Each page loads once per width, in its own tab; the themes are media
+// emulation on that load. At each width axe runs
+// every rule in the light theme, and in the dark theme the rules about
+// colour (the dark theme swaps colour variables only, which the Rust test
+// checks in the stylesheets, so no other rule can answer differently).
+//
+// Writes OUT_DIR/report.json, screenshots OUT_DIR/NAME-WIDTH-THEME.png and
+// OUT_DIR/print.pdf; prints one line per problem and exits 1 if there is any.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import puppeteer from "puppeteer-core";
@@ -20,82 +28,161 @@ const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const WIDTHS = [1366, 390];
 // Smallest chart text, in CSS pixels, at each width.
 const MIN_TEXT = { 1366: 12, 390: 10 };
+// The axe rules that read colours: all that can differ between themes.
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+// Tabs at work at once: more than the cores only queues in Chromium.
+const TABS = Math.max(2, Math.min(4, os.availableParallelism() + 1));
 
-const [site, out, ...pages] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const [site, out] = args;
+let pdf = null;
+const pages = [];
+for (let i = 2; i < args.length; i++) {
+  if (args[i] === "--pdf") pdf = args[++i];
+  else pages.push(args[i]);
+}
 fs.mkdirSync(out, { recursive: true });
+
+const problems = [];
+const report = [];
+const url = (page) => "file://" + path.resolve(site, page);
+
+/// The chart text sizes and sideways scrolling of the page as laid out now.
+function measure() {
+  const doc = document.documentElement;
+  let smallest = Infinity;
+  let charts = 0;
+  for (const svg of document.querySelectorAll("svg.chart")) {
+    const box = svg.getBoundingClientRect();
+    if (box.width === 0) continue;
+    charts++;
+    const scale = box.width / svg.viewBox.baseVal.width;
+    for (const text of svg.querySelectorAll("text")) {
+      const size = parseFloat(getComputedStyle(text).fontSize) * scale;
+      smallest = Math.min(smallest, size);
+    }
+  }
+  return {
+    charts,
+    smallest: charts ? Math.round(smallest * 10) / 10 : null,
+    sideways: doc.scrollWidth > doc.clientWidth + 1,
+    height: doc.scrollHeight,
+  };
+}
+
+async function axe(tab, rules) {
+  return tab.evaluate(async (rules) => {
+    const options = { resultTypes: ["violations"] };
+    if (rules) options.runOnly = { type: "rule", values: rules };
+    const result = await window.axe.run(document, options);
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+      count: v.nodes.length,
+    }));
+  }, rules);
+}
+
+// Only the front tab draws frames, so screenshots take turns in front;
+// everything else (layout, axe, print) works in any tab.
+let front = Promise.resolve();
+function inFront(tab, work) {
+  const turn = front.then(async () => {
+    await tab.bringToFront();
+    return work();
+  });
+  front = turn.catch(() => {});
+  return turn;
+}
+
+/// One page at one width, loaded once: every theme.
+async function readPage(browser, arg, width) {
+  const [page, only] = arg.split(":");
+  const themes = only ? [only] : ["light", "dark"];
+  const tab = await browser.newPage();
+  try {
+    await tab.setViewport({ width, height: 900 });
+    await tab.emulateMediaFeatures([{ name: "prefers-color-scheme", value: themes[0] }]);
+    await tab.goto(url(page), { waitUntil: "load" });
+    await tab.addScriptTag({ content: AXE });
+    for (const [i, theme] of themes.entries()) {
+      const started = Date.now();
+      await tab.emulateMediaFeatures([{ name: "prefers-color-scheme", value: theme }]);
+      const seen = await tab.evaluate(measure);
+      const where = `${page} at ${width}px (${theme})`;
+      if (seen.charts && seen.smallest < MIN_TEXT[width]) {
+        problems.push(`${where}: chart text ${seen.smallest}px, under ${MIN_TEXT[width]}px`);
+      }
+      if (seen.sideways) problems.push(`${where}: the page scrolls sideways`);
+      const rules = i === 0 ? null : COLOUR_RULES;
+      const violations = await axe(tab, rules);
+      for (const v of violations) {
+        problems.push(`${where}: axe ${v.id} (${v.count}x) ${v.nodes.join(", ")}`);
+      }
+      const name = page.replace(/\.html$/, "").replace(/[\/]/g, "-");
+      await inFront(tab, () =>
+        tab.screenshot({
+          path: path.join(out, `${name}-${width}-${theme}.png`),
+          clip: { x: 0, y: 0, width, height: Math.min(2400, seen.height) },
+          captureBeyondViewport: true,
+        }),
+      );
+      const { height, ...shown } = seen;
+      report.push({
+        page, width, theme, ...shown,
+        axe_rules: rules ? rules.join(" ") : "all",
+        axe: violations,
+        ms: Date.now() - started,
+      });
+    }
+  } finally {
+    await tab.close();
+  }
+}
+
+/// The print page through Chromium's print to PDF, with the page size the
+/// stylesheet asks for (as `--print-to-pdf` and `fairdice pdf` do).
+async function printPdf(browser, page) {
+  const tab = await browser.newPage();
+  try {
+    const started = Date.now();
+    await tab.goto(url(page), { waitUntil: "load" });
+    await tab.pdf({ path: path.join(out, "print.pdf"), preferCSSPageSize: true, timeout: 0 });
+    report.push({ page, pdf: "print.pdf", ms: Date.now() - started });
+  } finally {
+    await tab.close();
+  }
+}
+
 const browser = await puppeteer.launch({
   executablePath: CHROMIUM,
   headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"],
+  protocolTimeout: 0,
+  // Tabs other than the front one must not be throttled: they all work.
+  args: [
+    "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+  ],
 });
-const problems = [];
-const report = [];
 try {
-  for (const arg of pages) {
-    const [page, only] = arg.split(":");
-    for (const width of WIDTHS) {
-      for (const theme of only ? [only] : ["light", "dark"]) {
-        const tab = await browser.newPage();
-        await tab.setViewport({ width, height: 900 });
-        await tab.emulateMediaFeatures([{ name: "prefers-color-scheme", value: theme }]);
-        await tab.goto("file://" + path.resolve(site, page), { waitUntil: "load" });
-        const seen = await tab.evaluate(() => {
-          const doc = document.documentElement;
-          let smallest = Infinity;
-          let charts = 0;
-          for (const svg of document.querySelectorAll("svg.chart")) {
-            const box = svg.getBoundingClientRect();
-            if (box.width === 0) continue;
-            charts++;
-            const scale = box.width / svg.viewBox.baseVal.width;
-            for (const text of svg.querySelectorAll("text")) {
-              const size = parseFloat(getComputedStyle(text).fontSize) * scale;
-              smallest = Math.min(smallest, size);
-            }
-          }
-          return {
-            charts,
-            smallest: charts ? Math.round(smallest * 10) / 10 : null,
-            sideways: doc.scrollWidth > doc.clientWidth + 1,
-          };
-        });
-        const entry = { page, width, theme, ...seen };
-        if (seen.charts && seen.smallest < MIN_TEXT[width]) {
-          problems.push(`${page} at ${width}px (${theme}): chart text ${seen.smallest}px, under ${MIN_TEXT[width]}px`);
-        }
-        if (seen.sideways) {
-          problems.push(`${page} at ${width}px (${theme}): the page scrolls sideways`);
-        }
-        await tab.addScriptTag({ content: AXE });
-        const axe = await tab.evaluate(async () => {
-          const result = await window.axe.run(document, { resultTypes: ["violations"] });
-          return result.violations.map((v) => ({
-            id: v.id,
-            impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
-            count: v.nodes.length,
-          }));
-        });
-        entry.axe = axe;
-        for (const v of axe) {
-          problems.push(`${page} at ${width}px (${theme}): axe ${v.id} (${v.count}x) ${v.nodes.join(", ")}`);
-        }
-        const name = page.replace(/\.html$/, "").replace(/[\/]/g, "-");
-        await tab.screenshot({
-          path: path.join(out, `${name}-${width}-${theme}.png`),
-          fullPage: false,
-          clip: { x: 0, y: 0, width, height: Math.min(2400, await tab.evaluate(() => document.documentElement.scrollHeight)) },
-          captureBeyondViewport: true,
-        });
-        report.push(entry);
-        await tab.close();
-      }
-    }
-  }
+  // The longest first, so no long task starts last.
+  const size = (arg) => fs.statSync(path.resolve(site, arg.split(":")[0])).size;
+  const tasks = [...pages]
+    .sort((a, b) => size(b) - size(a))
+    .flatMap((arg) => WIDTHS.map((width) => () => readPage(browser, arg, width)));
+  if (pdf) tasks.unshift(() => printPdf(browser, pdf));
+  const workers = Array.from({ length: TABS }, async () => {
+    while (tasks.length) await tasks.shift()();
+  });
+  const failed = (await Promise.allSettled(workers)).filter((w) => w.status === "rejected");
+  if (failed.length) throw failed[0].reason;
 } finally {
   await browser.close();
 }
+report.sort((a, b) => (a.page + a.width + a.theme).localeCompare(b.page + b.width + b.theme));
 fs.writeFileSync(path.join(out, "report.json"), JSON.stringify(report, null, 1));
-for (const p of problems) console.log(p);
+for (const p of problems.sort()) console.log(p);
 console.log(`${report.length} page views checked, ${problems.length} problems`);
 process.exit(problems.length ? 1 : 0);
