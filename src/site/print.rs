@@ -1,6 +1,7 @@
 //! The whole site on one page, in reading order, for printing or saving as
 //! PDF. Each page's article is copied in with its ids prefixed, so anchors
 //! stay unique, and its links pointed inside the print page where they can.
+//! Forms (the what-if calculators) are left out: paper cannot use them.
 
 use super::links::{self, HREF, ID, SRC};
 use crate::paths::{self, Target};
@@ -49,6 +50,7 @@ const ATTRIBUTES: [&str; 5] = [ID, HREF, SRC, ARIA_LABELLEDBY, ARIA_DESCRIBEDBY]
 /// prefixed, links to printed pages (`anchors`) turned into in-page links,
 /// other relative links and sources made relative to the root.
 pub fn rewrite(article: &str, output: &str, anchors: &BTreeMap<&str, String>) -> String {
+    let article = &without_forms(article);
     let prefix = anchors.get(output).map_or("page", String::as_str);
     let mut out = String::with_capacity(article.len() + article.len() / 16);
     let mut last = 0;
@@ -69,6 +71,31 @@ pub fn rewrite(article: &str, output: &str, anchors: &BTreeMap<&str, String>) ->
         last = range.end;
     }
     out.push_str(&article[last..]);
+    out
+}
+
+/// The article without its `<form>` elements. Forms do not nest, and an
+/// author's text cannot hold one (markdown escapes or drops raw `<form>`),
+/// so each runs from `<form` to the next `</form>`.
+fn without_forms(article: &str) -> String {
+    const OPEN: &str = "<form";
+    const CLOSE: &str = "</form>";
+    let mut out = String::with_capacity(article.len());
+    let mut rest = article;
+    while let Some(start) = rest.find(OPEN) {
+        let after = rest.as_bytes().get(start + OPEN.len());
+        if !matches!(after, Some(b' ' | b'>' | b'\n')) {
+            out.push_str(&rest[..start + OPEN.len()]);
+            rest = &rest[start + OPEN.len()..];
+            continue;
+        }
+        out.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find(CLOSE)
+            .map_or("", |end| &rest[start + end + CLOSE.len()..]);
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+    }
+    out.push_str(rest);
     out
 }
 
@@ -110,6 +137,15 @@ mod tests {
             <a href=\"rules/dice.json\">j</a><a href=\"https://e.org/a\">e</a>\
             <svg aria-labelledby=\"page-rules-dice--c-t page-rules-dice--c-d\"><title id=\"page-rules-dice--c-t\">t</title></svg>"
         );
+    }
+
+    #[test]
+    fn forms_are_left_out_of_print() {
+        let article = "<p>a</p>\n<form class=\"calculator\" hidden>\n<input id=\"x\">\n\
+                       <p><button type=\"submit\">Compute</button></p>\n</form>\n<p>b</p>\
+                       <formula>c</formula><form>d</form>";
+        let out = rewrite(article, "a.html", &page_anchors(["a.html"]));
+        assert_eq!(out, "<p>a</p>\n<p>b</p><formula>c</formula>");
     }
 
     #[test]
