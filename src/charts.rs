@@ -245,14 +245,16 @@ mod tests {
         }];
         let svg = render_svg(&c).unwrap();
         let wide = &svg[..svg.find("</svg>").unwrap()];
-        assert_eq!(wide.matches("<circle").count(), 6, "every point drawn");
+        let series = &wide[wide.find("<g class=\"series\"").unwrap()..];
+        let series = &series[..series.find("</g>").unwrap()];
+        assert_eq!(series.matches("<circle").count(), 6, "every point drawn");
         assert_eq!(
             wide.matches("class=\"f-paper k-s1\"").count(),
             3,
             "zeros hollow"
         );
         // The line breaks at n = 6: two runs, 4-5 and 7 alone (not drawn).
-        assert_eq!(wide.matches("<polyline points=").count(), 1);
+        assert_eq!(series.matches("<polyline points=").count(), 1);
         assert!(
             texts(wide).contains(&"0".to_string()),
             "the zero line is labelled"
@@ -314,6 +316,96 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), labels.len(), "{labels:?}");
         assert!(labels.contains(&"3".to_string()) && labels.contains(&"0".to_string()));
+    }
+
+    /// The `y` of the `<text>` holding exactly `label`.
+    fn text_y(svg: &str, label: &str) -> f64 {
+        let piece = svg
+            .split("<text")
+            .skip(1)
+            .find(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim() == label)
+            .expect(label);
+        let y = &piece[piece.find(" y=\"").unwrap() + 4..];
+        y[..y.find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn lines_have_their_own_markers_and_are_named_at_their_ends() {
+        // Eight lines from one point to ends 0.001 apart, as the
+        // first-player page's expected rounds nearly are.
+        let mut c = chart(ChartKind::Lines, false);
+        c.y_format = ValueFormat::Number;
+        c.reference = None;
+        c.series = (0..8)
+            .map(|i| Series {
+                name: format!("line {i}"),
+                points: vec![(2.0, 1.1), (6.0, 1.3 + i as f64 * 0.001)],
+                ..Series::default()
+            })
+            .collect();
+        let svg = render_svg(&c).unwrap();
+        let (wide, narrow) = svg.split_at(svg.find("</svg>").unwrap());
+        // Every line's marker at the shared first point differs in shape
+        // or fill, colour aside.
+        let mut markers: Vec<String> = wide
+            .split("<g class=\"series\"")
+            .skip(1)
+            .map(|group| {
+                let mark = &group[group.find("/>").unwrap() + 2..];
+                let mark = &mark[..mark.find("<title>").unwrap()];
+                let hollow = mark.contains("f-paper");
+                let shape: String = mark
+                    .split(' ')
+                    .filter(|a| {
+                        !a.starts_with("class=")
+                            && !a.starts_with("fill=")
+                            && !a.starts_with("stroke=")
+                    })
+                    .collect();
+                format!("{shape} {hollow}")
+            })
+            .collect();
+        assert_eq!(markers.len(), 8);
+        markers.sort();
+        markers.dedup();
+        assert_eq!(markers.len(), 8, "{markers:?}");
+        // Wide: each name beside its line's end, at least a row apart.
+        let mut ys: Vec<f64> = (0..8).map(|i| text_y(wide, &format!("line {i}"))).collect();
+        ys.sort_by(f64::total_cmp);
+        for pair in ys.windows(2) {
+            assert!(pair[1] - pair[0] >= 17.5, "{ys:?}");
+        }
+        assert_eq!(wide.matches("stroke-width=\"1\"/>").count(), 8, "leaders");
+        // Narrow: a key below the plot instead, no leaders.
+        assert!(texts(narrow).contains(&"line 7".to_string()));
+        assert_eq!(narrow.matches("stroke-width=\"1\"/>").count(), 0);
+        // A line that stops short of the right edge: a key, as on a phone.
+        c.series[0].points.pop();
+        let svg = render_svg(&c).unwrap();
+        let wide = &svg[..svg.find("</svg>").unwrap()];
+        assert!(texts(wide).contains(&"line 0".to_string()));
+        assert_eq!(wide.matches("stroke-width=\"1\"/>").count(), 0);
+    }
+
+    #[test]
+    fn lines_may_start_at_their_floor_and_bars_never_do() {
+        let mut c = chart(ChartKind::Lines, false);
+        c.y_format = ValueFormat::Number;
+        c.reference = None;
+        c.series = vec![Series {
+            name: "rounds".into(),
+            points: vec![(2.0, 1.2), (3.0, 1.3), (4.0, 1.5)],
+            ..Series::default()
+        }];
+        c.y_from = Some(1.0);
+        let wide = render_svg(&c).unwrap();
+        let labels = texts(&wide[..wide.find("</svg>").unwrap()]);
+        assert!(labels.contains(&"1.0".to_string()), "{labels:?}");
+        assert!(!labels.iter().any(|l| l == "0" || l == "0.0"), "{labels:?}");
+        c.kind = ChartKind::Bars;
+        let wide = render_svg(&c).unwrap();
+        let labels = texts(&wide[..wide.find("</svg>").unwrap()]);
+        assert!(labels.contains(&"0".to_string()), "{labels:?}");
     }
 
     #[test]

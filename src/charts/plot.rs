@@ -5,6 +5,12 @@
 //! deviation chart is symmetric around its zero line; zeros on a log axis
 //! are drawn as hollow points on a "0" line of their own, never dropped;
 //! series with identical points say so in the legend.
+//!
+//! Lines are told apart three ways, not by colour alone: each series has
+//! its own marker shape ([`MARKERS`]), and on a wide drawing its name sits
+//! at the end of its line (labels pushed apart where lines end close
+//! together, with a leader to the line's last point) instead of in a
+//! separate legend.
 
 use super::axis::{self, Scale};
 use super::canvas::{escape, fill, num, stroke, title, Anchor, Canvas};
@@ -16,6 +22,29 @@ use crate::layout::blocks::{Chart, ChartKind, Series, ValueFormat};
 const ZERO_BAND: f64 = 28.0;
 const LEGEND_ROW: f64 = 20.0;
 const LEGEND_SWATCH: f64 = 22.0;
+
+/// A point's shape on a line chart, by series: filled, then hollow.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Shape {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+    TriangleDown,
+}
+
+const MARKERS: [Shape; 5] = [
+    Shape::Circle,
+    Shape::Square,
+    Shape::Triangle,
+    Shape::Diamond,
+    Shape::TriangleDown,
+];
+
+/// Series `i`'s marker: its shape, and whether it is hollow.
+fn marker(i: usize) -> (Shape, bool) {
+    (MARKERS[i % MARKERS.len()], i >= MARKERS.len())
+}
 
 /// What a legend entry looks like.
 #[derive(Clone, Copy, PartialEq)]
@@ -29,6 +58,10 @@ struct Entry {
     text: String,
     role: Role,
     swatch: Swatch,
+    /// The series' marker on a line chart (its index).
+    marker: Option<usize>,
+    /// Where its line ends (SVG units), for a label at the line's end.
+    end: Option<f64>,
 }
 
 /// The vertical scale and its ticks.
@@ -90,8 +123,13 @@ fn y_axis(chart: &Chart, top: f64, bottom: f64, count: usize) -> YAxis {
             zero_line: has_zero.then_some(bottom - 6.0),
         };
     }
-    let lo = values.iter().copied().fold(0.0, f64::min);
-    let hi = values.iter().copied().fold(0.0, f64::max);
+    // Bars stand on zero; lines may start where their quantity does.
+    let floor = match chart.kind {
+        ChartKind::Lines => chart.y_from.unwrap_or(0.0),
+        _ => 0.0,
+    };
+    let lo = values.iter().copied().fold(floor, f64::min);
+    let hi = values.iter().copied().fold(floor, f64::max);
     let (lo, hi) = if signed {
         let m = lo.abs().max(hi.abs());
         (-m, m)
@@ -218,6 +256,8 @@ fn legend(chart: &Chart) -> Vec<Entry> {
             } else {
                 swatch
             },
+            marker: (chart.kind == ChartKind::Lines).then_some(i),
+            end: None,
         })
         .collect();
     if let Some(curve) = &chart.at_least {
@@ -225,6 +265,8 @@ fn legend(chart: &Chart) -> Vec<Entry> {
             text: format!("{} (right axis)", curve.name),
             role: theme::SERIES[chart.series.len()],
             swatch: Swatch::Line,
+            marker: None,
+            end: None,
         });
     }
     if let Some(r) = &chart.reference {
@@ -232,6 +274,8 @@ fn legend(chart: &Chart) -> Vec<Entry> {
             text: r.label.clone(),
             role: theme::REFERENCE,
             swatch: Swatch::Dashed,
+            marker: None,
+            end: None,
         });
     }
     // One series alone needs no key: the axis title says what it is.
@@ -243,13 +287,23 @@ fn legend(chart: &Chart) -> Vec<Entry> {
 
 /// Draw the chart at one size; returns the canvas.
 pub fn draw(chart: &Chart, size: &Size) -> Canvas {
-    let entries = legend(chart);
+    let mut entries = legend(chart);
     let width = size.width as f64;
     let legend_width = entries
         .iter()
         .map(|e| axis::text_width(&e.text, size::TICK) + LEGEND_SWATCH + 8.0)
         .fold(0.0, f64::max);
     let legend_right = size.legend_right && !entries.is_empty();
+    // Wide line charts name each line at its end rather than in a key,
+    // when every line runs to the right edge.
+    let x_max = x_values(chart).last().copied();
+    let at_ends = legend_right
+        && chart.kind == ChartKind::Lines
+        && chart.at_least.is_none()
+        && chart
+            .series
+            .iter()
+            .all(|s| last_point(chart, s).is_some_and(|(px, _)| Some(px) == x_max));
     let legend_rows = if legend_right { 0 } else { entries.len() };
     let top = 34.0;
     let bottom = top + size.plot_height;
@@ -265,7 +319,7 @@ pub fn draw(chart: &Chart, size: &Size) -> Canvas {
     let left = 10.0 + y_label_width + 8.0;
     let mut right = width - 10.0;
     if legend_right {
-        right -= legend_width.min(width * 0.4) + 12.0;
+        right -= legend_width.min(width * 0.4) + if at_ends { LEADER } else { 12.0 };
     }
     if chart.at_least.is_some() {
         right -= axis::text_width("100%", size::TICK) + 10.0;
@@ -381,6 +435,17 @@ pub fn draw(chart: &Chart, size: &Size) -> Canvas {
             title(Some(&r.label)),
         ));
     }
+    if at_ends {
+        for (entry, series) in entries.iter_mut().zip(&chart.series) {
+            entry.end = last_point(chart, series).map(|(_, py)| y.scale.at(py));
+        }
+        if let (Some(r), Some(entry)) = (&chart.reference, entries.last_mut()) {
+            entry.end = Some(y.scale.at(r.y));
+        }
+        if draw_at_ends(&mut canvas, &entries, right, top, bottom) {
+            return canvas;
+        }
+    }
     let origin = if legend_right {
         (
             right + 12.0 + if chart.at_least.is_some() { 44.0 } else { 0.0 },
@@ -391,6 +456,69 @@ pub fn draw(chart: &Chart, size: &Size) -> Canvas {
     };
     draw_legend(&mut canvas, &entries, origin);
     canvas
+}
+
+/// Room between a line's end and its label, for the leader.
+const LEADER: f64 = 22.0;
+
+/// A series' last point that is drawn on its line (not a zero under a log
+/// axis, not missing).
+fn last_point(chart: &Chart, series: &Series) -> Option<(f64, f64)> {
+    series
+        .points
+        .iter()
+        .copied()
+        .filter(|&(_, py)| py.is_finite() && !(chart.log_y && py <= 0.0))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Label heights as near `wanted` (in order, top down) as they can be while
+/// at least `gap` apart and inside `lo..=hi`; `None` when they cannot all fit.
+fn spread(wanted: &[f64], gap: f64, lo: f64, hi: f64) -> Option<Vec<f64>> {
+    if wanted.len().saturating_sub(1) as f64 * gap > hi - lo {
+        return None;
+    }
+    let mut at: Vec<f64> = wanted.iter().map(|w| w.clamp(lo, hi)).collect();
+    for k in 1..at.len() {
+        at[k] = at[k].max(at[k - 1] + gap);
+    }
+    if let Some(last) = at.last_mut() {
+        *last = last.min(hi);
+    }
+    for k in (0..at.len().saturating_sub(1)).rev() {
+        at[k] = at[k].min(at[k + 1] - gap);
+    }
+    Some(at)
+}
+
+/// Each entry's name beside the end of its line, pushed apart where lines
+/// end close together, with a leader from the line's end; false (nothing
+/// drawn) when they do not fit beside the plot.
+fn draw_at_ends(canvas: &mut Canvas, entries: &[Entry], right: f64, top: f64, bottom: f64) -> bool {
+    let mut order: Vec<&Entry> = entries.iter().collect();
+    if order.iter().any(|e| e.end.is_none()) {
+        return false;
+    }
+    order.sort_by(|a, b| a.end.unwrap_or(0.0).total_cmp(&b.end.unwrap_or(0.0)));
+    let wanted: Vec<f64> = order.iter().map(|e| e.end.unwrap_or(0.0)).collect();
+    let Some(at) = spread(&wanted, LEGEND_ROW - 2.0, top, bottom) else {
+        return false;
+    };
+    let x0 = right + LEADER;
+    for ((entry, &end), &y0) in order.iter().zip(&wanted).zip(&at) {
+        canvas.mark(format!(
+            "<polyline points=\"{},{} {},{} {},{}\" fill=\"none\" {} stroke-width=\"1\"/>",
+            num(right + 3.0),
+            num(end),
+            num(x0 - 10.0),
+            num(y0),
+            num(x0 - 3.0),
+            num(y0),
+            stroke(entry.role)
+        ));
+        draw_entry(canvas, entry, (x0, y0));
+    }
+    true
 }
 
 fn point_title(chart: &Chart, series: &Series, k: usize) -> String {
@@ -478,36 +606,75 @@ fn draw_marks(canvas: &mut Canvas, chart: &Chart, x: &Scale, y: &YAxis, unit_px:
                         stroke(role)
                     ));
                 }
-                // Many points on one line: smaller dots, so the line shows.
-                let dot = if series.points.len() > 30 { "2" } else { "3.5" };
+                // Many points on one line: smaller marks, so the line shows.
+                let size = if series.points.len() > 30 { 2.5 } else { 4.5 };
                 for (k, &(px, py)) in series.points.iter().enumerate() {
                     let on_zero_line = chart.log_y && py <= 0.0;
                     let cy = match (on_zero_line, y.zero_line) {
                         (true, Some(zero)) => zero,
                         _ => y.scale.at(py),
                     };
-                    let look = if on_zero_line {
-                        format!(
-                            "{} stroke-width=\"2\" class=\"f-paper k-{}\" fill=\"{}\"",
-                            strip_class(&stroke(role)),
-                            role.name,
-                            theme::hex(theme::PAPER.light)
-                        )
+                    let tip = title(Some(&point_title(chart, series, k)));
+                    if on_zero_line {
+                        group.push_str(&format!(
+                            "<circle cx=\"{}\" cy=\"{}\" r=\"5\" {}>{tip}</circle>",
+                            num(x.at(px)),
+                            num(cy),
+                            hollow(role)
+                        ));
                     } else {
-                        fill(role)
-                    };
-                    group.push_str(&format!(
-                        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {look}>{}</circle>",
-                        num(x.at(px)),
-                        num(cy),
-                        if on_zero_line { "5" } else { dot },
-                        title(Some(&point_title(chart, series, k)))
-                    ));
+                        group.push_str(&marker_svg(i, (x.at(px), cy), size, role, &tip));
+                    }
                 }
             }
         }
         group.push_str("</g>");
         canvas.mark(group);
+    }
+}
+
+/// Paper inside, the series' colour around.
+fn hollow(role: Role) -> String {
+    format!(
+        "{} stroke-width=\"2\" class=\"f-paper k-{}\" fill=\"{}\"",
+        strip_class(&stroke(role)),
+        role.name,
+        theme::hex(theme::PAPER.light)
+    )
+}
+
+/// Series `i`'s marker centred on `(cx, cy)`, about `r` from centre to
+/// edge, holding `inner` (its `<title>`).
+fn marker_svg(i: usize, (cx, cy): (f64, f64), r: f64, role: Role, inner: &str) -> String {
+    let (shape, open) = marker(i);
+    let look = if open { hollow(role) } else { fill(role) };
+    let polygon = |corners: &[(f64, f64)]| {
+        let points: Vec<String> = corners
+            .iter()
+            .map(|(dx, dy)| format!("{},{}", num(cx + dx * r), num(cy + dy * r)))
+            .collect();
+        format!(
+            "<polygon points=\"{}\" {look}>{inner}</polygon>",
+            points.join(" ")
+        )
+    };
+    match shape {
+        Shape::Circle => format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {look}>{inner}</circle>",
+            num(cx),
+            num(cy),
+            num(r * 0.85)
+        ),
+        Shape::Square => format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {look}>{inner}</rect>",
+            num(cx - r * 0.75),
+            num(cy - r * 0.75),
+            num(r * 1.5),
+            num(r * 1.5)
+        ),
+        Shape::Triangle => polygon(&[(0.0, -1.1), (1.0, 0.7), (-1.0, 0.7)]),
+        Shape::TriangleDown => polygon(&[(0.0, 1.1), (1.0, -0.7), (-1.0, -0.7)]),
+        Shape::Diamond => polygon(&[(0.0, -1.15), (1.0, 0.0), (0.0, 1.15), (-1.0, 0.0)]),
     }
 }
 
@@ -576,38 +743,80 @@ fn draw_at_least(
 
 fn draw_legend(canvas: &mut Canvas, entries: &[Entry], origin: (f64, f64)) {
     for (k, entry) in entries.iter().enumerate() {
-        let (x0, y0) = (
+        let at = (
             origin.0,
             origin.1 + k as f64 * LEGEND_ROW + LEGEND_ROW / 2.0,
         );
-        let swatch = match entry.swatch {
-            Swatch::Block => format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" {}/>",
-                num(x0 + 2.0),
-                num(y0 - 6.0),
-                fill(entry.role)
-            ),
-            Swatch::Line | Swatch::Dashed => format!(
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"2.5\"{}/>",
-                num(x0),
-                num(y0),
-                num(x0 + 18.0),
-                num(y0),
-                stroke(entry.role),
-                if entry.swatch == Swatch::Dashed {
-                    " stroke-dasharray=\"5 3\""
-                } else {
-                    ""
-                }
-            ),
-        };
-        canvas.mark(format!("<g class=\"legend\">{swatch}</g>"));
-        canvas.text(
-            &entry.text,
-            (x0 + LEGEND_SWATCH, y0),
-            size::TICK,
-            Anchor::Left,
-            theme::INK,
+        draw_entry(canvas, entry, at);
+    }
+}
+
+/// One key entry: its swatch (with the series' marker on a line chart)
+/// and its text, vertically centred on `y0`.
+fn draw_entry(canvas: &mut Canvas, entry: &Entry, (x0, y0): (f64, f64)) {
+    let mut swatch = match entry.swatch {
+        Swatch::Block => format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" {}/>",
+            num(x0 + 2.0),
+            num(y0 - 6.0),
+            fill(entry.role)
+        ),
+        Swatch::Line | Swatch::Dashed => format!(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"2.5\"{}/>",
+            num(x0),
+            num(y0),
+            num(x0 + 18.0),
+            num(y0),
+            stroke(entry.role),
+            if entry.swatch == Swatch::Dashed {
+                " stroke-dasharray=\"5 3\""
+            } else {
+                ""
+            }
+        ),
+    };
+    if let Some(i) = entry.marker {
+        swatch.push_str(&marker_svg(i, (x0 + 9.0, y0), 4.0, entry.role, ""));
+    }
+    canvas.mark(format!("<g class=\"legend\">{swatch}</g>"));
+    canvas.text(
+        &entry.text,
+        (x0 + LEGEND_SWATCH, y0),
+        size::TICK,
+        Anchor::Left,
+        theme::INK,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_spread_apart_inside_their_band() {
+        assert_eq!(
+            spread(&[10.0, 11.0, 12.0], 5.0, 0.0, 100.0),
+            Some(vec![10.0, 15.0, 20.0])
         );
+        assert_eq!(
+            spread(&[98.0, 99.0, 100.0], 5.0, 0.0, 100.0),
+            Some(vec![90.0, 95.0, 100.0])
+        );
+        assert_eq!(
+            spread(&[-5.0, 50.0], 5.0, 0.0, 100.0),
+            Some(vec![0.0, 50.0])
+        );
+        assert_eq!(spread(&[50.0; 22], 5.0, 0.0, 100.0), None);
+    }
+
+    #[test]
+    fn ten_series_get_ten_markers() {
+        for i in 0..crate::layout::blocks::MAX_SERIES {
+            for j in 0..i {
+                assert_ne!(marker(i), marker(j), "series {i} and {j}");
+            }
+        }
+        assert_eq!(marker(0), (Shape::Circle, false));
+        assert_eq!(marker(5), (Shape::Circle, true));
     }
 }

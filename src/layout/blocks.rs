@@ -152,6 +152,11 @@ pub struct Chart {
     /// Logarithmic vertical axis. Zeros cannot sit on it: they are drawn
     /// as marked points on a separate "0" line below the axis.
     pub log_y: bool,
+    /// Where the vertical axis of a line chart starts when its quantity
+    /// cannot go below it (expected rounds are at least 1); else zero. Bars
+    /// always stand on zero.
+    #[serde(default)]
+    pub y_from: Option<f64>,
     /// How the vertical values read.
     #[serde(default)]
     pub y_format: ValueFormat,

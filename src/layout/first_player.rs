@@ -147,6 +147,8 @@ fn by_players_chart(params: &Params, cases: &[Case], view: View) -> Chart {
             View::Rounds => ValueFormat::Number,
             View::Tie => ValueFormat::Probability,
         },
+        // A game takes at least one round: the lines start there.
+        y_from: (view == View::Rounds).then_some(1.0),
         series: series(params, cases, view)
             .into_iter()
             .map(|(name, members)| Series {
@@ -259,6 +261,10 @@ mod tests {
             blocks: FirstPlayer::layout(&params, &results),
         };
         assert!(page.chart("rounds").is_some() && page.table("tie").is_some());
+        // A game takes at least one round: the rounds chart starts at 1,
+        // the chance of a tie at 0.
+        assert_eq!(page.chart("rounds").unwrap().y_from, Some(1.0));
+        assert_eq!(page.chart("tie").unwrap().y_from, None);
         let rounds = page.table("rounds").unwrap();
         assert_eq!(
             rounds.columns,

@@ -114,7 +114,10 @@ fn svg_problems(svg: &str) -> Vec<String> {
     let groups = svg.split("<g class=\"series\"").skip(1);
     for group in groups {
         let group = &group[..group.find("</g>").unwrap_or(group.len())];
-        let marks = group.matches("<rect").count() + group.matches("<circle").count();
+        let marks = ["<rect", "<circle", "<polygon"]
+            .iter()
+            .map(|mark| group.matches(mark).count())
+            .sum::<usize>();
         if group.matches("<title>").count() != marks {
             problems.push("a mark without its exact value in a <title>".into());
         }
@@ -170,6 +173,8 @@ fn the_svg_check_catches_what_it_is_for() {
     assert!(svg_problems(&twice)[0].contains("one colour"));
     let untitled = ok.replace("<title>1/2</title>", "");
     assert!(svg_problems(&untitled)[0].contains("<title>"));
+    let untitled_marker = ok.replace("</rect>", "</rect><polygon points=\"0,0 1,1 0,1\"/>");
+    assert!(svg_problems(&untitled_marker)[0].contains("<title>"));
 }
 
 /// One scenario page of each kind, the pages whose markdown embeds tables
