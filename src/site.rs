@@ -173,15 +173,37 @@ pub fn render(
         glossary: content.glossary.as_deref().unwrap_or(&[]),
         meta,
         failed: &failed_scenarios,
+        unreleased: &BTreeSet::new(),
     };
 
     // Every page is rendered, whatever the others' errors, and a page with
     // errors still has its links checked: a build reports all it can find.
-    let pages: Vec<Attempt> = content
+    let mut pages: Vec<Attempt> = content
         .pages
         .par_iter()
         .map(|page| (page.source.as_str(), renderer.page(page)))
         .collect();
+    // A rule's words are known once its page is rendered (cross-references
+    // give numbers): pages with rules edited since the latest release are
+    // rendered again, their rules marked.
+    let unreleased = unreleased_rules(&pages, &history);
+    if !unreleased.is_empty() {
+        let marked = Renderer {
+            unreleased: &unreleased,
+            ..renderer
+        };
+        pages = content
+            .pages
+            .par_iter()
+            .zip(pages)
+            .map(|(page, first)| match &first.1 {
+                Ok((rendered, _)) if !rendered.rules.is_empty() => {
+                    (page.source.as_str(), marked.page(page))
+                }
+                _ => first,
+            })
+            .collect();
+    }
     let scenario_pages: Vec<Attempt> = computed
         .par_iter()
         .map(|c| {
@@ -366,6 +388,27 @@ fn article_of(html: &str) -> &str {
 /// that kept it from being rendered.
 type Attempt<'a> = (&'a str, Result<(RenderedPage<'a>, Vec<Error>)>);
 
+/// Keys of the rendered rules whose words are not those of the latest
+/// release, or that it does not hold (none without a release).
+fn unreleased_rules(pages: &[Attempt], history: &changes::History) -> BTreeSet<String> {
+    let Some(latest) = history.latest() else {
+        return BTreeSet::new();
+    };
+    let released: BTreeMap<&str, &str> = latest
+        .snapshot
+        .rules
+        .iter()
+        .map(|r| (r.key.as_str(), r.text.as_str()))
+        .collect();
+    pages
+        .iter()
+        .filter_map(|(_, attempt)| attempt.as_ref().ok())
+        .flat_map(|(page, _)| &page.rules)
+        .filter(|rule| released.get(rule.key.as_str()) != Some(&rule.text.as_str()))
+        .map(|rule| rule.key.clone())
+        .collect()
+}
+
 /// One rendered page with the files it produces and what links need.
 struct RenderedPage<'a> {
     /// The content file, for error messages.
@@ -413,6 +456,9 @@ struct Renderer<'a> {
     /// Names of the scenarios that failed to load: a shortcode naming one
     /// expands to nothing, its own error being reported.
     failed: &'a BTreeSet<String>,
+    /// Keys of the rules whose words differ from the latest release (or
+    /// that it lacks): marked as edited since, not yet released.
+    unreleased: &'a BTreeSet<String>,
 }
 
 #[derive(Serialize)]
@@ -661,6 +707,17 @@ impl Renderer<'_> {
                 html.push_str(&format!(
                     " <a class=\"rule-changed\" href=\"{}#{key}\">changed in {version}</a>",
                     paths::href(from, &changes::change_page(version)),
+                ));
+            }
+            if self.unreleased.contains(key) {
+                let what = if self.history.knows(key) {
+                    "edited"
+                } else {
+                    "new"
+                };
+                html.push_str(&format!(
+                    " <span class=\"rule-unreleased\" title=\"Not in a release yet: the \
+                     words differ from release {version}\">{what} since {version}</span>",
                 ));
             }
             if self.history.knows(key) {

@@ -96,6 +96,7 @@ fn with_renderer<T>(tera: &Tera, computed: &Computed, work: impl FnOnce(&Rendere
         glossary: &[],
         meta: &super::Meta::default(),
         failed: &Default::default(),
+        unreleased: &Default::default(),
     })
 }
 

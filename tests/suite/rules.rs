@@ -190,6 +190,31 @@ fn two_releases_show_what_changed_rule_by_rule() {
         .replace("rolls two dice", "rolls three dice")
         .replace("- everyone rolls again {#reroll-all}\n", "");
     write(dir.path(), "content/rules/start.md", &edited);
+    // Before the next release, the edited and the new rules say so, and
+    // nothing else does.
+    build::build(&project).unwrap();
+    let start = read(dir.path(), "rules/start.html");
+    let unreleased = |what: &str| {
+        format!(
+            "<span class=\"rule-unreleased\" title=\"Not in a release yet: the words differ \
+             from release 1.0.0\">{what} since 1.0.0</span>"
+        )
+    };
+    assert_eq!(start.matches(&unreleased("edited")).count(), 1, "{start}");
+    // New: own-dice, and the two keyless rules below it, whose derived
+    // keys followed their numbers (start.1.3, start.1.3a).
+    assert_eq!(start.matches(&unreleased("new")).count(), 3, "{start}");
+    let roll = &start[start.find("id=\"roll\"").unwrap()..];
+    assert!(
+        roll[..roll.find("</p>").unwrap()].contains(&unreleased("edited")),
+        "{roll}"
+    );
+    // A rule whose cross-reference now reads another number has other
+    // words too, as the release's changes will say.
+    let cards = read(dir.path(), "rules/cards.html");
+    assert_eq!(cards.matches("rule-unreleased").count(), 1, "{cards}");
+    let banish = &cards[cards.find("id=\"banish-die\"").unwrap()..];
+    assert!(banish.contains(&unreleased("edited")), "{banish}");
     fairdice::publish::release(&project, "1.1.0", "2026-03-01").unwrap();
     build::build(&project).unwrap();
 
@@ -231,6 +256,7 @@ fn two_releases_show_what_changed_rule_by_rule() {
         "{start}"
     );
     assert!(!start.contains("releases/1.1.0.html#dice\""), "{start}");
+    assert!(!start.contains("rule-unreleased"), "{start}");
     assert!(read(dir.path(), "index.html").contains("Rules 1.1.0, effective 2026-03-01</a>"));
     let json: Value = serde_json::from_str(&read(dir.path(), "rules.json")).unwrap();
     assert_eq!(json["release"]["version"], "1.1.0");
