@@ -331,15 +331,16 @@ mod tests {
 
     #[test]
     fn lines_have_their_own_markers_and_are_named_at_their_ends() {
-        // Eight lines from one point to ends 0.001 apart, as the
+        // Eight lines from one point to ends 0.01 apart, as the
         // first-player page's expected rounds nearly are.
         let mut c = chart(ChartKind::Lines, false);
         c.y_format = ValueFormat::Number;
+        c.y_from = Some(1.0);
         c.reference = None;
         c.series = (0..8)
             .map(|i| Series {
                 name: format!("line {i}"),
-                points: vec![(2.0, 1.1), (6.0, 1.3 + i as f64 * 0.001)],
+                points: vec![(2.0, 1.1), (6.0, 1.3 + i as f64 * 0.01)],
                 ..Series::default()
             })
             .collect();
@@ -379,6 +380,12 @@ mod tests {
         // Narrow: a key below the plot instead, no leaders.
         assert!(texts(narrow).contains(&"line 7".to_string()));
         assert_eq!(narrow.matches("stroke-width=\"1\"/>").count(), 0);
+        // Two lines ending at one point: leaders could not tell them apart.
+        let mut same_end = c.clone();
+        same_end.series[1].points[1].1 = same_end.series[0].points[1].1;
+        let svg = render_svg(&same_end).unwrap();
+        let wide = &svg[..svg.find("</svg>").unwrap()];
+        assert_eq!(wide.matches("stroke-width=\"1\"/>").count(), 0);
         // A line that stops short of the right edge: a key, as on a phone.
         c.series[0].points.pop();
         let svg = render_svg(&c).unwrap();

@@ -461,6 +461,9 @@ pub fn draw(chart: &Chart, size: &Size) -> Canvas {
 /// Room between a line's end and its label, for the leader.
 const LEADER: f64 = 22.0;
 
+/// Line ends closer than this (SVG units) get a key instead of end labels.
+const MIN_END_GAP: f64 = 2.0;
+
 /// A series' last point that is drawn on its line (not a zero under a log
 /// axis, not missing).
 fn last_point(chart: &Chart, series: &Series) -> Option<(f64, f64)> {
@@ -493,7 +496,8 @@ fn spread(wanted: &[f64], gap: f64, lo: f64, hi: f64) -> Option<Vec<f64>> {
 
 /// Each entry's name beside the end of its line, pushed apart where lines
 /// end close together, with a leader from the line's end; false (nothing
-/// drawn) when they do not fit beside the plot.
+/// drawn) when they do not fit beside the plot or two lines end at one
+/// point.
 fn draw_at_ends(canvas: &mut Canvas, entries: &[Entry], right: f64, top: f64, bottom: f64) -> bool {
     let mut order: Vec<&Entry> = entries.iter().collect();
     if order.iter().any(|e| e.end.is_none()) {
@@ -501,6 +505,10 @@ fn draw_at_ends(canvas: &mut Canvas, entries: &[Entry], right: f64, top: f64, bo
     }
     order.sort_by(|a, b| a.end.unwrap_or(0.0).total_cmp(&b.end.unwrap_or(0.0)));
     let wanted: Vec<f64> = order.iter().map(|e| e.end.unwrap_or(0.0)).collect();
+    // Leaders from one point cannot say which line is which.
+    if wanted.windows(2).any(|w| w[1] - w[0] < MIN_END_GAP) {
+        return false;
+    }
     let Some(at) = spread(&wanted, LEGEND_ROW - 2.0, top, bottom) else {
         return false;
     };
