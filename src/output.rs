@@ -179,6 +179,25 @@ mod staging {
         Ok(path)
     }
 
+    /// A build killed while writing its marker leaves the folder holding
+    /// only a marker with the start of its text (perhaps none of it): that
+    /// marker is removed, so the empty folder goes too. A folder holding
+    /// anything else, or a marker with other words, is not touched.
+    fn remove_half_made(path: &Path, pid: u32) {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return;
+        };
+        let names: Vec<_> = entries.take(2).filter_map(|e| e.ok()).collect();
+        let only_marker = names.len() == 1 && names[0].file_name() == STAGING_MARKER;
+        let marker = path.join(STAGING_MARKER);
+        if only_marker
+            && files::read_regular(&marker, 1024)
+                .is_ok_and(|text| marker_text(pid).as_bytes().starts_with(&text))
+        {
+            let _ = std::fs::remove_file(&marker);
+        }
+    }
+
     /// Tidy what a killed build left beside `out`: marked staging folders
     /// are removed, after restoring a parked old site if `out` is gone.
     /// An empty folder of the pattern (a build killed before writing its
@@ -192,6 +211,7 @@ mod staging {
                 let pid = pid_of(entry.file_name().to_str()?, name)?;
                 let path = entry.path();
                 if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    remove_half_made(&path, pid);
                     let _ = std::fs::remove_dir(&path);
                 }
                 Some(path).filter(|path| is_ours(path, pid))
@@ -630,6 +650,25 @@ mod tests {
         fs::write(unmarked.join("notes.txt"), "a person's").unwrap();
         let empty = parent.join("site.tmp-39");
         fs::create_dir(&empty).unwrap();
+        // Killed while writing the marker: none or part of its text.
+        let half_marked = parent.join("site.tmp-40");
+        fs::create_dir(&half_marked).unwrap();
+        fs::write(half_marked.join(STAGING_MARKER), "").unwrap();
+        let part_marked = parent.join("site.tmp-41");
+        fs::create_dir(&part_marked).unwrap();
+        fs::write(
+            part_marked.join(STAGING_MARKER),
+            &staging::marker_text(41)[..20],
+        )
+        .unwrap();
+        // But not a partial marker beside other files, nor other words.
+        let part_and_more = parent.join("site.tmp-42");
+        fs::create_dir(&part_and_more).unwrap();
+        fs::write(part_and_more.join(STAGING_MARKER), "").unwrap();
+        fs::write(part_and_more.join("notes.txt"), "a person's").unwrap();
+        let other_words = parent.join("site.tmp-43");
+        fs::create_dir(&other_words).unwrap();
+        fs::write(other_words.join(STAGING_MARKER), "mine").unwrap();
         // A link to a marked folder, and a marker that is a link.
         let elsewhere = tempfile::tempdir().unwrap();
         let target = marked(elsewhere.path(), "site.tmp-37", 37);
@@ -648,7 +687,10 @@ mod tests {
             "old site"
         );
         assert!(!ours.exists() && !also_ours.exists() && !empty.exists());
+        assert!(!half_marked.exists() && !part_marked.exists());
         for kept in [
+            &part_and_more,
+            &other_words,
             &wrong_pid,
             &not_pattern,
             &other_site,
