@@ -9,7 +9,7 @@ use crate::analyses::simulate::observed::{
     MAX_REPLAYED,
 };
 use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
-use crate::analyses::stats::{self, ChiSquare};
+use crate::analyses::stats::{self, ChiSquare, RollsNeeded};
 use crate::engine::{text, to_f64, Exact};
 use crate::progress::Progress;
 use num_bigint::BigInt;
@@ -28,6 +28,9 @@ pub struct DieTest;
 pub const ENUMERATION_LIMIT: u64 = 200_000;
 /// Outcomes visited per second, on the safe side (big-integer multinomials).
 const OUTCOMES_PER_SECOND: f64 = 2e5;
+/// The power table's search, at most, for each of its rows.
+const POWER_SECONDS: f64 =
+    stats::ADVANTAGES.len() as f64 * stats::MOST_SEARCH_STEPS as f64 / stats::STEPS_PER_SECOND;
 
 /// Parameters of a `die-test` scenario.
 #[derive(Debug, Clone, Deserialize)]
@@ -182,6 +185,11 @@ pub struct Power {
     /// Rolls for the chi-square test at 5 % to notice it 80 % of the time;
     /// `None` when no number of rolls under a billion would.
     pub rolls_needed: Option<u64>,
+    /// Whether `rolls_needed` comes from the noncentral chi-square
+    /// approximation (which promises too much at small sizes) because the
+    /// test's own power was over its cost cap; otherwise it is the least n
+    /// at which the test's own power reaches 80 %.
+    pub approximation: bool,
 }
 
 impl Analysis for DieTest {
@@ -218,15 +226,17 @@ impl Analysis for DieTest {
         }
     }
 
-    /// The exact test dominates: up to [`ENUMERATION_LIMIT`] outcomes.
+    /// The exact test (up to [`ENUMERATION_LIMIT`] outcomes) and the power
+    /// table's search (capped in steps).
     fn cost(params: &Params) -> Cost {
         let rolls: u64 = params.observed().iter().sum();
         let outcomes = stats::multinomial_outcomes(rolls, &params.die.ways())
             .unwrap_or(f64::INFINITY)
             .min(ENUMERATION_LIMIT as f64);
         Cost {
-            seconds: outcomes / OUTCOMES_PER_SECOND,
-            bytes: params.die.faces.len() as f64 * 400.0 + (rolls as f64 + 1.0) * 64.0,
+            seconds: outcomes / OUTCOMES_PER_SECOND + POWER_SECONDS,
+            // The power search's states: at most a million or two of 40 bytes.
+            bytes: params.die.faces.len() as f64 * 400.0 + (rolls as f64 + 1.0) * 64.0 + 6e7,
             key: "die",
         }
     }
@@ -288,7 +298,8 @@ pub fn test(die: &Die, observed: &[u64]) -> Results {
 }
 
 /// Rolls needed to notice the least likely face favoured by each advantage,
-/// the other faces sharing the rest in proportion.
+/// the other faces sharing the rest in proportion: from the test's own
+/// power where that fits its cost cap, else the noncentral approximation.
 fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
     let rarest = (0..die.faces.len())
         .min_by_key(|&i| die.faces[i].1)
@@ -303,12 +314,20 @@ fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
                 .enumerate()
                 .map(|(i, &p)| if i == rarest { favoured } else { p * rest })
                 .collect();
+            let approximate = (favoured < 1.0)
+                .then(|| stats::chi_square_trials_needed(chances, &alternative))
+                .flatten();
+            let (rolls_needed, approximation) =
+                match stats::chi_square_rolls_needed(&die.ways(), &alternative, approximate) {
+                    RollsNeeded::Exact(n) => (Some(n), false),
+                    RollsNeeded::Approximate(n) => (Some(n), true),
+                    RollsNeeded::Never => (None, false),
+                };
             Power {
                 advantage: Exact::new(BigInt::from(advantage.0), BigInt::from(advantage.1)),
                 face: die.faces[rarest].0,
-                rolls_needed: (favoured < 1.0)
-                    .then(|| stats::chi_square_trials_needed(chances, &alternative))
-                    .flatten(),
+                rolls_needed,
+                approximation,
             }
         })
         .collect()
@@ -536,6 +555,11 @@ mod tests {
             .map(|p| p.rolls_needed.unwrap())
             .collect();
         assert!(needed[0] > needed[1] && needed[1] > needed[2], "{needed:?}");
+        // A face 50 % too frequent: the test's own power reaches 80 % at 281
+        // rolls (the approximation said 257, where it is 76 %); a face 10 %
+        // too frequent is past the search's cap and says so.
+        assert_eq!((needed[2], results.power[2].approximation), (281, false));
+        assert!(results.power[0].approximation);
     }
 
     #[test]
@@ -567,8 +591,8 @@ mod tests {
     #[test]
     fn a_power_row_is_replayed_with_its_biased_die() {
         // A coin whose heads comes up 50 % more often: the rolls the table
-        // gives notice it about 80 % of the time (the noncentral
-        // chi-square approximation; a little more, as the least such n).
+        // gives notice it at least 80 % of the time (the test's own power;
+        // a little more, as the least such n on a saw-tooth).
         let die = Die::parse("d2").unwrap();
         let results = test(&die, &[10, 10]);
         let params = Params {
@@ -588,7 +612,7 @@ mod tests {
         );
         let tally = power.run(4_000, 1, "power");
         let share = tally.hits[0] as f64 / 4_000.0;
-        assert!((0.74..0.92).contains(&share), "{share}");
+        assert!((0.77..0.92).contains(&share), "{share}");
         // With 20 000 rolls and more nothing is replayed, and the page says
         // why.
         let big = test(&params.die, &[10_000, 10_001]);
