@@ -2,10 +2,10 @@
 //! frequencies with their intervals against the fair chances, and the rolls
 //! it takes to notice a bias.
 
-use crate::analyses::die_test::{DieTest, Params, Results, ENUMERATION_LIMIT};
+use crate::analyses::die_test::{DieTest, Face, Params, Results, ENUMERATION_LIMIT};
 use crate::analyses::stats::ChiSquare;
 use crate::engine::{to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, yes_no};
 use crate::layout::format;
 use crate::layout::Layout;
@@ -13,8 +13,11 @@ use crate::layout::Layout;
 impl Layout for DieTest {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
         vec![
-            Block::Text {
+            Block::Verdict {
                 text: verdict(params, results),
+            },
+            Block::Text {
+                text: reading(results).into(),
             },
             Block::Facts {
                 items: facts(params, results),
@@ -25,11 +28,7 @@ impl Layout for DieTest {
                 text: "How many rolls it takes".into(),
             },
             Block::Text {
-                text: "A biased die is only noticed with enough rolls. The table gives the \
-                       rolls for the chi-square test at the 5 % level to notice, 80 % of the \
-                       time, a face that comes up more often than it should by each margin \
-                       (the other faces sharing the rest in proportion)."
-                    .into(),
+                text: power_text(results),
             },
             Block::Table(power_table(results)),
         ]
@@ -44,7 +43,8 @@ fn headline_p_value(results: &Results) -> f64 {
         .map_or(results.chi_square.p_value, to_f64)
 }
 
-/// One sentence a player understands.
+/// One sentence a player understands: how often chance alone gives a
+/// result this far from the die's chances, and what that says.
 fn verdict(params: &Params, results: &Results) -> String {
     let p = headline_p_value(results);
     let how = if results.exact_p_value.is_some() {
@@ -52,7 +52,26 @@ fn verdict(params: &Params, results: &Results) -> String {
     } else {
         "chi-square approximation"
     };
-    let reading = if p < 0.01 {
+    let answer = if p < 0.01 {
+        "this die is likely biased"
+    } else if p < 0.05 {
+        "unusual, but not conclusive"
+    } else {
+        "no evidence of bias"
+    };
+    format!(
+        "With {} rolls of this {}, a bias this large or larger would appear by chance in {} \
+         of fair dice ({how}): {answer}.",
+        format::count(&results.rolls.into()),
+        params.die,
+        format::rough_percent(p)
+    )
+}
+
+/// How to read the verdict's p-value.
+fn reading(results: &Results) -> &'static str {
+    let p = headline_p_value(results);
+    if p < 0.01 {
         "Such a result is rare for a fair die: this die is likely biased, or the rolls were not \
          recorded fairly."
     } else if p < 0.05 {
@@ -60,14 +79,7 @@ fn verdict(params: &Params, results: &Results) -> String {
     } else {
         "That is ordinary for a fair die: these rolls show no evidence of bias (which does not \
          prove the die fair: see how many rolls it takes below)."
-    };
-    format!(
-        "With {} rolls of this {}, a departure from the expected counts this large or larger \
-         would appear by chance in {} of fair dice ({how}). {reading}",
-        format::count(&results.rolls.into()),
-        params.die,
-        percent(p)
-    )
+    }
 }
 
 fn percent(p: f64) -> String {
@@ -145,38 +157,46 @@ fn faces_table(results: &Results) -> Table {
     }
 }
 
-/// Observed shares with their intervals, and the fair chance as a line
-/// (or a series, when the faces' chances differ).
+/// Observed shares with their exact intervals as error bars, and the fair
+/// chance as a line (or as points of their own, when the faces' chances
+/// differ). Every point's tooltip carries its exact fraction.
 fn frequency_chart(params: &Params, results: &Results) -> Chart {
-    let rolls = results.rolls.max(1) as f64;
-    let points = |value: &dyn Fn(&crate::analyses::die_test::Face) -> f64| {
-        results
-            .faces
-            .iter()
-            .map(|f| (f.face as f64, value(f)))
-            .collect::<Vec<_>>()
-    };
+    let rolls = results.rolls.max(1);
+    let observed = |f: &Face| crate::engine::ratio(&f.observed.into(), &rolls.into());
     let equal = results
         .faces
         .windows(2)
         .all(|w| w[0].expected == w[1].expected);
-    let mut series = vec![
-        Series {
-            name: "observed share".into(),
-            points: points(&|f| f.observed as f64 / rolls),
-            ..Series::default()
-        },
-        Series {
-            name: "95 % interval, low".into(),
-            points: points(&|f| f.interval[0]),
-            ..Series::default()
-        },
-        Series {
-            name: "95 % interval, high".into(),
-            points: points(&|f| f.interval[1]),
-            ..Series::default()
-        },
-    ];
+    let mut series = vec![Series {
+        name: "observed share, with its 95 % interval".into(),
+        points: results
+            .faces
+            .iter()
+            .map(|f| (f.face as f64, to_f64(&observed(f))))
+            .collect(),
+        titles: results
+            .faces
+            .iter()
+            .map(|f| {
+                let share = observed(f);
+                format!(
+                    "face {}: {} of {} rolls = {} ({}); 95 % interval {} to {}",
+                    f.face,
+                    f.observed,
+                    rolls,
+                    crate::engine::exact_string(&share),
+                    percent(to_f64(&share)),
+                    percent(f.interval[0]),
+                    percent(f.interval[1])
+                )
+            })
+            .collect(),
+        intervals: results
+            .faces
+            .iter()
+            .map(|f| (f.interval[0], f.interval[1]))
+            .collect(),
+    }];
     let reference = match results.faces.first() {
         Some(face) if equal => Some(Reference {
             label: format!("fair share {}", crate::engine::exact_string(&face.expected)),
@@ -185,7 +205,23 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
         _ => {
             series.push(Series {
                 name: "fair share".into(),
-                points: points(&|f| to_f64(&f.expected)),
+                points: results
+                    .faces
+                    .iter()
+                    .map(|f| (f.face as f64, to_f64(&f.expected)))
+                    .collect(),
+                titles: results
+                    .faces
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "face {}: fair share {} ({})",
+                            f.face,
+                            crate::engine::exact_string(&f.expected),
+                            percent(to_f64(&f.expected))
+                        )
+                    })
+                    .collect(),
                 ..Series::default()
             });
             None
@@ -194,18 +230,44 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
     Chart {
         id: "frequencies".into(),
         title: format!("Observed share of each face of {}", params.die),
-        description: "The share of rolls showing each face, with the 95 % exact interval of \
-                      its true chance, against the share a fair die gives."
+        description: "The share of rolls showing each face, with the 95 % exact \
+                      (Clopper-Pearson) interval of its true chance as an error bar, against \
+                      the share a fair die gives."
             .into(),
-        kind: ChartKind::Lines,
+        kind: ChartKind::Intervals,
         x_label: "face".into(),
         y_label: "share of rolls".into(),
         log_y: false,
+        y_format: ValueFormat::Probability,
+        x_ticks: results
+            .faces
+            .iter()
+            .map(|f| (f.face as f64, f.face.to_string()))
+            .collect(),
         series,
         reference,
         table_id: Some("faces".into()),
         ..Chart::default()
     }
+}
+
+/// What the power table gives, and how its rolls were found.
+fn power_text(results: &Results) -> String {
+    let mut text = String::from(
+        "A biased die is only noticed with enough rolls. The table gives the least rolls for \
+         the chi-square test at the 5 % level to notice, 80 % of the time, a face that comes up \
+         more often than it should by each margin (the other faces sharing the rest in \
+         proportion). They come from the test's own power: the chance, summed over every way \
+         the rolls can fall, that its statistic passes the critical value.",
+    );
+    if results.power.iter().any(|row| row.approximation) {
+        text.push_str(
+            " Where that sum is too costly to search (many rolls or many faces), the rolls come \
+             from the noncentral chi-square approximation instead, marked in the table: it \
+             promises a little too much, so a few more rolls than it says are needed.",
+        );
+    }
+    text
 }
 
 fn power_table(results: &Results) -> Table {
@@ -214,9 +276,14 @@ fn power_table(results: &Results) -> Table {
         caption: "Rolls needed to notice a favoured face (chi-square test, 5 % level, 80 % \
                   power)"
             .into(),
-        columns: ["face comes up more often by", "face", "rolls needed"]
-            .map(String::from)
-            .to_vec(),
+        columns: [
+            "face comes up more often by",
+            "face",
+            "rolls needed",
+            "found by",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows: results
             .power
             .iter()
@@ -232,8 +299,69 @@ fn power_table(results: &Results) -> Table {
                         Some(n) => Cell::plain(format::count(&n.into())),
                         None => Cell::plain("—"),
                     },
+                    Cell::plain(match (row.rolls_needed, row.approximation) {
+                        (None, _) => "no number of rolls under a billion",
+                        (Some(_), false) => "the test's own power",
+                        (Some(_), true) => "approximation (noncentral chi-square)",
+                    }),
                 ]
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::die_test::{test, Die};
+
+    #[test]
+    fn the_page_opens_with_its_verdict_and_charts_intervals_as_error_bars() {
+        let die = Die::parse("d6").unwrap();
+        let observed = [5, 8, 9, 8, 10, 20];
+        let params = Params {
+            die: die.clone(),
+            counts: None,
+            rolls: None,
+            tallied: Some(observed.to_vec()),
+        };
+        let results = test(&die, &observed);
+        let blocks = DieTest::layout(&params, &results);
+        let Block::Verdict { text } = &blocks[0] else {
+            panic!("the verdict comes first")
+        };
+        // The exact multinomial p-value of the textbook die, rounded for a
+        // reader: between 0.5 % and 5 %.
+        assert!(
+            text.starts_with(
+                "With 60 rolls of this d6, a bias this large or larger would appear by chance in "
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("(exact multinomial test): unusual, but not conclusive."),
+            "{text}"
+        );
+        let chart = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Chart(chart) => Some(chart),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(chart.kind, ChartKind::Intervals);
+        assert_eq!(chart.series.len(), 1);
+        let series = &chart.series[0];
+        assert_eq!(series.points[5], (6.0, 20.0 / 60.0));
+        assert_eq!(
+            series.intervals[5],
+            (results.faces[5].interval[0], results.faces[5].interval[1])
+        );
+        assert!(
+            series.titles[5].starts_with("face 6: 20 of 60 rolls = 1/3"),
+            "{}",
+            series.titles[5]
+        );
+        assert_eq!(chart.reference.as_ref().unwrap().label, "fair share 1/6");
     }
 }

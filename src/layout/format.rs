@@ -94,6 +94,26 @@ pub fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
     }
 }
 
+/// A float chance as a percentage a reader takes in at a glance, for
+/// verdict sentences: two significant digits ("23 %", "0.028 %"), more
+/// only where two would show 0 % or 100 % for a chance that is not.
+pub fn rough_percent(chance: f64) -> String {
+    let value = chance * 100.0;
+    if value <= 0.0 || value >= 100.0 || !value.is_finite() {
+        return format!("{} %", float(value));
+    }
+    for digits in 2..=15 {
+        let magnitude = value.log10().floor() as i32;
+        let decimals = (digits - 1 - magnitude).max(0) as usize;
+        let shown = format!("{value:.decimals$}");
+        let reads: f64 = shown.parse().unwrap_or(value);
+        if reads > 0.0 && reads < 100.0 {
+            return format!("{shown} %");
+        }
+    }
+    format!("{} %", float(value))
+}
+
 /// A float for display, for figures that are inherently approximate.
 pub fn float(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
@@ -284,6 +304,17 @@ mod tests {
             "3.51762 × 10⁻²³³⁵"
         );
         assert_eq!(decimal(&ratio(&(&big / 3u32), &big)), "0.333333");
+    }
+
+    #[test]
+    fn rough_percents_read_at_a_glance_and_never_round_to_0_or_100() {
+        assert_eq!(rough_percent(0.75527875), "76 %");
+        assert_eq!(rough_percent(0.23), "23 %");
+        assert_eq!(rough_percent(0.00028301), "0.028 %");
+        assert_eq!(rough_percent(0.05), "5.0 %");
+        assert_eq!(rough_percent(0.9996), "99.96 %");
+        assert_eq!(rough_percent(0.0), "0 %");
+        assert_eq!(rough_percent(1.0), "100 %");
     }
 
     #[test]

@@ -2,16 +2,18 @@
 //! place in turn order against its fair share, and the games it takes to
 //! notice an advantage.
 
-use crate::analyses::seat_advantage::{Params, Results, SeatAdvantage, Table as Games};
+use crate::analyses::seat_advantage::{Params, Results, Seat, SeatAdvantage, Table as Games};
 use crate::engine::{exact_string, to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, yes_no};
 use crate::layout::format;
 use crate::layout::Layout;
 
 impl Layout for SeatAdvantage {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
-        let mut blocks = Vec::new();
+        let mut blocks = vec![Block::Verdict {
+            text: overall_verdict(results),
+        }];
         if let Some(scenario) = &params.compare_with {
             blocks.push(Block::ScenarioLink {
                 before: "Who starts these games is decided by the procedure on the page ".into(),
@@ -43,6 +45,50 @@ impl Layout for SeatAdvantage {
 
 fn percent(value: f64) -> String {
     format!("{} %", format::float(value * 100.0))
+}
+
+/// What the first player's record says, in words a player uses.
+fn reading(p: f64) -> &'static str {
+    if p < 0.01 {
+        "going first looks like it matters"
+    } else if p < 0.05 {
+        "unusual if order did not matter, but not conclusive"
+    } else {
+        "within what chance gives when order does not matter"
+    }
+}
+
+/// The page's answer in one sentence: the first player's record for each
+/// number of players, against its fair share, with the exact test's p-value.
+fn overall_verdict(results: &Results) -> String {
+    let clauses: Vec<String> = results
+        .by_players
+        .iter()
+        .map(|games| {
+            let first = &games.seats[0];
+            let share = first.wins as f64 / games.games.max(1) as f64;
+            let p = to_f64(&first.p_value);
+            format!(
+                "with {} players the first player won {} of {} games against a fair {} \
+                 (chance alone does that in {} of such logs: {})",
+                games.players,
+                format::rough_percent(share),
+                format::count(&games.games.into()),
+                exact_string(&first.fair_share),
+                format::rough_percent(p),
+                reading(p)
+            )
+        })
+        .collect();
+    if clauses.is_empty() {
+        return "No games recorded.".into();
+    }
+    let mut sentence = clauses.join("; ");
+    if let Some(first) = sentence.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    sentence.push('.');
+    sentence
 }
 
 /// The first player's record in a sentence, with the chi-square across seats.
@@ -112,42 +158,55 @@ fn seats_table(games: &Games, id: &str) -> Table {
     }
 }
 
+/// Each place in turn order's share of wins with its exact interval as an
+/// error bar, against the fair share; tooltips carry the exact fractions.
 fn chart(games: &Games, id: &str) -> Chart {
-    let total = games.games.max(1) as f64;
-    let points = |value: &dyn Fn(&crate::analyses::seat_advantage::Seat) -> f64| {
-        games
-            .seats
-            .iter()
-            .map(|s| (s.seat as f64, value(s)))
-            .collect::<Vec<_>>()
-    };
+    let share = |s: &Seat| crate::engine::ratio(&s.wins.into(), &games.games.max(1).into());
     Chart {
         id: format!("{id}-shares"),
         title: format!("{} players: share of wins by turn order", games.players),
-        description: "Each place in turn order's share of wins, with its 95 % exact interval, \
-                      against the fair share."
+        description: "Each place in turn order's share of wins, with its 95 % exact \
+                      (Clopper-Pearson) interval as an error bar, against the fair share."
             .into(),
-        kind: ChartKind::Lines,
+        kind: ChartKind::Intervals,
         x_label: "place in turn order".into(),
         y_label: "share of wins".into(),
         log_y: false,
-        series: vec![
-            Series {
-                name: "observed share".into(),
-                points: points(&|s| s.wins as f64 / total),
-                ..Series::default()
-            },
-            Series {
-                name: "95 % interval, low".into(),
-                points: points(&|s| s.interval[0]),
-                ..Series::default()
-            },
-            Series {
-                name: "95 % interval, high".into(),
-                points: points(&|s| s.interval[1]),
-                ..Series::default()
-            },
-        ],
+        y_format: ValueFormat::Probability,
+        x_ticks: games
+            .seats
+            .iter()
+            .map(|s| (s.seat as f64, s.seat.to_string()))
+            .collect(),
+        series: vec![Series {
+            name: "share of wins, with its 95 % interval".into(),
+            points: games
+                .seats
+                .iter()
+                .map(|s| (s.seat as f64, to_f64(&share(s))))
+                .collect(),
+            titles: games
+                .seats
+                .iter()
+                .map(|s| {
+                    format!(
+                        "place {}: {} of {} games = {} ({}); 95 % interval {} to {}",
+                        s.seat,
+                        s.wins,
+                        games.games,
+                        exact_string(&share(s)),
+                        percent(to_f64(&share(s))),
+                        percent(s.interval[0]),
+                        percent(s.interval[1])
+                    )
+                })
+                .collect(),
+            intervals: games
+                .seats
+                .iter()
+                .map(|s| (s.interval[0], s.interval[1]))
+                .collect(),
+        }],
         reference: games.seats.first().map(|s| Reference {
             label: format!("fair share {}", exact_string(&s.fair_share)),
             y: to_f64(&s.fair_share),
