@@ -75,14 +75,25 @@ fn verdict(cases: &[Case]) -> String {
         }
     }
     let list = |names: &[&str]| names.join(", ");
+    // "the one-face and multi-face schemes are" / "the mod scheme is"
+    let schemes = |names: &[&str]| match names {
+        [one] => format!("the {one} scheme is"),
+        [init @ .., last] => format!("the {} and {last} schemes are", init.join(", ")),
+        [] => String::new(),
+    };
     match (fair.is_empty(), unfair.is_empty()) {
         (false, true) => format!("Every scheme here is exactly fair: {}.", list(&fair)),
         (true, false) => format!("No scheme here is always fair: {}.", list(&unfair)),
-        _ => format!(
-            "Exactly fair whenever usable: {}; not always fair: {} (it gives some cards more faces than others).",
-            list(&fair),
-            list(&unfair)
-        ),
+        _ => {
+            let fair = schemes(&fair);
+            format!(
+                "{}{} exactly fair whenever usable; {} not always fair (it gives some \
+                 cards more faces than others).",
+                fair[..1].to_uppercase(),
+                &fair[1..],
+                schemes(&unfair)
+            )
+        }
     }
 }
 
@@ -342,6 +353,20 @@ mod tests {
             results: serde_json::to_value(&results).unwrap(),
             blocks: Reroll::layout(&params, &results),
         }
+    }
+
+    #[test]
+    fn the_verdict_names_the_fair_schemes_and_the_unfair_one_in_a_sentence() {
+        // d8 mod 7 gives card 1 two faces of eight: mod is not fair there.
+        let report = page("cards: [5, 7]\ndice: [d6, d8]\nbanish: 2");
+        let Some(Block::Verdict { text }) = report.blocks.first() else {
+            panic!("{:?}", report.blocks.first())
+        };
+        assert_eq!(
+            text,
+            "The one-face and multi-face schemes are exactly fair whenever usable; \
+             the mod scheme is not always fair (it gives some cards more faces than others)."
+        );
     }
 
     #[test]

@@ -81,8 +81,10 @@ impl Layout for Rolls {
 /// how often; for more, the roll that beats every other (and its closest
 /// contest), or that none does.
 fn verdicts(names: &[String], comparisons: &[Comparison]) -> String {
+    // Sentences open with words of ours, not a roll's name (which the
+    // author may write in lower case).
     if let [only] = comparisons {
-        return pair_sentence(only);
+        return format!("Head to head, {}", pair_sentence(only));
     }
     let beats = |winner: &str, c: &Comparison| {
         (c.a == winner && c.p_a_higher > c.p_b_higher)
@@ -113,7 +115,7 @@ fn verdicts(names: &[String], comparisons: &[Comparison]) -> String {
         .min_by(|x, y| lead(x).cmp(&lead(y)))
         .expect("two or more rolls give the champion a pair");
     format!(
-        "{champion} beats every other roll head to head; its closest contest: {}",
+        "Of these rolls, {champion} beats every other head to head; its closest contest: {}",
         pair_sentence(closest)
     )
 }
@@ -297,7 +299,7 @@ fn at_least_series(name: &str, roll: &Roll, figures: &RollFigures) -> Series {
     }
 }
 
-/// "4d6dl1 averages 12.24, from 3 to 18; 13 is the likeliest value." The
+/// "Rolled once, 4d6dl1 averages 12.24, from 3 to 18; 13 is the likeliest value." The
 /// answer a reader of a single roll wants first.
 fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
     let (low, high) = (
@@ -316,7 +318,7 @@ fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
         ),
     };
     format!(
-        "{} ({}) averages {}, from {low} to {high}; {likeliest}.",
+        "Rolled once, {} ({}) averages {}, from {low} to {high}; {likeliest}.",
         roll.name,
         roll.expression,
         format::decimal(&roll.mean)
@@ -348,7 +350,7 @@ mod tests {
         );
         assert!(
             text.starts_with(
-                "reroll ones beats every other roll head to head; its closest \
+                "Of these rolls, reroll ones beats every other head to head; its closest \
                  contest: reroll ones rolls higher than heroic 48.0571%"
             ),
             "{text}"
@@ -362,11 +364,11 @@ mod tests {
         assert!(text.starts_with("No roll beats every other"), "{text}");
         assert_eq!(
             verdict_of("rolls:\n  one die: d6\n"),
-            "one die (d6) averages 3.5, from 1 to 6; every value is equally likely."
+            "Rolled once, one die (d6) averages 3.5, from 1 to 6; every value is equally likely."
         );
         assert_eq!(
             verdict_of("rolls:\n  two dice: 2d6\n"),
-            "two dice (2d6) averages 7, from 2 to 12; 7 is the likeliest value."
+            "Rolled once, two dice (2d6) averages 7, from 2 to 12; 7 is the likeliest value."
         );
     }
 
@@ -381,7 +383,7 @@ mod tests {
         };
         // heroic (2d6+6, mean 13) against standard (4d6dl1, mean 12.24).
         assert!(
-            text.starts_with("heroic rolls higher than standard"),
+            text.starts_with("Head to head, heroic rolls higher than standard"),
             "{text}"
         );
         let page = crate::layout::ScenarioPage {
