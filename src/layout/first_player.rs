@@ -221,7 +221,9 @@ fn cases_table(cases: &[Case]) -> Table {
     ]
     .map(String::from)
     .to_vec();
-    columns.extend((1..=ROUNDS_SHOWN).map(|r| format!("more than {r} round(s)")));
+    columns.extend(
+        (1..=ROUNDS_SHOWN).map(|r| format!("more than {r} round{}", if r == 1 { "" } else { "s" })),
+    );
     Table {
         id: "cases".into(),
         caption: "Every number of players, dice and tie rule".into(),

@@ -48,22 +48,25 @@ fn verdict(cases: &[Case]) -> String {
     let points = |c: &Case| {
         format::decimal(&(&c.fairness.max_abs_deviation * Exact::from_integer(100.into())))
     };
-    match (fair.len(), worst) {
+    // "2, 3 and 6" (target counts are at least 2: always "targets").
+    let fair = match fair.split_last() {
+        Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+        _ => fair.join(""),
+    };
+    match (fair.is_empty(), worst) {
         (_, None) => format!(
-            "Exactly fair: with {} target(s), every target has exactly its fair share 1/n.",
-            fair.join(", ")
+            "Exactly fair: with {fair} targets, every target has exactly its fair share 1/n."
         ),
-        (0, Some(w)) => format!(
+        (true, Some(w)) => format!(
             "Not exactly fair for any target count here; the worst is {} targets, where a \
              target's chance is off its fair share 1/{} by {} percentage points.",
             w.targets,
             w.targets,
             points(w)
         ),
-        (_, Some(w)) => format!(
-            "Exactly fair with {} target(s); the others are not, the worst being {} targets, \
+        (false, Some(w)) => format!(
+            "Exactly fair with {fair} targets; the others are not, the worst being {} targets, \
              where a target's chance is off its fair share 1/{} by {} percentage points.",
-            fair.join(", "),
             w.targets,
             w.targets,
             points(w)
@@ -405,4 +408,37 @@ fn bias_chart(cases: &[Case]) -> Block {
         table_id: Some("fairness".into()),
         ..Chart::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::Analysis;
+    use crate::progress::Progress;
+
+    fn verdict_of(yaml: &str) -> String {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        verdict(&SumMod::analyse(&params, &Progress::hidden()).cases)
+    }
+
+    #[test]
+    fn the_verdict_lists_the_fair_target_counts_in_words() {
+        // n d6 mod n is exactly fair for n = 2, 3 and 6 only (seed 000).
+        assert_eq!(
+            verdict_of("dice: d6\ntargets: [2, 3, 6]"),
+            "Exactly fair: with 2, 3 and 6 targets, every target has exactly its fair share 1/n."
+        );
+        let mixed = verdict_of("dice: d6\ntargets: [2, 4]");
+        assert!(
+            mixed.starts_with(
+                "Exactly fair with 2 targets; the others are not, the worst being 4 targets"
+            ),
+            "{mixed}"
+        );
+        let none = verdict_of("dice: d6\ntargets: [4, 5]");
+        assert!(
+            none.starts_with("Not exactly fair for any target count here"),
+            "{none}"
+        );
+    }
 }

@@ -40,7 +40,7 @@ fn a_report_holds_no_local_path_and_states_what_it_reports() {
     // The report's verdict is the sentence its page opens with, stated once,
     // above the tables. 2d6 mod 2 is fair; 4d6 mod 4 is not: its bins hold
     // 322, 324, 326 and 324 of the 1296 rolls, 2/1296 = 0.154321 % off 1/4.
-    let verdict = "Exactly fair with 2 target(s); the others are not, the worst being 4 targets, \
+    let verdict = "Exactly fair with 2 targets; the others are not, the worst being 4 targets, \
                    where a target&#39;s chance is off its fair share 1/4 by 0.154321 percentage points.";
     let shown = format!("<p class=\"verdict\">{verdict}</p>");
     assert_eq!(html.matches(&shown).count(), 1, "{html}");
@@ -163,7 +163,7 @@ fn every_page_describes_itself() {
     ));
     let scenario = read(&dir, "rules/dice.html");
     assert!(scenario.contains(
-        "<meta property=\"og:description\" content=\"Exactly fair with 2 target(s); the others are not, \
+        "<meta property=\"og:description\" content=\"Exactly fair with 2 targets; the others are not, \
          the worst being 4 targets, where a target&#39;s chance is off its fair share 1/4 by 0.154321 percentage points.\">"
     ), "{scenario}");
     assert!(
