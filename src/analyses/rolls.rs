@@ -161,6 +161,7 @@ pub struct Roll {
     #[serde(with = "text")]
     pub total_outcomes: BigUint,
     /// Every possible value, lowest first.
+    #[serde(serialize_with = "super::dice::in_parallel")]
     pub outcomes: Vec<Outcome>,
     /// The exact mean.
     #[serde(with = "text")]

@@ -1,6 +1,6 @@
 //! `sum-mod`: pick one of n targets by rolling dice and taking the total mod n.
 
-use crate::engine::{abs_diff, prime_factors, ratio, ratio_smooth, text, Dist, Exact};
+use crate::engine::{abs_diff, prime_factors, ratio, text, Denominator, Dist, Exact};
 use crate::progress::Progress;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -183,8 +183,8 @@ impl Case {
         let bin_ways = sums.modulo(targets);
         let total_outcomes = sums.total_outcomes();
         // `ways / k^N`, reduced cheaply: the denominator's primes are k's.
-        let primes = prime_factors(sides);
-        let probability = |ways: &BigUint| ratio_smooth(ways, &total_outcomes, &primes);
+        let over = Denominator::with_primes(&total_outcomes, &prime_factors(sides));
+        let probability = |ways: &BigUint| over.ratio(ways);
         Case {
             dice: Dice { count, sides },
             targets,

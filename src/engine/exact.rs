@@ -1,5 +1,6 @@
 //! Exact probabilities as reduced fractions of big integers.
 
+use super::decimal::{push_decimal, signed_decimal};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -21,54 +22,124 @@ pub fn ratio(numerator: &BigUint, denominator: &BigUint) -> Exact {
 
 /// `numerator / denominator` reduced without a general gcd, given every
 /// prime factor of the denominator (the `k^N` of N dice with k faces has
-/// those of k). Dividing out a few small primes is far cheaper than the
-/// binary gcd of two numbers thousands of bits long.
+/// those of k). For many numerators over one denominator, prepare it once
+/// with [`Denominator::with_primes`].
 pub fn ratio_smooth(numerator: &BigUint, denominator: &BigUint, primes: &[u64]) -> Exact {
-    let mut n = numerator.clone();
-    let mut d = denominator.clone();
-    if n.is_zero() {
-        return Exact::from_integer(BigInt::zero());
-    }
-    for &p in primes {
-        if p == 2 {
-            let shift = n
-                .trailing_zeros()
-                .unwrap_or(0)
-                .min(d.trailing_zeros().unwrap_or(0));
-            n >>= shift;
-            d >>= shift;
-            continue;
-        }
-        loop {
-            let (nq, nr) = n.div_rem(&BigUint::from(p));
-            if !nr.is_zero() {
-                break;
-            }
-            let (dq, dr) = d.div_rem(&BigUint::from(p));
-            if !dr.is_zero() {
-                break;
-            }
-            n = nq;
-            d = dq;
-        }
-    }
-    debug_assert!(n.gcd(&d).is_one(), "primes must cover the denominator");
-    Exact::new_raw(BigInt::from(n), BigInt::from(d))
+    Denominator::with_primes(denominator, primes).ratio(numerator)
 }
 
-/// Many fractions over one denominator, each reduced. When the
-/// denominator's prime factors are all small (a product of dice sizes),
-/// they are found once and counted off each numerator, which is far cheaper
-/// than a gcd per fraction; otherwise each fraction takes a gcd.
+/// A denominator prepared for reducing many fractions over it: when its
+/// primes are known and small (a product of dice sizes), each is counted
+/// off the numerator up to its multiplicity here, which is far cheaper than
+/// the binary gcd of two numbers thousands of bits long; otherwise each
+/// fraction takes a gcd.
+pub struct Denominator {
+    value: BigUint,
+    /// Each prime with its multiplicity, when all are small.
+    primes: Option<Vec<(u64, u64)>>,
+}
+
+impl Denominator {
+    /// Any positive denominator; its primes are searched for (below 2^16).
+    pub fn new(value: &BigUint) -> Self {
+        let primes = small_prime_factors(value);
+        Self::counted(value, primes)
+    }
+
+    /// A positive denominator whose prime factors are all in `primes`.
+    pub fn with_primes(value: &BigUint, primes: &[u64]) -> Self {
+        Self::counted(value, Some(primes.to_vec()))
+    }
+
+    fn counted(value: &BigUint, primes: Option<Vec<u64>>) -> Self {
+        Denominator {
+            value: value.clone(),
+            primes: primes.map(|primes| {
+                primes
+                    .into_iter()
+                    .map(|p| (p, multiplicity(value, p)))
+                    .collect()
+            }),
+        }
+    }
+
+    /// `numerator / self`, reduced.
+    pub fn ratio(&self, numerator: &BigUint) -> Exact {
+        let Some(primes) = &self.primes else {
+            return ratio(numerator, &self.value);
+        };
+        if numerator.is_zero() {
+            return Exact::from_integer(BigInt::zero());
+        }
+        let mut n = numerator.clone();
+        let mut d = self.value.clone();
+        for &(p, in_denominator) in primes {
+            let shared = multiplicity(&n, p).min(in_denominator);
+            if shared == 0 {
+                continue;
+            }
+            if p == 2 {
+                n >>= shared;
+                d >>= shared;
+            } else {
+                let exponent = u32::try_from(shared).expect("at most the bits of a number");
+                let power = BigUint::from(p).pow(exponent);
+                n /= &power;
+                d /= &power;
+            }
+        }
+        debug_assert!(n.gcd(&d).is_one(), "primes must cover the denominator");
+        Exact::new_raw(BigInt::from(n), BigInt::from(d))
+    }
+}
+
+/// How many times the prime `p` divides `n > 0`: the remainder by the
+/// largest power of `p` in 64 bits tells at once when that is fewer than
+/// its exponent, else the quotient is counted on.
+fn multiplicity(n: &BigUint, p: u64) -> u64 {
+    if p == 2 {
+        return n.trailing_zeros().unwrap_or(0);
+    }
+    let (mut power, mut exponent) = (p, 1);
+    while let Some(next) = power.checked_mul(p) {
+        (power, exponent) = (next, exponent + 1);
+    }
+    let mut count = 0;
+    let mut rest = std::borrow::Cow::Borrowed(n);
+    loop {
+        let remainder = (&*rest % power).to_u64().expect("below a u64 power");
+        if remainder != 0 {
+            let mut remainder = remainder;
+            while remainder % p == 0 {
+                remainder /= p;
+                count += 1;
+            }
+            return count;
+        }
+        if rest.is_zero() {
+            return count;
+        }
+        rest = std::borrow::Cow::Owned(&*rest / power);
+        count += exponent;
+    }
+}
+
+/// Fractions from this many numerators up are reduced on every core.
+const PARALLEL_FRACTIONS: usize = 64;
+
+/// Many fractions over one denominator, each reduced (see
+/// [`Denominator`]); long lists on every core.
 pub fn ratios<'a>(
     numerators: impl Iterator<Item = &'a BigUint>,
     denominator: &BigUint,
 ) -> Vec<Exact> {
-    match small_prime_factors(denominator) {
-        Some(primes) => numerators
-            .map(|n| ratio_smooth(n, denominator, &primes))
-            .collect(),
-        None => numerators.map(|n| ratio(n, denominator)).collect(),
+    use rayon::prelude::*;
+    let numerators: Vec<&BigUint> = numerators.collect();
+    let over = Denominator::new(denominator);
+    if numerators.len() < PARALLEL_FRACTIONS {
+        numerators.iter().map(|n| over.ratio(n)).collect()
+    } else {
+        numerators.par_iter().map(|n| over.ratio(n)).collect()
     }
 }
 
@@ -123,7 +194,10 @@ pub fn abs_diff(a: &Exact, b: &Exact) -> Exact {
 
 /// The contract's spelling of an exact value: `"p/q"`, always with the `/q`.
 pub fn exact_string(value: &Exact) -> String {
-    format!("{}/{}", value.numer(), value.denom())
+    let mut text = signed_decimal(value.numer());
+    text.push('/');
+    push_decimal(value.denom().magnitude(), &mut text);
+    text
 }
 
 /// `"p/q"` as a person writes it (`2/4` is a half): any integers, a non-zero

@@ -3,6 +3,7 @@
 //! Pure computation, no I/O: everything here is a function of its arguments,
 //! so it can be tested against brute force and reused by every analysis.
 
+pub mod decimal;
 mod dist;
 mod exact;
 pub mod modular;
@@ -13,6 +14,6 @@ pub mod text;
 pub use dist::{Dist, DistError};
 pub use exact::{
     abs_diff, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, ratios, to_f64,
-    Exact,
+    Denominator, Exact,
 };
 pub use outcomes::Outcomes;

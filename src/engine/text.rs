@@ -7,6 +7,7 @@
 //! `Option<_>`, `Vec<_>` or `Vec<Vec<_>>` of them. Reading back is strict:
 //! a cached entry that does not spell a number exactly is refused.
 
+use super::decimal::{decimal, signed_decimal};
 use super::exact::{exact_string, Exact};
 use num_bigint::{BigInt, BigUint};
 use serde::de::{self, Deserialize, Deserializer};
@@ -48,7 +49,7 @@ impl<'de, T: TextForm> Deserialize<'de> for Read<T> {
 
 impl TextForm for BigUint {
     fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(&decimal(self))
     }
     fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
@@ -58,7 +59,7 @@ impl TextForm for BigUint {
 
 impl TextForm for BigInt {
     fn write<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(&signed_decimal(self))
     }
     fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
