@@ -29,7 +29,7 @@ use num_traits::One;
 
 /// P(A wins) - P(B wins), exactly.
 pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
-    match solve(totals, a, b) {
+    match solve(totals, a, b, Wanted::Margin) {
         Solved::Fractions(odds) => odds.margin(),
         Solved::Residues(run) => run.exact(
             run.primes
@@ -44,7 +44,7 @@ pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
 /// Expected rolls for one player alone to empty `list`, exactly (the list
 /// against itself: the game ends on the roll that empties it).
 pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
-    match solve(totals, list, list) {
+    match solve(totals, list, list, Wanted::All) {
         Solved::Fractions(odds) => odds.expected_rolls,
         Solved::Residues(run) => run.exact(run.rolls.iter().copied()),
     }
@@ -53,7 +53,7 @@ pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
 /// Play A against B exactly, modulo primes; in fractions if a game would
 /// need more primes than there are.
 pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<Exact> {
-    match solve(totals, a, b) {
+    match solve(totals, a, b, Wanted::All) {
         Solved::Fractions(odds) => odds,
         Solved::Residues(run) => GameOdds {
             a_wins: run.exact(run.a_wins.iter().copied()),
@@ -62,6 +62,15 @@ pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<Exact> {
             expected_rolls: run.exact(run.rolls.iter().copied()),
         },
     }
+}
+
+/// What a caller will read from a game: the margin alone (at most 1 in
+/// size, so margin * D fits in fewer primes than the expected length
+/// needs), or everything.
+#[derive(Clone, Copy, PartialEq)]
+enum Wanted {
+    Margin,
+    All,
 }
 
 /// A game played out, in residues or (beyond the primes) in fractions.
@@ -95,13 +104,21 @@ impl Run {
     }
 }
 
-fn solve(totals: &Totals, a: &[u8], b: &[u8]) -> Solved {
+/// With [`Wanted::Margin`], only the wins' residues are good for
+/// reading back: |P(A wins) - P(B wins)| * D <= D, while the expected
+/// length's bound is D * K * states (see the module doc).
+fn solve(totals: &Totals, a: &[u8], b: &[u8], wanted: Wanted) -> Solved {
     let walk = Walk::of(totals, a, b);
     let divisors = divisors_met(&walk);
     let denominator = denominator(&walk, &divisors);
-    let bound_bits = denominator.bits()
-        + u64::from(64 - totals.outcomes.leading_zeros())
-        + u64::from(usize::BITS - walk.size().leading_zeros());
+    let bound_bits = match wanted {
+        Wanted::Margin => denominator.bits(),
+        Wanted::All => {
+            denominator.bits()
+                + u64::from(64 - totals.outcomes.leading_zeros())
+                + u64::from(usize::BITS - walk.size().leading_zeros())
+        }
+    };
     let count = primes_for_bits(bound_bits);
     if count > modular::PRIMES {
         return Solved::Fractions(play::<Exact>(totals, a, b));
@@ -127,8 +144,12 @@ fn solve(totals: &Totals, a: &[u8], b: &[u8]) -> Solved {
 fn divisors_met(walk: &Walk) -> Vec<u64> {
     let mut met = Vec::new();
     walk.each(|_, step, _| {
+        // W changes only when a digit reaches or leaves its cap: runs of
+        // states share it.
         if let Step::Roll { useful } = step {
-            met.push(useful);
+            if met.last() != Some(&useful) {
+                met.push(useful);
+            }
         }
     });
     met.sort_unstable();

@@ -122,16 +122,14 @@ type Report<'a> = &'a dyn Fn(String);
 pub fn optimise(totals: &Totals, picks: u64, progress: &Progress) -> Optimum {
     let lists = all_lists(totals.kinds(), picks);
     let greedy = greedy::search(totals, picks);
-    let solo_rolls: Vec<Exact> = lists
-        .par_iter()
-        .map(|list| residues::solo_rolls(totals, list))
-        .collect();
+    let mirrors = mirror_indices(&lists);
+    // A list and its mirror image take equally long alone.
+    let solo_rolls = by_mirror_pairs(&mirrors, |j| residues::solo_rolls(totals, &lists[j]));
     let start = lists
         .iter()
         .position(|l| *l == greedy.list)
         .expect("the greedy list is a list");
     let steer: Vec<f64> = solo_rolls.iter().map(crate::engine::to_f64).collect();
-    let mirrors = mirror_indices(&lists);
     let (rows, mut proof) = progress.with_spinner("race", |bar| {
         let report = |message: String| bar.set_message(message);
         let rows = bound_and_prune(totals, &lists, &mirrors, &steer, start, &report);
@@ -238,11 +236,48 @@ fn mixed_strategy(
     (lists, game.played.into_inner())
 }
 
-/// List `list`'s float margins against every list.
+/// List `list`'s float margins against every list. Every game is played,
+/// even against both lists of a mirror pair: their floats differ in the
+/// last bits, and the search's choices follow the floats.
 fn float_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<f64> {
     lists
         .par_iter()
         .map(|b| play::<f64>(totals, &lists[list], b).margin())
+        .collect()
+}
+
+/// A list's row, `margin(b)` for every list b, on every core. The row of a
+/// list that is its own mirror image takes one game per mirror pair:
+/// margin(a, mirror b) = margin(mirror a, b) = margin(a, b).
+fn row_of<T: Clone + Send + Sync>(
+    mirrors: &[usize],
+    list: usize,
+    margin: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    if mirrors[list] == list {
+        by_mirror_pairs(mirrors, margin)
+    } else {
+        (0..mirrors.len()).into_par_iter().map(&margin).collect()
+    }
+}
+
+/// `value(j)` for every list j, computed once per mirror pair (for the
+/// first of the two) and copied to the other: for figures a list shares
+/// with its mirror image.
+fn by_mirror_pairs<T: Clone + Send + Sync>(
+    mirrors: &[usize],
+    value: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let firsts: Vec<Option<T>> = (0..mirrors.len())
+        .into_par_iter()
+        .map(|j| (j <= mirrors[j]).then(|| value(j)))
+        .collect();
+    (0..mirrors.len())
+        .map(|j| {
+            firsts[j.min(mirrors[j])]
+                .clone()
+                .expect("the first of each pair is computed")
+        })
         .collect()
 }
 
@@ -345,7 +380,7 @@ impl Certificate {
                 Some(image) => mirrored(image, &self.mirrors),
                 None => {
                     self.games += lists.len();
-                    exact_row(totals, lists, list)
+                    exact_row(totals, lists, &self.mirrors, list)
                 }
             };
             self.full.insert(list, row);
@@ -465,11 +500,10 @@ fn witness(lists: &[Counts], rows: &[Row], best_float: f64, list: usize) -> Opti
 }
 
 /// A list's margin against every list, exactly.
-fn exact_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<Exact> {
-    lists
-        .par_iter()
-        .map(|b| residues::margin(totals, &lists[list], b))
-        .collect()
+fn exact_row(totals: &Totals, lists: &[Counts], mirrors: &[usize], list: usize) -> Vec<Exact> {
+    row_of(mirrors, list, |b| {
+        residues::margin(totals, &lists[list], &lists[b])
+    })
 }
 
 /// The lists with the fewest expected solo rolls.
@@ -649,15 +683,35 @@ mod tests {
     }
 
     #[test]
+    fn exact_rows_and_solo_times_by_mirror_pairs_match_every_game_played() {
+        let totals = Totals::of(2, 6);
+        let lists = all_lists(totals.kinds(), 3);
+        let mirrors = mirror_indices(&lists);
+        let symmetric: Vec<usize> = (0..lists.len()).filter(|&i| mirrors[i] == i).collect();
+        assert!(symmetric.len() > 3, "{symmetric:?}");
+        for &list in symmetric.iter().step_by(3).chain([&5]) {
+            let every: Vec<Exact> = lists
+                .iter()
+                .map(|b| play::<Exact>(&totals, &lists[list], b).margin())
+                .collect();
+            assert_eq!(exact_row(&totals, &lists, &mirrors, list), every);
+        }
+        let solo = by_mirror_pairs(&mirrors, |j| residues::solo_rolls(&totals, &lists[j]));
+        for (list, rolls) in lists.iter().zip(&solo) {
+            assert_eq!(*rolls, play::<Exact>(&totals, list, list).expected_rolls);
+        }
+    }
+
+    #[test]
     fn a_mirror_images_row_is_a_permutation_of_the_row() {
         let totals = Totals::of(2, 6);
         let lists = all_lists(totals.kinds(), 3);
         let mirrors = mirror_indices(&lists);
         for list in [0, 17, 100, 285] {
-            let computed = exact_row(&totals, &lists, mirrors[list]);
+            let computed = exact_row(&totals, &lists, &mirrors, mirrors[list]);
             assert_eq!(
                 computed,
-                mirrored(&exact_row(&totals, &lists, list), &mirrors)
+                mirrored(&exact_row(&totals, &lists, &mirrors, list), &mirrors)
             );
             assert_eq!(mirrors[mirrors[list]], list);
         }
