@@ -260,8 +260,25 @@ pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, 
     })
 }
 
+/// Items as a sentence lists them: "2", "2 and 3", "2, 3 and 6".
+pub fn in_words<T: AsRef<str>>(items: &[T]) -> String {
+    let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
+    match items.split_last() {
+        Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+        _ => items.concat(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn items_are_listed_as_a_sentence_lists_them() {
+        assert_eq!(super::in_words::<&str>(&[]), "");
+        assert_eq!(super::in_words(&["2"]), "2");
+        assert_eq!(super::in_words(&["2", "3"]), "2 and 3");
+        assert_eq!(super::in_words(&["2", "3", "6"]), "2, 3 and 6");
+    }
+
     use super::*;
     use crate::engine::ratio;
 

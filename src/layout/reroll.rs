@@ -78,8 +78,7 @@ fn verdict(cases: &[Case]) -> String {
     // "the one-face and multi-face schemes are" / "the mod scheme is"
     let schemes = |names: &[&str]| match names {
         [one] => format!("the {one} scheme is"),
-        [init @ .., last] => format!("the {} and {last} schemes are", init.join(", ")),
-        [] => String::new(),
+        many => format!("the {} schemes are", format::in_words(many)),
     };
     match (fair.is_empty(), unfair.is_empty()) {
         (false, true) => format!("Every scheme here is exactly fair: {}.", list(&fair)),

@@ -49,10 +49,7 @@ fn verdict(cases: &[Case]) -> String {
         format::decimal(&(&c.fairness.max_abs_deviation * Exact::from_integer(100.into())))
     };
     // "2, 3 and 6" (target counts are at least 2: always "targets").
-    let fair = match fair.split_last() {
-        Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),
-        _ => fair.join(""),
-    };
+    let fair = format::in_words(&fair);
     match (fair.is_empty(), worst) {
         (_, None) => format!(
             "Exactly fair: with {fair} targets, every target has exactly its fair share 1/n."
