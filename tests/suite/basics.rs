@@ -460,8 +460,16 @@ const SEARCH_HARNESS: &str = r##"<!DOCTYPE html>
 var results = document.getElementById("results");
 var frame = document.getElementById("frame");
 function report(name, value) { results.textContent += name + "=" + value + "\n"; }
+var loads = 0;
 frame.onload = function () { setTimeout(function () {
   var win = frame.contentWindow, doc = frame.contentDocument;
+  loads += 1;
+  if (loads === 2) {
+    // The Search button opened the first result, as Enter does.
+    report("button_opened", win.location.pathname.split("/").pop() + win.location.hash);
+    report("done", "yes");
+    return;
+  }
   var input = doc.getElementById("search-input");
   function search(name, query) {
     input.value = query;
@@ -482,7 +490,12 @@ frame.onload = function () { setTimeout(function () {
   search("seven", "7");
   search("markup", "onerror");
   search("two", "cards 52");
-  report("done", "yes");
+  // An empty search: the button leaves the page where it is.
+  search("empty", "");
+  doc.querySelector("#search-form button").click();
+  report("empty_button_stays", win.location.pathname.split("/").pop());
+  search("button", "deck");
+  doc.querySelector("#search-form button").click();
 }, 50); };
 frame.src = "index.html";
 </script></body></html>
@@ -533,6 +546,12 @@ fn search_finds_numbers_and_links_to_the_section_in_chromium() {
     assert_eq!(result("markup_hrefs"), "c.html#rule-1.2.3");
     // (The harness's report is itself text, so the dump escapes it.)
     assert!(result("markup_first").contains("&lt;img src=x onerror=alert(1)&gt;"));
+    // The visible Search button (html-validate's wcag/h32) submits the
+    // form: it opens the first result, and with no query it stays put.
+    assert_eq!(result("empty_hrefs"), "");
+    assert_eq!(result("empty_button_stays"), "index.html");
+    assert_eq!(result("button_hrefs"), "c.html#deck");
+    assert_eq!(result("button_opened"), "c.html#deck");
     for name in ["whole", "deck", "rule", "seven", "markup", "two"] {
         assert_eq!(result(&format!("{name}_elements")), "0", "{name}");
     }

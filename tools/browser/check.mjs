@@ -1,7 +1,8 @@
 // Reads the built site as its readers do, in one launch of the system
 // Chromium, several pages at a time: axe-core at a desktop and a phone
-// width, the size of chart text as drawn, sideways scrolling, screenshots
-// in both themes, and (with --pdf) the print page printed to PDF.
+// width, the size of chart text as drawn, sideways scrolling, wide tables
+// that take the width there is, screenshots in both themes, and (with
+// --pdf) the print page printed to PDF.
 //
 //   node check.mjs SITE_DIR OUT_DIR [--pdf PAGE.html] PAGE.html[:light]...
 //
@@ -62,9 +63,32 @@ function measure() {
       smallest = Math.min(smallest, size);
     }
   }
+  // A table that scrolls must have taken the width there is: up to the
+  // table of contents where one is shown, else to the layout's edge.
+  const layout = document.querySelector(".layout");
+  const toc = document.querySelector(".toc");
+  let edge = null;
+  if (layout) {
+    const style = getComputedStyle(layout);
+    edge = layout.getBoundingClientRect().right - parseFloat(style.paddingRight);
+    if (toc && toc.getBoundingClientRect().width > 0) {
+      edge = toc.getBoundingClientRect().left - parseFloat(style.columnGap || 0);
+    }
+  }
+  const cramped = [];
+  for (const wrap of document.querySelectorAll(".table-wrap, .md-table")) {
+    if (edge === null || wrap.scrollWidth <= wrap.clientWidth + 1) continue;
+    const unused = Math.round(edge - wrap.getBoundingClientRect().right);
+    if (unused > 16) {
+      const block = wrap.closest(".table-block");
+      const caption = block && block.querySelector(".table-caption");
+      cramped.push(`"${caption ? caption.textContent.slice(0, 40) : "a markdown table"}" (${unused}px unused)`);
+    }
+  }
   return {
     charts,
     smallest: charts ? Math.round(smallest * 10) / 10 : null,
+    cramped,
     sideways: doc.scrollWidth > doc.clientWidth + 1,
     height: doc.scrollHeight,
   };
@@ -115,6 +139,9 @@ async function readPage(browser, arg, width) {
         problems.push(`${where}: chart text ${seen.smallest}px, under ${MIN_TEXT[width]}px`);
       }
       if (seen.sideways) problems.push(`${where}: the page scrolls sideways`);
+      for (const table of seen.cramped) {
+        problems.push(`${where}: table ${table} scrolls beside room it could take`);
+      }
       const rules = i === 0 ? null : COLOUR_RULES;
       const violations = await axe(tab, rules);
       for (const v of violations) {
@@ -128,7 +155,7 @@ async function readPage(browser, arg, width) {
           captureBeyondViewport: true,
         }),
       );
-      const { height, ...shown } = seen;
+      const { height, cramped, ...shown } = seen;
       report.push({
         page, width, theme, ...shown,
         axe_rules: rules ? rules.join(" ") : "all",
