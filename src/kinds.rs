@@ -143,6 +143,13 @@ impl Results {
     pub fn to_json(&self) -> serde_json::Value {
         self.0.to_json()
     }
+    /// The same contract written pretty-printed to `out` as it is spelled,
+    /// with no value built: the JSON of 1000d6 is 10 MB. (The command
+    /// line's; the browser's module has no use for it.)
+    #[cfg(not(feature = "browser"))]
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.0.write_json(out)
+    }
     /// The stored form, for the cache.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.0.to_bytes()
@@ -176,6 +183,8 @@ trait ErasedParams: fmt::Debug + Send + Sync {
 
 trait ErasedResults: fmt::Debug + Send + Sync {
     fn to_json(&self) -> serde_json::Value;
+    #[cfg(not(feature = "browser"))]
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
     fn to_bytes(&self) -> Vec<u8>;
     fn page(&self) -> ScenarioPage;
     fn simulation(&self) -> Simulation;
@@ -243,7 +252,12 @@ impl<K: Kind> ErasedParams for Typed<K> {
 
 impl<K: Kind> ErasedResults for TypedResults<K> {
     fn to_json(&self) -> serde_json::Value {
-        K::contract(&self.results)
+        K::contract(&self.results, serde_json::value::Serializer).expect("results serialize")
+    }
+    #[cfg(not(feature = "browser"))]
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut serializer = serde_json::Serializer::pretty(out);
+        K::contract(&self.results, &mut serializer).map_err(std::io::Error::from)
     }
     fn to_bytes(&self) -> Vec<u8> {
         serde_json::to_vec(&self.results).expect("results serialize")

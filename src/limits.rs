@@ -17,15 +17,46 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     /// Multiplier of every default, from `--budget`; see [`Budget::check`].
     pub factor: f64,
+    /// What the command makes of the results, which decides what showing
+    /// their tables costs.
+    pub form: Form,
+}
+
+/// What a command makes of the results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Pages, reports or terminal tables: the costliest form, and the one
+    /// every estimate covers unless told otherwise.
+    Pages,
+    /// The JSON contract alone (`eval --json`, `roll --json`): no table is
+    /// laid out.
+    Json,
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { factor: 1.0 }
+        Budget::new(1.0)
     }
 }
 
 impl Budget {
+    /// `factor` times every default, for a command that makes pages.
+    pub const fn new(factor: f64) -> Budget {
+        Budget {
+            factor,
+            form: Form::Pages,
+        }
+    }
+
+    /// This budget for a command that prints the JSON contract alone when
+    /// `json` is true.
+    pub fn printing(self, json: bool) -> Budget {
+        Budget {
+            form: if json { Form::Json } else { Form::Pages },
+            ..self
+        }
+    }
+
     /// Time allowed for one scenario.
     pub const SECONDS: f64 = 30.0;
     /// Peak memory allowed for one scenario, output included.
@@ -48,7 +79,7 @@ impl Budget {
         let factor = text.trim().parse::<f64>().map_err(|_| {
             format!("expected a number such as 4 (times the default budget), found {text:?}")
         })?;
-        let budget = Budget { factor };
+        let budget = Budget::new(factor);
         budget.check()?;
         Ok(budget)
     }
@@ -375,8 +406,8 @@ mod tests {
 
     #[test]
     fn budgets_are_bounded_and_say_what_is_allowed() {
-        assert_eq!(Budget::parse("4"), Ok(Budget { factor: 4.0 }));
-        assert_eq!(Budget::parse(" 0.5 "), Ok(Budget { factor: 0.5 }));
+        assert_eq!(Budget::parse("4"), Ok(Budget::new(4.0)));
+        assert_eq!(Budget::parse(" 0.5 "), Ok(Budget::new(0.5)));
         for bad in [
             "1e12", "1001", "0", "-1", "0.0001", "inf", "NaN", "lots", "",
         ] {
@@ -388,7 +419,7 @@ mod tests {
         }
         // Sizes stay finite even from a factor that skipped the check.
         for factor in [f64::INFINITY, f64::NAN, 1e300, -5.0, 0.0] {
-            let budget = Budget { factor };
+            let budget = Budget::new(factor);
             assert!(budget.bytes().is_finite() && budget.bytes() > 0.0);
             assert!(budget.build_bytes() <= 256e6 * 4.0 * 1000.0);
             assert!(budget.template_seconds() <= 10.0 * 1000.0);
@@ -460,7 +491,7 @@ mod tests {
         assert!(message.contains("no budget would cover it"), "{message}");
         // A budget beyond the machine is held to most of the machine.
         let mut generous = state_with(&[], now);
-        generous.budget = Budget { factor: 1000.0 };
+        generous.budget = Budget::new(1000.0);
         let machine = Some(8_000_000_000);
         assert_eq!(verdict(&generous, Some(7_000_000_000), machine, now), None);
         let message = verdict(&generous, Some(7_300_000_000), machine, now).unwrap();

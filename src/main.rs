@@ -187,7 +187,7 @@ fn main() -> ExitCode {
             files,
             json,
             budget,
-        } => eval(&files, json, &Budget { factor: budget }, ui),
+        } => eval(&files, json, &Budget::new(budget).printing(json), ui),
         Command::Serve { site, port } => {
             project(&site, ui).map_or_else(|o| o, |p| serve(p, port, ui))
         }
@@ -209,7 +209,7 @@ fn main() -> ExitCode {
             &expressions,
             json,
             explode_depth,
-            &Budget { factor: budget },
+            &Budget::new(budget).printing(json),
             ui,
         ),
         Command::Verify {
@@ -223,7 +223,7 @@ fn main() -> ExitCode {
                 root,
                 trials: simulate,
                 seed,
-                budget: Budget { factor: budget },
+                budget: Budget::new(budget),
                 progress: Progress::new(!ui.quiet),
             },
             write,
@@ -234,7 +234,7 @@ fn main() -> ExitCode {
             output,
             force,
             budget,
-        } => report(&file, &output, force, &Budget { factor: budget }, ui),
+        } => report(&file, &output, force, &Budget::new(budget), ui),
     };
     match outcome {
         Exit::Success => ExitCode::SUCCESS,
@@ -253,9 +253,7 @@ fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Exit> {
     if args.no_cache {
         project.cache = Cache::disabled();
     }
-    project.budget = Budget {
-        factor: args.budget,
-    };
+    project.budget = Budget::new(args.budget);
     project.progress = Progress::new(!ui.quiet);
     let usage = |err: Error| {
         ui.error(&err);
@@ -351,29 +349,34 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
     };
     let progress = Progress::new(!ui.quiet);
     let computed = if json {
-        // The contract alone: no page is laid out for it.
-        build::compute_cached(&scenarios, &Cache::disabled(), &progress)
-            .into_iter()
-            .zip(&scenarios)
-            .map(|(evaluated, scenario)| Computed {
-                scenario,
-                page: fairdice::layout::blocks::ScenarioPage {
-                    results: evaluated.results.to_json(),
-                    blocks: Vec::new(),
-                },
-            })
-            .collect()
-    } else {
-        build::compute(&scenarios, &progress)
-    };
-    if json {
-        if let Err(err) = print_json(&computed) {
+        // The contract alone, streamed; no page is laid out, and only a
+        // scenario with gates has its contract made a value to check them.
+        let evaluated = build::compute_cached(&scenarios, &Cache::disabled(), &progress);
+        let results: Vec<&fairdice::kinds::Results> =
+            evaluated.iter().map(|e| &e.results).collect();
+        if let Err(err) = print_json(&scenarios, &results) {
             return failed(
                 &Error::Refused(format!("cannot write the results: {err}")),
                 ui,
             );
         }
+        evaluated
+            .into_iter()
+            .zip(&scenarios)
+            .map(|(evaluated, scenario)| Computed {
+                scenario,
+                page: fairdice::layout::blocks::ScenarioPage {
+                    results: if scenario.header.expect.is_empty() {
+                        serde_json::Value::Null
+                    } else {
+                        evaluated.results.to_json()
+                    },
+                    blocks: Vec::new(),
+                },
+            })
+            .collect()
     } else {
+        let computed = build::compute(&scenarios, &progress);
         let width = fairdice::terminal::width();
         let text: Vec<String> = computed
             .iter()
@@ -382,7 +385,8 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
             })
             .collect();
         print!("{}", text.join("\n"));
-    }
+        computed
+    };
     let mut exit = Exit::Success;
     for err in build::check_gates(&computed, "") {
         exit = failed(&err, ui);
@@ -390,37 +394,63 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
     exit
 }
 
-/// `{"scenarios": [{"file", "title", "kind", "results"}]}` (as
-/// `fairdice::site::scenario_json` spells each one) through one buffered writer, without
-/// copying the results: the JSON of 1000d6 is 10 MB.
-fn print_json(computed: &[Computed]) -> std::io::Result<()> {
+/// `{"scenarios": [{"file", "title", "kind", "results"}]}`, pretty-printed
+/// as `fairdice::site::scenario_json` spells each one, with each contract
+/// streamed through one buffered writer as it is spelled: the JSON of
+/// 1000d6 is 10 MB.
+fn print_json(
+    scenarios: &[fairdice::scenario::Scenario],
+    results: &[&fairdice::kinds::Results],
+) -> std::io::Result<()> {
     use std::io::Write;
-    #[derive(serde::Serialize)]
-    struct Document<'a> {
-        scenarios: Vec<Entry<'a>>,
-    }
-    #[derive(serde::Serialize)]
-    struct Entry<'a> {
-        file: &'a str,
-        title: &'a str,
-        kind: &'a str,
-        results: &'a serde_json::Value,
-    }
-    let document = Document {
-        scenarios: computed
-            .iter()
-            .map(|c| Entry {
-                file: &c.scenario.source,
-                title: &c.scenario.header.title,
-                kind: c.scenario.params.kind(),
-                results: &c.page.results,
-            })
-            .collect(),
-    };
+    let text = |s: &str| serde_json::to_string(s).expect("a string serializes");
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, &document)?;
-    writeln!(out)?;
+    if scenarios.is_empty() {
+        writeln!(out, "{{\n  \"scenarios\": []\n}}")?;
+        return out.flush();
+    }
+    write!(out, "{{\n  \"scenarios\": [")?;
+    for (i, (scenario, results)) in scenarios.iter().zip(results).enumerate() {
+        let comma = if i == 0 { "" } else { "," };
+        write!(
+            out,
+            "{comma}\n    {{\n      \"file\": {},\n      \"title\": {},\n      \"kind\": {},\n      \"results\": ",
+            text(&scenario.source),
+            text(&scenario.header.title),
+            text(scenario.params.kind()),
+        )?;
+        results.write_json(&mut Indented {
+            inner: &mut out,
+            indent: b"      ",
+        })?;
+        write!(out, "\n    }}")?;
+    }
+    writeln!(out, "\n  ]\n}}")?;
     out.flush()
+}
+
+/// Writes through, indenting every line after the first: a value
+/// pretty-printed on its own then reads as nested at that depth (JSON
+/// strings hold no raw line break).
+struct Indented<'a, W: std::io::Write> {
+    inner: &'a mut W,
+    indent: &'static [u8],
+}
+
+impl<W: std::io::Write> std::io::Write for Indented<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            self.inner.write_all(&rest[..=end])?;
+            self.inner.write_all(self.indent)?;
+            rest = &rest[end + 1..];
+        }
+        self.inner.write_all(rest)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// One scenario for the terminal: its name and kind, then its key figures
@@ -442,11 +472,17 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
     };
     let progress = Progress::new(!ui.quiet);
     if json {
-        let results = fairdice::roll::json(&params, &progress);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&results).expect("JSON values serialise")
-        );
+        use std::io::Write;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        let written = fairdice::roll::write_json(&params, &progress, &mut out)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush());
+        if let Err(err) = written {
+            return failed(
+                &Error::Refused(format!("cannot write the results: {err}")),
+                ui,
+            );
+        }
     } else {
         let width = fairdice::terminal::width();
         print!("{}", fairdice::roll::text(&params, width, &progress));

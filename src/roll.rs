@@ -48,9 +48,16 @@ pub fn prepare(
     Ok(params)
 }
 
-/// The results contract, as `eval --json` prints under `results`.
-pub fn json(params: &Params, progress: &Progress) -> serde_json::Value {
-    Rolls::contract(&Rolls::analyse(params, progress))
+/// The results contract, as `eval --json` prints under `results`,
+/// pretty-printed to `out` as it is spelled.
+pub fn write_json(
+    params: &Params,
+    progress: &Progress,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let analysed = Rolls::analyse(params, progress);
+    Rolls::contract(&analysed, &mut serde_json::Serializer::pretty(out))
+        .map_err(std::io::Error::from)
 }
 
 /// The page's blocks for a terminal `width` wide, each roll's table with
@@ -150,7 +157,9 @@ mod tests {
             .find(|l| l.trim_start().starts_with("7 "))
             .unwrap();
         assert!(seven.ends_with(&"█".repeat(BAR_WIDTH)), "{seven}");
-        let json = json(&params, &Progress::hidden());
+        let mut written = Vec::new();
+        write_json(&params, &Progress::hidden(), &mut written).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&written).unwrap();
         assert_eq!(json["rolls"][0]["outcomes"][5]["probability"], "1/6");
         assert_eq!(bar(0.0001), "▏");
     }

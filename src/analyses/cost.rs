@@ -6,10 +6,10 @@
 //! once and without overflow.
 
 use super::ParamError;
-pub use crate::limits::Budget;
+pub use crate::limits::{Budget, Form};
 
 /// What an analysis is expected to take.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Cost {
     /// Estimated run time on one core of a modest machine.
     pub seconds: f64,
@@ -17,28 +17,87 @@ pub struct Cost {
     pub bytes: f64,
     /// The key whose value drives the cost, for the error's position.
     pub key: &'static str,
+    /// The table rows shown, whose cost on pages `seconds` and `bytes`
+    /// include (see [`Cost::with_tables`] and [`Cost::in_form`]).
+    pub tables: Tables,
+}
+
+/// Table rows of big numbers: their count, and the sum of each row's
+/// digits (both forms' costs are linear in these two).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Tables {
+    /// Rows shown.
+    pub rows: f64,
+    /// Rows times the digits of their longest number, summed.
+    pub digits: f64,
+}
+
+impl Tables {
+    /// Showing these rows in every command's worst form (`report` also
+    /// inlines the CSVs and JSON): first measured at about 2.7 kB + 31
+    /// bytes a digit per row on `sum-mod` pages (see [`super::sum_mod`]'s
+    /// cost). Pages have grown since (a bar per row with its exact
+    /// tooltip, digits kept beside the grouped form, sectioned search):
+    /// measured again with each command's own high-water mark, a report of
+    /// 500d6 peaked at 76 MB over the baseline (about 30 kB a row of 390
+    /// digits) against an estimate of 52 MB. Now 4.8 kB + 72 bytes a digit.
+    /// About 15 µs + 0.4 µs a digit per row.
+    fn on_pages(&self) -> (f64, f64) {
+        (
+            self.rows * 15e-6 + self.digits * 0.4e-6,
+            self.rows * 4800.0 + self.digits * 72.0,
+        )
+    }
+
+    /// The same rows in the JSON contract alone (`eval --json`): measured
+    /// with the process's high-water mark, 1000d6 (5,001 rows of 780
+    /// digits) peaked at 44 MB and 2500d6 (12,501 rows of 1,946 digits) at
+    /// 207 MB in 0.38 s: about 3.3 times the JSON's size, which is 2.6
+    /// bytes a digit a row. Here 1 kB + 11 bytes a digit, and 2 µs + 0.02
+    /// µs a digit per row.
+    fn in_json(&self) -> (f64, f64) {
+        (
+            self.rows * 2e-6 + self.digits * 0.02e-6,
+            self.rows * 1000.0 + self.digits * 11.0,
+        )
+    }
 }
 
 impl Cost {
-    /// Showing `rows` table rows of numbers up to `digits` long, in every
-    /// command's worst form (`report` also inlines the CSVs and JSON):
-    /// first measured at about 2.7 kB + 31 bytes a digit per row on
-    /// `sum-mod` pages (see [`super::sum_mod`]'s cost). Pages have grown
-    /// since (a bar per row with its exact tooltip, digits kept beside the
-    /// grouped form, sectioned search): measured again with each command's
-    /// own high-water mark, a report of 500d6 peaked at 76 MB over the
-    /// baseline (about 30 kB a row of 390 digits) against an estimate of
-    /// 52 MB. Now 4.8 kB + 72 bytes a digit. About 15 µs + 0.4 µs a digit
-    /// per row.
-    pub fn table_rows(rows: f64, digits: f64) -> Cost {
-        const BYTES_PER_ROW: f64 = 4800.0;
-        const BYTES_PER_DIGIT: f64 = 72.0;
-        const SECONDS_PER_ROW: f64 = 15e-6;
-        const SECONDS_PER_DIGIT: f64 = 0.4e-6;
+    /// This cost and showing `rows` table rows of numbers up to `digits`
+    /// long, priced for pages (see [`Tables::on_pages`]).
+    pub fn with_tables(self, rows: f64, digits: f64) -> Cost {
+        let tables = Tables {
+            rows: self.tables.rows + rows,
+            digits: self.tables.digits + rows * digits,
+        };
+        let (seconds, bytes) = Tables {
+            rows,
+            digits: rows * digits,
+        }
+        .on_pages();
         Cost {
-            seconds: rows * (SECONDS_PER_ROW + SECONDS_PER_DIGIT * digits),
-            bytes: rows * (BYTES_PER_ROW + BYTES_PER_DIGIT * digits),
-            key: "",
+            seconds: self.seconds + seconds,
+            bytes: self.bytes + bytes,
+            tables,
+            ..self
+        }
+    }
+
+    /// What this costs a command that makes `form` of the results: the
+    /// tables priced for pages are priced again for JSON alone.
+    pub fn in_form(&self, form: Form) -> Cost {
+        match form {
+            Form::Pages => *self,
+            Form::Json => {
+                let (page_seconds, page_bytes) = self.tables.on_pages();
+                let (json_seconds, json_bytes) = self.tables.in_json();
+                Cost {
+                    seconds: self.seconds - page_seconds + json_seconds,
+                    bytes: self.bytes - page_bytes + json_bytes,
+                    ..*self
+                }
+            }
         }
     }
 
@@ -52,6 +111,10 @@ impl Cost {
             } else {
                 self.key
             },
+            tables: Tables {
+                rows: self.tables.rows + other.tables.rows,
+                digits: self.tables.digits + other.tables.digits,
+            },
         }
     }
 }
@@ -59,6 +122,7 @@ impl Cost {
 impl Budget {
     /// Refuse a cost over budget, saying by how much and how to raise it.
     pub fn admit(&self, cost: &Cost) -> Result<(), ParamError> {
+        let cost = &cost.in_form(self.form);
         let (seconds, bytes) = (self.seconds(), self.bytes());
         if fits(cost, seconds, bytes) {
             return Ok(());
@@ -91,19 +155,18 @@ impl Budget {
     /// Refuse scenarios that each fit but together exceed the whole-build
     /// budget, naming the costliest (by name, as given) and the flag.
     pub fn admit_all(&self, costs: &[(String, Cost)]) -> Result<(), String> {
-        let total = costs.iter().fold(
-            Cost {
-                seconds: 0.0,
-                bytes: 0.0,
-                key: "",
-            },
-            |sum, (_, cost)| sum.plus(*cost),
-        );
+        let costs: Vec<(&String, Cost)> = costs
+            .iter()
+            .map(|(name, cost)| (name, cost.in_form(self.form)))
+            .collect();
+        let total = costs
+            .iter()
+            .fold(Cost::default(), |sum, (_, cost)| sum.plus(*cost));
         let (seconds, bytes) = (self.build_seconds(), self.build_bytes());
         if fits(&total, seconds, bytes) {
             return Ok(());
         }
-        let mut costliest: Vec<&(String, Cost)> = costs.iter().collect();
+        let mut costliest: Vec<&(&String, Cost)> = costs.iter().collect();
         costliest.sort_by(|a, b| {
             (b.1.bytes / bytes + b.1.seconds / seconds)
                 .total_cmp(&(a.1.bytes / bytes + a.1.seconds / seconds))
@@ -206,28 +269,73 @@ mod tests {
     use super::*;
 
     #[test]
+    fn json_alone_prices_the_tables_again_and_nothing_else() {
+        let compute = Cost {
+            seconds: 2.0,
+            bytes: 1e6,
+            key: "dice",
+            ..Cost::default()
+        };
+        // 1000d6: 5,001 rows of 780 digits.
+        let shown = compute.with_tables(5001.0, 780.0);
+        assert_eq!(shown.key, "dice");
+        assert_eq!(shown.in_form(Form::Pages), shown);
+        let json = shown.in_form(Form::Json);
+        // Pages: 5,001 x (4,800 + 72 x 780) bytes; JSON: 5,001 x (1,000 +
+        // 11 x 780), each on top of the computation's own.
+        assert!((shown.bytes - (1e6 + 5001.0 * (4800.0 + 72.0 * 780.0))).abs() < 1.0);
+        assert!((json.bytes - (1e6 + 5001.0 * (1000.0 + 11.0 * 780.0))).abs() < 1.0);
+        assert!(json.seconds > 2.0 && json.seconds < shown.seconds);
+        // Over the default budget as a page, within it as JSON.
+        let budget = Budget::default();
+        assert!(budget.admit(&shown).is_err());
+        assert!(budget.printing(true).admit(&shown).is_ok());
+        // Without tables, the form changes nothing.
+        assert_eq!(compute.in_form(Form::Json), compute);
+        // Tables add up across cases and scenarios.
+        let two = compute.with_tables(10.0, 5.0).with_tables(20.0, 2.0);
+        assert_eq!(
+            two.tables,
+            Tables {
+                rows: 30.0,
+                digits: 90.0
+            }
+        );
+        assert_eq!(
+            two.plus(two).tables,
+            Tables {
+                rows: 60.0,
+                digits: 180.0
+            }
+        );
+    }
+
+    #[test]
     fn small_costs_pass_and_large_ones_name_the_flag() {
         let budget = Budget::default();
         let small = Cost {
             seconds: 1.0,
             bytes: 1e6,
             key: "dice",
+            ..Cost::default()
         };
         assert!(budget.admit(&small).is_ok());
         let big = Cost {
             seconds: 95.0,
             bytes: 1e6,
             key: "dice",
+            ..Cost::default()
         };
         let err = budget.admit(&big).unwrap_err();
         assert_eq!(err.key, "dice");
         assert!(err.message.contains("about 2 minutes"), "{}", err.message);
         assert!(err.message.contains("`--budget 4`"), "{}", err.message);
-        assert!(Budget { factor: 4.0 }.admit(&big).is_ok());
+        assert!(Budget::new(4.0).admit(&big).is_ok());
         let absurd = Cost {
             seconds: 1e30,
             bytes: f64::INFINITY,
             key: "dice",
+            ..Cost::default()
         };
         let err = budget.admit(&absurd).unwrap_err();
         assert!(err.message.contains("up to 1000"), "{}", err.message);
@@ -253,6 +361,7 @@ mod tests {
                     seconds: 1.0,
                     bytes,
                     key: "targets",
+                    ..Cost::default()
                 },
             )
         };
@@ -271,10 +380,10 @@ mod tests {
         assert!(err.contains(": big.yaml (1 s, 250 MB), s0.yaml"), "{err}");
         assert!(err.contains("and 3 more"), "{err}");
         assert!(err.contains("`--budget 2`"), "{err}");
-        assert!(Budget { factor: 2.0 }.admit_all(&eight).is_ok());
+        assert!(Budget::new(2.0).admit_all(&eight).is_ok());
         // Sums that overflow to infinity are refused, not admitted.
         let endless = vec![each("a.yaml", f64::MAX), each("b.yaml", f64::MAX)];
-        let err = Budget { factor: 1000.0 }.admit_all(&endless).unwrap_err();
+        let err = Budget::new(1000.0).admit_all(&endless).unwrap_err();
         assert!(err.contains("no budget would cover it"), "{err}");
         assert!(budget.admit_all(&[]).is_ok());
     }
@@ -285,9 +394,10 @@ mod tests {
             seconds: 1e12,
             bytes: 1e15,
             key: "dice",
+            ..Cost::default()
         };
         for factor in [1e12, f64::INFINITY, f64::NAN] {
-            assert!(Budget { factor }.admit(&huge).is_err(), "{factor}");
+            assert!(Budget::new(factor).admit(&huge).is_err(), "{factor}");
         }
     }
 }

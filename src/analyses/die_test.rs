@@ -238,6 +238,7 @@ impl Analysis for DieTest {
             // The power search's states: at most a million or two of 40 bytes.
             bytes: params.die.faces.len() as f64 * 400.0 + (rolls as f64 + 1.0) * 64.0 + 6e7,
             key: "die",
+            ..Cost::default()
         }
     }
 

@@ -387,6 +387,7 @@ impl Analysis for FirstPlayer {
             seconds: params.estimated_seconds(),
             bytes: cases * 4e3,
             key: "players",
+            ..Cost::default()
         }
     }
 

@@ -64,9 +64,13 @@ pub trait Analysis: 'static {
     /// A kind whose page needs exact figures beyond its published contract
     /// keeps them in its results and serializes only the contract part
     /// here, so the figures are cached with the rest and layout stays
-    /// formatting only.
-    fn contract(results: &Self::Results) -> serde_json::Value {
-        serde_json::to_value(results).expect("results serialize")
+    /// formatting only. Given a serializer, so that the same contract is
+    /// made a value (pages, gates) or streamed (`eval --json`).
+    fn contract<S: serde::Serializer>(
+        results: &Self::Results,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        results.serialize(serializer)
     }
 
     /// Files of observations the scenario names (`rolls: rolls.csv`): each

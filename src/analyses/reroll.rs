@@ -524,6 +524,7 @@ impl Analysis for Reroll {
             } else {
                 "cards"
             },
+            ..Cost::default()
         }
     }
 

@@ -288,8 +288,11 @@ impl Analysis for Rolls {
         analyse_outcomes(&params.rolls.0, &outcomes)
     }
 
-    fn contract(analysed: &Analysed) -> serde_json::Value {
-        serde_json::to_value(&analysed.results).expect("results serialize")
+    fn contract<S: serde::Serializer>(
+        analysed: &Analysed,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        analysed.results.serialize(serializer)
     }
 }
 
@@ -440,12 +443,13 @@ pub fn price(params: &Params) -> (Cost, Option<String>) {
             rows += wa + wb;
         }
     }
-    let shown = Cost::table_rows(rows, digits);
     let cost = Cost {
-        seconds: seconds + shown.seconds,
-        bytes: bytes + shown.bytes,
+        seconds,
+        bytes,
         key: "rolls",
-    };
+        ..Cost::default()
+    }
+    .with_tables(rows, digits);
     let detail = costliest.map(|(s, part)| {
         format!(
             "the costliest part is {part} ({})",

@@ -160,6 +160,7 @@ impl Analysis for SeatAdvantage {
             } else {
                 "wins"
             },
+            ..Cost::default()
         }
     }
 

@@ -172,6 +172,7 @@ impl Analysis for Shuffle {
             seconds: params.word_ops() / WORD_OPS_PER_SECOND,
             bytes,
             key: "cards",
+            ..Cost::default()
         }
     }
 

@@ -136,31 +136,28 @@ impl Analysis for SumMod {
     ///
     /// The worst command (`report`, which also inlines the CSVs and JSON)
     /// fits about 2.7 kB + 31 bytes a digit per row; the estimate below
-    /// adds a margin (see [`Cost::table_rows`]), so every admitted scenario
+    /// adds a margin (see [`Cost::with_tables`]), so every admitted scenario
     /// stays under the budget in every command. The edge of the default
     /// budget is now d6 over 2..99, 912d6, 118d100 and 2d6 with 51000
     /// targets. Time: about 15 µs + 0.4 µs a digit per row.
     fn cost(params: &Params) -> Cost {
         let sides = params.dice.sides as f64;
-        let (mut seconds, mut bytes, mut totals, mut bins) = (0.0, 0.0, 0.0, 0.0);
+        let (mut shown, mut totals, mut bins) = (Cost::default(), 0.0, 0.0);
         for &n in params.targets.values() {
             let count = params.count_for(n) as f64;
             let case_totals = count * (sides - 1.0) + 1.0;
-            let shown = Cost::table_rows(case_totals + n as f64, count * sides.log10() + 1.0);
-            seconds += shown.seconds;
-            bytes += shown.bytes;
+            shown = shown.with_tables(case_totals + n as f64, count * sides.log10() + 1.0);
             totals += case_totals;
             bins += n as f64;
         }
         Cost {
-            seconds,
-            bytes,
             // The key whose value drives the rows.
             key: if params.dice.count.is_some() && totals >= bins {
                 "dice"
             } else {
                 "targets"
             },
+            ..shown
         }
     }
 
@@ -349,9 +346,7 @@ mod tests {
         // default 256 MB: refused by default, admitted with `--budget 2`.
         let thousand = SumMod::cost(&params("dice: 1000d6\ntargets: 7"));
         assert!(budget.admit(&thousand).is_err(), "{thousand:?}");
-        assert!(crate::analyses::Budget { factor: 2.0 }
-            .admit(&thousand)
-            .is_ok());
+        assert!(crate::analyses::Budget::new(2.0).admit(&thousand).is_ok());
         let big = SumMod::cost(&params("dice: d6\ntargets: 5000"));
         assert_eq!(big.key, "targets");
         assert!(budget.admit(&big).is_err());
@@ -361,9 +356,7 @@ mod tests {
         let huge_die = SumMod::cost(&params("dice: 2d1000000\ntargets: 2"));
         // Two million rows of sums: refused by default, fine with a budget.
         assert!(budget.admit(&huge_die).is_err(), "{huge_die:?}");
-        assert!(crate::analyses::Budget { factor: 50.0 }
-            .admit(&huge_die)
-            .is_ok());
+        assert!(crate::analyses::Budget::new(50.0).admit(&huge_die).is_ok());
         // Bins are rows too: few dice, many targets.
         let many_bins = SumMod::cost(&params("dice: 2d6\ntargets: 1000000"));
         assert_eq!(many_bins.key, "targets");

@@ -196,8 +196,41 @@ pub fn abs_diff(a: &Exact, b: &Exact) -> Exact {
 pub fn exact_string(value: &Exact) -> String {
     let mut text = signed_decimal(value.numer());
     text.push('/');
-    push_decimal(value.denom().magnitude(), &mut text);
+    let denominator = value.denom().magnitude();
+    if denominator.bits() < SPELLED_FROM_BITS {
+        push_decimal(denominator, &mut text);
+        return text;
+    }
+    SPELLED.with(|spelled| {
+        let mut spelled = spelled.borrow_mut();
+        match spelled.iter().find(|(number, _)| number == denominator) {
+            Some((_, digits)) => text.push_str(digits),
+            None => {
+                let mut digits = String::new();
+                push_decimal(denominator, &mut digits);
+                text.push_str(&digits);
+                if spelled.len() == SPELLED_KEPT {
+                    spelled.pop_front();
+                }
+                spelled.push_back((denominator.clone(), digits));
+            }
+        }
+    });
     text
+}
+
+/// Denominators this long and longer are remembered once spelled.
+const SPELLED_FROM_BITS: u64 = 512;
+/// How many are remembered, on each thread.
+const SPELLED_KEPT: usize = 128;
+
+thread_local! {
+    /// The last denominators spelled, with their digits: the probabilities
+    /// of one distribution share few denominators (the 5,001 of 1000d6 have
+    /// 95 among them), and spelling a number of hundreds of digits costs far
+    /// more than comparing it.
+    static SPELLED: std::cell::RefCell<std::collections::VecDeque<(BigUint, String)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
 }
 
 /// `"p/q"` as a person writes it (`2/4` is a half): any integers, a non-zero
@@ -236,6 +269,29 @@ pub fn to_f64(value: &Exact) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remembered_denominators_spell_as_the_fresh_ones() {
+        // 6^1000 over some of its factors: long denominators, some repeated,
+        // more distinct ones than are remembered, so some are forgotten.
+        let whole = BigUint::from(6u32).pow(1000);
+        for round in 0..2u32 {
+            for k in 0..(SPELLED_KEPT as u32 + 40) {
+                let denominator = &whole >> (k % 300);
+                let numerator = BigUint::from(2 * k + 1 + round);
+                let value = ratio(&numerator, &denominator);
+                assert_eq!(
+                    exact_string(&value),
+                    format!("{}/{}", value.numer(), value.denom()),
+                    "{k}"
+                );
+            }
+        }
+        // Short ones are spelled as they come, signs and all.
+        let small = ratio(&BigUint::from(3u32), &BigUint::from(12u32));
+        assert_eq!(exact_string(&small), "1/4");
+        assert_eq!(exact_string(&-small), "-1/4");
+    }
 
     #[test]
     fn fractions_are_reduced_and_keep_the_denominator() {

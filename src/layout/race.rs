@@ -425,7 +425,7 @@ mod tests {
         Race::validate(&params).unwrap();
         let analysed = Race::analyse(&params, &Progress::hidden());
         let page = ScenarioPage {
-            results: Race::contract(&analysed),
+            results: Race::contract(&analysed, serde_json::value::Serializer).unwrap(),
             blocks: Race::layout(&params, &analysed),
         };
         (analysed.results, page)

@@ -387,7 +387,7 @@ mod tests {
             "{text}"
         );
         let page = crate::layout::ScenarioPage {
-            results: Rolls::contract(&analysed),
+            results: Rolls::contract(&analysed, serde_json::value::Serializer).unwrap(),
             blocks,
         };
         let table = page.table("roll-1").unwrap();

@@ -164,21 +164,28 @@ fn memory_hungry_scenarios_are_refused_before_any_work() {
     // 2d6 with 3,000,000 targets peaked at 7 GB, d6 over 2..270 at 1.5 GB.
     let dir = good_site();
     let before = snapshot(&dir.path().join("site"));
-    for (dice, targets, key) in [
-        ("2d6", "3000000", "4:10"),
-        ("d6", "\"2..200\"", "4:10"),
-        ("3d100000", "[5, 7]", "3:7"),
-        ("1600d6", "11", "3:7"),
+    // The last is over budget as a page but within it as JSON alone.
+    for (dice, targets, key, json_too) in [
+        ("2d6", "3000000", "4:10", true),
+        ("d6", "\"2..200\"", "4:10", true),
+        ("3d100000", "[5, 7]", "3:7", true),
+        ("1600d6", "11", "3:7", false),
     ] {
         let text = scenario(dice, targets);
         write(dir.path(), "content/hungry.yaml", &text);
         write(dir.path(), "hungry.yaml", &text);
-        for args in [
+        let mut commands = vec![
             vec!["build"],
             vec!["eval", "hungry.yaml"],
-            vec!["eval", "--json", "hungry.yaml"],
             vec!["report", "hungry.yaml", "-o", "hungry.html"],
-        ] {
+        ];
+        if json_too {
+            commands.push(vec!["eval", "--json", "hungry.yaml"]);
+        } else {
+            let run = fairdice(&["eval", "--json", "hungry.yaml"], dir.path());
+            assert!(run.status.success(), "{}", run.stderr_text());
+        }
+        for args in commands {
             let stderr = refused(&args, dir.path(), &format!("hungry.yaml:{key}: "));
             assert!(
                 stderr.contains("raise the budget with `--budget"),
@@ -238,7 +245,7 @@ fn peak_of(args: &[&str], dir: &Path) -> (Option<i32>, String, f64) {
 /// A budget a quarter of the default keeps these fixtures fast; the
 /// release binary at the default budget is measured in `SumMod::cost`.
 const FACTOR: &str = "0.25";
-const BUDGET: Budget = Budget { factor: 0.25 };
+const BUDGET: Budget = Budget::new(0.25);
 
 /// Scenarios each just under the quarter budget, of the three shapes
 /// whose rows grow differently: many totals, many digits, many bins.
@@ -277,7 +284,7 @@ fn one_big_admitted_scenario_stays_under_its_budget_in_every_command() {
         let text = scenario(dice, targets);
         // Near the limit: admitted at a quarter, refused at a fifth.
         assert!(fairdice::scenario::parse_with_budget("s.yaml", &text, &BUDGET).is_ok());
-        let fifth = Budget { factor: 0.2 };
+        let fifth = Budget::new(0.2);
         assert!(fairdice::scenario::parse_with_budget("s.yaml", &text, &fifth).is_err());
         write(root, "big.yaml", &text);
         write(root, "content/big.yaml", &text);
@@ -293,6 +300,57 @@ fn one_big_admitted_scenario_stays_under_its_budget_in_every_command() {
             );
         }
         std::fs::remove_file(root.join("content/big.yaml")).unwrap();
+    }
+}
+
+/// Scenarios just under the quarter budget when only their JSON is
+/// printed (`eval --json`, `roll --json` price no page): far larger than
+/// [`BIG`], so the JSON estimate is held to the same account.
+const BIG_JSON: [(&str, &str); 4] = [
+    ("sum-mod", "dice: 1100d6\ntargets: 7\n"),
+    ("sum-mod", "dice: d6\ntargets: \"2..112\"\n"),
+    ("sum-mod", "dice: 2d6\ntargets: 50000\n"),
+    ("dice", "rolls:\n  r: \"1100d6\"\n"),
+];
+
+#[cfg(target_os = "linux")]
+#[test]
+fn one_big_scenario_admitted_for_json_stays_under_its_budget() {
+    let dir = fixture(&[("content/_index.md", "---\ntitle: Home\n---\nHi.\n")]);
+    let root = dir.path();
+    let json = BUDGET.printing(true);
+    let run = |args: &[&str]| {
+        let (code, stderr, peak) = peak_of(args, root);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        peak
+    };
+    write(root, "tiny.yaml", &scenario("d6", "2"));
+    let baseline = run(&["eval", "--json", "tiny.yaml", "--budget", FACTOR])
+        .max(run(&["roll", "--json", "d6", "--budget", FACTOR]));
+    for (kind, body) in BIG_JSON {
+        let text = format!("title: Big\nkind: {kind}\n{body}");
+        // Near the limit: admitted at a quarter, refused at a fifth; and
+        // a page of it is refused even at a quarter.
+        assert!(fairdice::scenario::parse_with_budget("s.yaml", &text, &json).is_ok());
+        let fifth = Budget::new(0.2).printing(true);
+        assert!(fairdice::scenario::parse_with_budget("s.yaml", &text, &fifth).is_err());
+        assert!(fairdice::scenario::parse_with_budget("s.yaml", &text, &BUDGET).is_err());
+        write(root, "big.yaml", &text);
+        let mut commands = vec![vec!["eval", "--json", "big.yaml", "--budget", FACTOR]];
+        if kind == "dice" {
+            commands.push(vec!["roll", "--json", "1100d6", "--budget", FACTOR]);
+        }
+        for args in commands {
+            let peak = run(&args);
+            assert!(
+                peak - baseline <= json.bytes(),
+                "{body}, {args:?}: {:.0} MB over a baseline of {:.0} MB, \
+                 over the budget of {:.0} MB",
+                peak / 1e6,
+                baseline / 1e6,
+                json.bytes() / 1e6
+            );
+        }
     }
 }
 

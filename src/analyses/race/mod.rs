@@ -153,6 +153,7 @@ impl Analysis for Race {
                 seconds: matchups,
                 bytes: 1e6,
                 key: "matchups",
+                ..Cost::default()
             };
         }
         let totals_len = params.count() * (params.dice.sides - 1) + 1;
@@ -161,6 +162,7 @@ impl Analysis for Race {
             seconds: matchups + estimated_seconds(lists, params.picks),
             bytes: 1e6 + lists * 256.0,
             key: "optimize",
+            ..Cost::default()
         }
     }
 
@@ -172,8 +174,11 @@ impl Analysis for Race {
 
     /// Only the published results: the page's extra figures are cached
     /// with them but are not part of the contract.
-    fn contract(analysed: &Analysed) -> serde_json::Value {
-        serde_json::to_value(&analysed.results).expect("results serialize")
+    fn contract<S: serde::Serializer>(
+        analysed: &Analysed,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&analysed.results, serializer)
     }
 }
 
