@@ -21,7 +21,7 @@ use crate::charts;
 use crate::config::Config;
 use crate::content::{Content, Page};
 use crate::error::{Error, Result};
-use crate::layout::blocks::{Block, ScenarioPage, Table};
+use crate::layout::blocks::{Block, Quote, ScenarioPage, Table};
 use crate::markdown::{self, Heading, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
@@ -174,6 +174,7 @@ pub fn render(
         meta,
         failed: &failed_scenarios,
         unreleased: &BTreeSet::new(),
+        standalone: false,
     };
 
     // Every page is rendered, whatever the others' errors, and a page with
@@ -459,6 +460,9 @@ struct Renderer<'a> {
     /// Keys of the rules whose words differ from the latest release (or
     /// that it lacks): marked as edited since, not yet released.
     unreleased: &'a BTreeSet<String>,
+    /// A single-file report: no other scenario is there to link or quote,
+    /// so a scenario named in a sentence is named, not linked.
+    standalone: bool,
 }
 
 #[derive(Serialize)]
@@ -766,12 +770,23 @@ impl Renderer<'_> {
                 Block::ScenarioLink {
                     before,
                     scenario,
+                    after,
+                    ..
+                } if self.standalone => {
+                    json!({"type": "scenario-link", "before": before, "title": scenario,
+                           "href": null, "after": after, "quotes": []})
+                }
+                Block::ScenarioLink {
+                    before,
+                    scenario,
                     kind,
                     after,
+                    quotes,
                 } => {
                     let (title, href) = self.scenario_link(computed, scenario, kind)?;
+                    let quotes = self.quotes(computed, scenario, quotes)?;
                     json!({"type": "scenario-link", "before": before, "title": title,
-                           "href": href, "after": after})
+                           "href": href, "after": after, "quotes": quotes})
                 }
                 Block::Verdict { text } => json!({"type": "verdict", "text": text}),
                 Block::Facts { items } => json!({"type": "facts", "items": items}),
@@ -789,6 +804,39 @@ impl Renderer<'_> {
             blocks.push(rendered);
         }
         Ok((blocks, headings))
+    }
+
+    /// Each quote's sentence with the linked first-player scenario's exact
+    /// chance to go first in its case of that many players, or its
+    /// `missing` sentence. Every player of every
+    /// case of that size must have the same chance: the sentence says so.
+    fn quotes(&self, computed: &Computed, name: &str, quotes: &[Quote]) -> Result<Vec<String>> {
+        let Some(target) = self.scenarios.get(name) else {
+            return Ok(Vec::new());
+        };
+        let cases = target.page.results["cases"].as_array();
+        quotes
+            .iter()
+            .map(|quote| {
+                let chances: BTreeSet<&str> = cases
+                    .into_iter()
+                    .flatten()
+                    .filter(|case| case["players"].as_u64() == Some(quote.players))
+                    .flat_map(|case| case["p_first"].as_array().into_iter().flatten())
+                    .filter_map(|chance| chance.as_str())
+                    .collect();
+                let mut chances = chances.into_iter();
+                match (chances.next(), chances.next()) {
+                    (None, _) => Ok(quote.missing.clone()),
+                    (Some(chance), None) => Ok(quote.text.replace("{chance}", chance)),
+                    (Some(_), Some(_)) => Err(Error::Refused(format!(
+                        "{}: compare_with: {name:?} gives {} players different chances to go \
+                         first, which this page cannot quote as one",
+                        computed.scenario.source, quote.players
+                    ))),
+                }
+            })
+            .collect()
     }
 
     /// The title of the scenario `name` and the link to its page from

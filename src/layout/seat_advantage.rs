@@ -4,7 +4,9 @@
 
 use crate::analyses::seat_advantage::{Params, Results, Seat, SeatAdvantage, Table as Games};
 use crate::engine::{exact_string, to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
+use crate::layout::blocks::{
+    Block, Cell, Chart, ChartKind, Quote, Reference, Series, Table, ValueFormat,
+};
 use crate::layout::cells::{fraction, yes_no};
 use crate::layout::format;
 use crate::layout::Layout;
@@ -25,6 +27,7 @@ impl Layout for SeatAdvantage {
                         whether that advantage exists: each place in turn order's share of \
                         wins against its fair share."
                     .into(),
+                quotes: results.by_players.iter().map(rule_quote).collect(),
             });
         }
         for games in &results.by_players {
@@ -89,6 +92,39 @@ fn overall_verdict(results: &Results) -> String {
     }
     sentence.push('.');
     sentence
+}
+
+/// The rule's expected share against what these games show: under a rule
+/// that gives every player the same chance to go first, each player holds
+/// each place in turn order equally often, so expects the average of the
+/// places' shares of wins, the same for all, however much going first is
+/// worth.
+fn rule_quote(games: &Games) -> Quote {
+    let first = &games.seats[0];
+    let share = first.wins as f64 / games.games.max(1) as f64;
+    let shown = format!(
+        "In these games the player who went first won {} ({} of {}) against the {} every \
+         player can expect under the rule.",
+        format::rough_percent(share),
+        format::count(&first.wins.into()),
+        format::count(&games.games.into()),
+        exact_string(&first.fair_share),
+    );
+    Quote {
+        players: games.players,
+        text: format!(
+            "Games of {} players: the rule gives each player the same chance to go first, \
+             {{chance}}, so over many games each player holds each place in turn order \
+             equally often and can expect {{chance}} of the wins, however much going first is \
+             worth. {shown}",
+            games.players
+        ),
+        missing: format!(
+            "Games of {} players: the rule's page does not model {} players, so it says \
+             nothing of these games.",
+            games.players, games.players
+        ),
+    }
 }
 
 /// The first player's record in a sentence, with the chi-square across seats.
