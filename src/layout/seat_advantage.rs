@@ -147,9 +147,9 @@ fn verdict(games: &Games) -> String {
         format::count(&games.games.into()),
         games.players,
         format::count(&first.wins.into()),
-        percent(share),
+        format::rough_percent(share),
         exact_string(&first.fair_share),
-        percent(p),
+        format::rough_percent(p),
         format::float(games.chi_square.p_value)
     )
 }
