@@ -98,3 +98,32 @@ fn help_describes_the_commands() {
         assert!(text.contains(command), "{text}");
     }
 }
+
+// eval --json writes its document by hand around each streamed contract:
+// it must be exactly serde_json's pretty form of the same document, for
+// several scenarios and titles that need escaping.
+#[test]
+fn eval_json_is_serde_jsons_pretty_form_of_its_document() {
+    let dir = crate::common::fixture(&[
+        (
+            "a.yaml",
+            "title: \"Quotes \\\" and \\\\ and ünïcode\"\nkind: sum-mod\ndice: 2d6\ntargets: [2, 3]\n",
+        ),
+        ("b.yaml", "title: Rolls\nkind: dice\nrolls:\n  x: \"4d6kh3\"\n  y: \"3d6\"\n"),
+    ]);
+    for files in [vec!["a.yaml"], vec!["a.yaml", "b.yaml"]] {
+        let mut args = vec!["eval", "--json", "--quiet"];
+        args.extend(&files);
+        let out = fairdice(&args, dir.path());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(doc["scenarios"].as_array().unwrap().len(), files.len());
+        assert_eq!(doc["scenarios"][0]["title"], "Quotes \" and \\ and ünïcode");
+        assert_eq!(printed, serde_json::to_string_pretty(&doc).unwrap() + "\n");
+    }
+}
