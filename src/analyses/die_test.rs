@@ -355,14 +355,14 @@ impl Simulate for DieTest {
                 results.rolls, ENUMERATION_LIMIT
             ));
         }
-        if results.rolls <= MAX_REPLAYED {
-            simulation
-                .experiments
-                .push(fair_rolls(&params.die, &params.observed(), results));
-        } else {
+        simulation
+            .experiments
+            .push(fair_rolls(&params.die, &params.observed(), results));
+        if results.rolls > MAX_REPLAYED {
             simulation.not_replayed.push(format!(
-                "the p-values and intervals: {} rolls are more than the {MAX_REPLAYED} a \
-                 trial replays",
+                "each face's interval coverage: its exact chance needs a big-integer \
+                 weight for every count up to {} rolls (the p-values are replayed, the \
+                 counts drawn from their multinomial distribution)",
                 results.rolls
             ));
         }
@@ -406,7 +406,12 @@ fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
     let loaded = Loaded::new(&ways);
     let chances = chances(results);
     let expected: Vec<f64> = chances.iter().map(|p| to_f64(p) * rolls as f64).collect();
-    let (coverages, coverage_of) = Coverage::per_chance(rolls, &chances);
+    // Past MAX_REPLAYED the coverage's exact chance is out of reach.
+    let (coverages, coverage_of) = if rolls <= MAX_REPLAYED {
+        Coverage::per_chance(rolls, &chances)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let critical = stats::chi_square_critical(results.chi_square.df).unwrap_or(f64::INFINITY);
     let mut events: Vec<Event> = results
         .exact_p_value
@@ -439,9 +444,9 @@ fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
         label: format!("{rolls} rolls of a fair {die}"),
         events,
         means: Vec::new(),
-        steps_per_trial: rolls as f64,
+        steps_per_trial: loaded.steps(rolls),
         trial: Box::new(move |sampler, trial| {
-            let counts = loaded.tally(sampler, rolls);
+            let counts = loaded.counts(sampler, rolls);
             if exact_test && no_more_likely(&counts, &observed, &ways) {
                 trial.hit(0);
             }
@@ -474,11 +479,6 @@ fn power_rolls(
     power: &Power,
     rolls: u64,
 ) -> Result<Experiment, String> {
-    if rolls > MAX_REPLAYED {
-        return Err(format!(
-            "{rolls} rolls, more than the {MAX_REPLAYED} a trial replays"
-        ));
-    }
     let fair = chances(results);
     let favoured = results
         .faces
@@ -510,8 +510,8 @@ fn power_rolls(
     Ok(power_experiment(
         label,
         "chi-square test",
-        rolls,
-        move |sampler| pearson(&loaded.tally(sampler, rolls), &expected) >= critical,
+        loaded.steps(rolls),
+        move |sampler| pearson(&loaded.counts(sampler, rolls), &expected) >= critical,
     ))
 }
 
@@ -563,6 +563,43 @@ mod tests {
         assert!(results.power[0].approximation);
     }
 
+    /// The parameters of a die test whose rolls were tallied from a file.
+    fn tallied(die: Die, observed: &[u64]) -> Params {
+        Params {
+            die,
+            counts: None,
+            rolls: None,
+            tallied: Some(observed.to_vec()),
+        }
+    }
+
+    // 120,000 rolls: past the one-by-one limit, the counts are drawn at
+    // once, the chi-square and G p-values are replayed (approximate
+    // figures, measured), and only the coverage is listed as not replayed.
+    #[test]
+    fn a_log_of_120000_rolls_is_replayed() {
+        use crate::analyses::simulate::assert_agrees;
+        let die = Die::parse("d6").unwrap();
+        let observed = [20_100, 19_800, 20_050, 19_900, 20_000, 20_150];
+        let mut results = test(&die, &observed);
+        results.power.clear();
+        let simulation = DieTest::simulation(&tallied(die, &observed), &results);
+        assert_eq!(simulation.experiments.len(), 2);
+        assert!(simulation.experiments[1].label.starts_with("120000 rolls"));
+        // The one roll's 6 faces; the rolls' figures are approximate.
+        assert_eq!(assert_agrees(&simulation, 2_000), 6);
+        let tally = simulation.experiments[1].run(2_000, 1, "big");
+        // The chi-square p-value (index 0 of the four approximations) is
+        // replayed near its value.
+        let p = results.chi_square.p_value;
+        let seen = tally.hits[0] as f64 / 2_000.0;
+        assert!((seen - p).abs() < 0.06, "{seen} against {p}");
+        assert!(simulation
+            .not_replayed
+            .iter()
+            .any(|reason| reason.contains("interval coverage") && reason.contains("120000 rolls")));
+    }
+
     #[test]
     fn simulated_fair_dice_agree_with_the_exact_test() {
         use crate::analyses::simulate::assert_agrees;
@@ -573,13 +610,7 @@ mod tests {
         let mut results = test(&die, &observed);
         assert!(results.exact_p_value.is_some());
         results.power.clear();
-        let params = Params {
-            die,
-            counts: None,
-            rolls: None,
-            tallied: Some(observed.to_vec()),
-        };
-        let simulation = DieTest::simulation(&params, &results);
+        let simulation = DieTest::simulation(&tallied(die, &observed), &results);
         // One roll: 4 faces; the rolls: the exact test and 4 coverages
         // (and 4 approximations, measured but not asserted).
         assert_eq!(assert_agrees(&simulation, 20_000), 4 + 1 + 4);
@@ -614,14 +645,18 @@ mod tests {
         let tally = power.run(4_000, 1, "power");
         let share = tally.hits[0] as f64 / 4_000.0;
         assert!((0.77..0.92).contains(&share), "{share}");
-        // With 20 000 rolls and more nothing is replayed, and the page says
-        // why.
+        // Past 20 000 rolls the p-values are still replayed (counts drawn
+        // at once), the coverage is not, and the page says why.
         let big = test(&params.die, &[10_000, 10_001]);
         let simulation = DieTest::simulation(&params, &big);
         assert!(simulation
+            .experiments
+            .iter()
+            .any(|e| e.label == "20001 rolls of a fair d2"));
+        assert!(simulation
             .not_replayed
             .iter()
-            .any(|why| why.contains("20001 rolls are more than the 20000")));
+            .any(|why| why.contains("interval coverage") && why.contains("20001 rolls")));
         assert!(simulation
             .not_replayed
             .iter()

@@ -322,12 +322,13 @@ impl Simulate for SeatAdvantage {
         );
         for table in &results.by_players {
             let players = table.players;
-            if table.games <= MAX_REPLAYED {
-                simulation.experiments.push(fair_games(table));
-            } else {
+            simulation.experiments.push(fair_games(table));
+            if table.games > MAX_REPLAYED {
                 simulation.not_replayed.push(format!(
-                    "{players} players: {} games are more than the {MAX_REPLAYED} a trial \
-                     replays",
+                    "{players} players, each seat's interval coverage: its exact chance \
+                     needs a big-integer weight for every count up to {} games (the \
+                     p-values are replayed, the wins drawn from their multinomial \
+                     distribution)",
                     table.games
                 ));
             }
@@ -353,7 +354,8 @@ fn fair_games(table: &Table) -> Experiment {
     let seats = Loaded::new(&vec![1; players as usize]);
     let observed: Vec<u64> = table.seats.iter().map(|s| s.wins).collect();
     let fair_share = Exact::new(BigInt::from(1), BigInt::from(players));
-    let coverage = Coverage::new(games, &fair_share);
+    // Past MAX_REPLAYED the coverage's exact chance is out of reach.
+    let coverage = (games <= MAX_REPLAYED).then(|| Coverage::new(games, &fair_share));
     let expected = vec![games as f64 / players as f64; players as usize];
     let critical = stats::chi_square_critical(table.chi_square.df).unwrap_or(f64::INFINITY);
     let mut events: Vec<Event> = table
@@ -364,10 +366,17 @@ fn fair_games(table: &Table) -> Experiment {
             Event::new(label, s.p_value.clone())
         })
         .collect();
-    events.extend(table.seats.iter().map(|s| {
-        let label = format!("seat {}: its interval holds its fair share", s.seat);
-        Event::new(label, coverage.exact.clone())
-    }));
+    if let Some(coverage) = &coverage {
+        events.extend(table.seats.iter().map(|s| {
+            let label = format!("seat {}: its interval holds its fair share", s.seat);
+            Event::new(label, coverage.exact.clone())
+        }));
+    }
+    let covered = if coverage.is_some() {
+        players as usize
+    } else {
+        0
+    };
     events.extend([
         Event::approximate(
             format!("chi-square at least {:.4}", table.chi_square.statistic),
@@ -389,16 +398,18 @@ fn fair_games(table: &Table) -> Experiment {
         label: format!("{games} games of {players} players, turn order irrelevant"),
         events,
         means,
-        steps_per_trial: games as f64,
+        steps_per_trial: seats.steps(games),
         trial: Box::new(move |sampler, trial| {
-            let wins = seats.tally(sampler, games);
+            let wins = seats.counts(sampler, games);
             let weights = [1, players - 1];
             for (seat, (&won, &seen)) in wins.iter().zip(&observed).enumerate() {
                 if no_more_likely(&[won, games - won], &[seen, games - seen], &weights) {
                     trial.hit(seat);
                 }
-                if coverage.holds[won as usize] {
-                    trial.hit(seat_count + seat);
+                if let Some(coverage) = &coverage {
+                    if coverage.holds[won as usize] {
+                        trial.hit(seat_count + seat);
+                    }
                 }
                 trial.measure(seat, won);
             }
@@ -408,7 +419,7 @@ fn fair_games(table: &Table) -> Experiment {
                 .enumerate()
             {
                 if hit {
-                    trial.hit(2 * seat_count + i);
+                    trial.hit(seat_count + covered + i);
                 }
             }
         }),
@@ -438,7 +449,7 @@ fn power_games(table: &Table, row: &GamesNeeded, games: u64) -> Result<Experimen
     Ok(power_experiment(
         label,
         "binomial test",
-        games,
+        games as f64,
         move |sampler| rejected[winner.tally(sampler, games)[0] as usize],
     ))
 }
@@ -465,6 +476,27 @@ mod tests {
         let observed = table.games_needed.last().unwrap();
         assert!(observed.observed);
         assert_eq!(observed.advantage, Exact::new(38.into(), 156.into()));
+    }
+
+    // A log past the one-by-one limit: its wins are drawn from their
+    // multinomial distribution, and each seat's exact p-value and mean
+    // wins still agree with the replay; the coverage is listed instead.
+    #[test]
+    fn a_log_of_a_hundred_thousand_games_is_replayed() {
+        use crate::analyses::simulate::assert_agrees;
+        let tally = Tally::from([(3, vec![33_700, 33_500, 32_800])]);
+        let mut results = test(&tally);
+        for table in &mut results.by_players {
+            table.games_needed.clear();
+        }
+        let params: Params = serde_yaml::from_str("wins: {3: [33700, 33500, 32800]}").unwrap();
+        let simulation = SeatAdvantage::simulation(&params, &results);
+        // Per seat: its p-value and its mean wins (no coverage).
+        assert_eq!(assert_agrees(&simulation, 4_000), 3 * 2);
+        assert!(simulation
+            .not_replayed
+            .iter()
+            .any(|reason| reason.contains("interval coverage") && reason.contains("100000 games")));
     }
 
     #[test]

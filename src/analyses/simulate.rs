@@ -288,6 +288,11 @@ impl Sampler {
         (0..count).map(|_| self.die(sides)).sum()
     }
 
+    /// A uniform float in `[0, 1)`: the top 53 bits of one draw.
+    pub fn unit(&mut self) -> f64 {
+        (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
     /// A fair coin: heads is `true`.
     pub fn coin(&mut self) -> bool {
         self.rng.next_u64() >> 63 == 1

@@ -17,9 +17,11 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-/// The most rolls (or games) one trial replays: a larger log, or a power
-/// table row asking for more, is named among the figures not replayed
-/// (100 000 trials of it would take minutes).
+/// The most rolls (or games) one trial replays one by one. A larger log's
+/// counts are drawn at once from the multinomial distribution
+/// ([`Loaded::counts`]); what needs a big-integer weight for every count
+/// (an interval's coverage, the binomial test's rejection region) is not
+/// replayed past it.
 pub const MAX_REPLAYED: u64 = 20_000;
 
 /// Outcomes with rational chances, drawn by one uniform integer below
@@ -80,6 +82,94 @@ impl Loaded {
         }
         counts
     }
+
+    /// `rolls` draws counted per outcome, as [`Loaded::tally`] counts them
+    /// up to [`MAX_REPLAYED`] (one draw a roll); beyond, the counts are
+    /// drawn at once from their multinomial distribution, one binomial an
+    /// outcome given the rolls left ([`binomial`]).
+    pub fn counts(&self, sampler: &mut Sampler, rolls: u64) -> Vec<u64> {
+        if rolls <= MAX_REPLAYED {
+            return self.tally(sampler, rolls);
+        }
+        let mut counts = Vec::with_capacity(self.outcomes());
+        let (mut left, mut below) = (rolls, 0u64);
+        let whole = self.cumulative.last().copied().unwrap_or(1);
+        for (i, &total) in self.cumulative.iter().enumerate() {
+            let weight = total - below;
+            let rest = whole - below;
+            below = total;
+            let count = if i + 1 == self.outcomes() || weight == rest {
+                left
+            } else {
+                binomial(sampler, left, weight as f64 / rest as f64)
+            };
+            counts.push(count);
+            left -= count;
+        }
+        counts
+    }
+
+    /// The draws a trial of `rolls` rolls takes ([`Loaded::counts`]), for
+    /// the simulation's cost.
+    pub fn steps(&self, rolls: u64) -> f64 {
+        if rolls <= MAX_REPLAYED {
+            rolls as f64
+        } else {
+            self.outcomes() as f64 * (2.0 * (rolls as f64).sqrt() + 1.0)
+        }
+    }
+}
+
+/// A draw from the binomial distribution of `n` trials of chance `p`, by
+/// inversion searching outward from the mode (C. D. Kemp, "A modal method
+/// for generating binomial variables", Communications in Statistics:
+/// Theory and Methods 15, 1986): the outcomes are visited in the order m,
+/// m - 1, m + 1, m - 2, ... and one uniform is spent on their chances in
+/// that order, which is an exact inversion for that order. Chances come
+/// from the mode's (by `ln_gamma`) through the ratio of neighbours, in
+/// floats, so each is right to about 1e-12 relative; the search takes
+/// about one standard deviation's worth of steps.
+pub fn binomial(sampler: &mut Sampler, n: u64, p: f64) -> u64 {
+    if n == 0 || p <= 0.0 {
+        return 0;
+    }
+    if p >= 1.0 {
+        return n;
+    }
+    use statrs::function::gamma::ln_gamma;
+    let mode = ((n as f64 + 1.0) * p).floor().min(n as f64) as u64;
+    let (nf, mf) = (n as f64, mode as f64);
+    let at_mode = (ln_gamma(nf + 1.0) - ln_gamma(mf + 1.0) - ln_gamma(nf - mf + 1.0)
+        + mf * p.ln()
+        + (nf - mf) * (-p).ln_1p())
+    .exp();
+    let odds = p / (1.0 - p);
+    let mut u = sampler.unit() - at_mode;
+    if u < 0.0 {
+        return mode;
+    }
+    let (mut low, mut low_chance) = (mode, at_mode);
+    let (mut high, mut high_chance) = (mode, at_mode);
+    while low > 0 || high < n {
+        if low > 0 {
+            low_chance *= low as f64 / ((n - low + 1) as f64 * odds);
+            low -= 1;
+            u -= low_chance;
+            if u < 0.0 {
+                return low;
+            }
+        }
+        if high < n {
+            high_chance *= (n - high) as f64 / (high + 1) as f64 * odds;
+            high += 1;
+            u -= high_chance;
+            if u < 0.0 {
+                return high;
+            }
+        }
+    }
+    // Rounding left a sliver of the uniform unspent: the mode stands in.
+    mode
 }
 
 /// Whether `counts` is no more likely than `observed` (the same number of
@@ -200,13 +290,13 @@ impl Coverage {
     }
 }
 
-/// A power-table row replayed: `size` rolls or games a trial, drawn by
-/// `notices`, which says whether the test noticed the bias; the row
-/// promises it does [`stats::POWER`] of the time (an approximation).
+/// A power-table row replayed: `steps` draws a trial, made by `notices`,
+/// which says whether the test noticed the bias; the row promises it does
+/// [`stats::POWER`] of the time (an approximation).
 pub fn power_experiment(
     label: String,
     test: &str,
-    size: u64,
+    steps: f64,
     notices: impl Fn(&mut Sampler) -> bool + Send + Sync + 'static,
 ) -> Experiment {
     Experiment {
@@ -216,7 +306,7 @@ pub fn power_experiment(
             stats::POWER,
         )],
         means: Vec::new(),
-        steps_per_trial: size as f64,
+        steps_per_trial: steps,
         trial: Box::new(move |sampler, trial| {
             if notices(sampler) {
                 trial.hit(0);
@@ -293,6 +383,120 @@ mod tests {
 
     fn fraction(p: i64, q: i64) -> Exact {
         Exact::new(BigInt::from(p), BigInt::from(q))
+    }
+
+    /// Mean and variance of `draws` binomial draws against n p and n p q,
+    /// each within 6 of its standard errors (a correct sampler strays that
+    /// far about once in 500 million runs).
+    fn moments_agree(n: u64, p: f64, draws: u64, seed: u64) {
+        let mut sampler = Sampler::new(seed, "binomial");
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for _ in 0..draws {
+            let x = binomial(&mut sampler, n, p) as f64;
+            assert!(x <= n as f64);
+            sum += x;
+            squares += x * x;
+        }
+        let d = draws as f64;
+        let (mean, variance) = (n as f64 * p, n as f64 * p * (1.0 - p));
+        let average = sum / d;
+        let spread = squares / d - average * average;
+        assert!(
+            (average - mean).abs() <= 6.0 * (variance / d).sqrt(),
+            "n {n} p {p}: mean {average}, expected {mean}"
+        );
+        // The sample variance's own variance: (mu4 - sigma^4) / d, with
+        // the binomial's fourth central moment n p q (1 + 3 p q (n - 2)),
+        // and the bias from estimating the mean (up to (6 sd / sqrt d)^2).
+        let pq = p * (1.0 - p);
+        let mu4 = n as f64 * pq * (1.0 + 3.0 * pq * (n as f64 - 2.0));
+        let error = ((mu4 - variance * variance).max(0.0) / d).sqrt();
+        assert!(
+            (spread - variance).abs() <= 6.0 * error + 36.0 * variance / d + 1e-9,
+            "n {n} p {p}: variance {spread}, expected {variance}"
+        );
+    }
+
+    #[test]
+    fn binomial_draws_have_the_binomials_mean_and_variance() {
+        for (n, p) in [
+            (1, 0.5),
+            (7, 0.1),
+            (1_000_000, 1.0 / 6.0),
+            (1_000_000, 1e-6),
+            (1_000_000, 0.999),
+            (50_000, 0.5),
+        ] {
+            moments_agree(n, p, 20_000, 7);
+        }
+        let mut sampler = Sampler::new(1, "edges");
+        assert_eq!(binomial(&mut sampler, 0, 0.5), 0);
+        assert_eq!(binomial(&mut sampler, 10, 0.0), 0);
+        assert_eq!(binomial(&mut sampler, 10, 1.0), 10);
+    }
+
+    #[test]
+    fn binomial_draws_fit_the_exact_distribution() {
+        // 200,000 draws of Binomial(20, 0.3) against its exact chances by
+        // Pearson's test, cells under 5 expected merged into their
+        // neighbour; failing at 1e-6 means a wrong sampler.
+        let (n, p, draws) = (20u64, 0.3f64, 200_000u64);
+        let mut sampler = Sampler::new(11, "fit");
+        let mut seen = vec![0u64; n as usize + 1];
+        for _ in 0..draws {
+            seen[binomial(&mut sampler, n, p) as usize] += 1;
+        }
+        let choose = |k: u64| (0..k).fold(1.0f64, |c, i| c * (n - i) as f64 / (i + 1) as f64);
+        let chance = |k: u64| choose(k) * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32);
+        let (mut statistic, mut cells) = (0.0, 0);
+        let (mut observed, mut expected) = (0.0, 0.0);
+        for k in 0..=n {
+            observed += seen[k as usize] as f64;
+            expected += chance(k) * draws as f64;
+            if k == n || expected >= 5.0 && chance(k + 1) * draws as f64 >= 5.0 {
+                statistic += (observed - expected).powi(2) / expected;
+                cells += 1;
+                (observed, expected) = (0.0, 0.0);
+            }
+        }
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        let limit = ChiSquared::new((cells - 1) as f64)
+            .unwrap()
+            .inverse_cdf(1.0 - 1e-6);
+        assert!(
+            statistic < limit,
+            "{statistic} over {limit} with {cells} cells: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn counts_past_the_one_by_one_limit_are_multinomial() {
+        let die = Loaded::new(&[3, 2, 1]);
+        let mut sampler = Sampler::new(5, "multinomial");
+        let rolls = 1_000_000;
+        let trials = 2_000;
+        let mut sums = [0f64; 3];
+        for _ in 0..trials {
+            let counts = die.counts(&mut sampler, rolls);
+            assert_eq!(counts.iter().sum::<u64>(), rolls);
+            for (sum, count) in sums.iter_mut().zip(&counts) {
+                *sum += *count as f64;
+            }
+        }
+        for (sum, share) in sums.iter().zip([0.5, 1.0 / 3.0, 1.0 / 6.0]) {
+            let mean = sum / trials as f64;
+            let spread = (rolls as f64 * share * (1.0 - share) / trials as f64).sqrt();
+            assert!(
+                (mean - rolls as f64 * share).abs() <= 6.0 * spread,
+                "{sums:?}"
+            );
+        }
+        // Up to the limit, the counts are the one-by-one tally's.
+        let (mut a, mut b) = (Sampler::new(9, "same"), Sampler::new(9, "same"));
+        assert_eq!(die.counts(&mut a, 500), die.tally(&mut b, 500));
+        // A weight of zero never comes up.
+        let never = Loaded::new(&[0, 1, 0]);
+        assert_eq!(never.counts(&mut sampler, rolls), vec![0, rolls, 0]);
     }
 
     #[test]
