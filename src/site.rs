@@ -807,9 +807,9 @@ impl Renderer<'_> {
     }
 
     /// Each quote's sentence with the linked first-player scenario's exact
-    /// chance to go first in its case of that many players, or its
-    /// `missing` sentence. Every player of every
-    /// case of that size must have the same chance: the sentence says so.
+    /// chance to go first in its cases of that many players, or its
+    /// `missing` sentence. Every player of every case of that size must
+    /// have the same chance, because the sentence says so.
     fn quotes(&self, computed: &Computed, name: &str, quotes: &[Quote]) -> Result<Vec<String>> {
         let Some(target) = self.scenarios.get(name) else {
             return Ok(Vec::new());
