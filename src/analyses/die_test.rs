@@ -5,8 +5,8 @@
 
 use crate::analyses::observations::{tally_rolls, Count, DataError, DataPath};
 use crate::analyses::simulate::observed::{
-    at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment, Coverage, Loaded,
-    MAX_REPLAYED,
+    at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment,
+    weights_within_reach, Coverage, Loaded,
 };
 use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare, RollsNeeded};
@@ -358,12 +358,11 @@ impl Simulate for DieTest {
         simulation
             .experiments
             .push(fair_rolls(&params.die, &params.observed(), results));
-        if results.rolls > MAX_REPLAYED {
-            simulation.not_replayed.push(format!(
-                "each face's interval coverage: its exact chance needs a big-integer \
-                 weight for every count up to {} rolls (the p-values are replayed, the \
-                 counts drawn from their multinomial distribution)",
-                results.rolls
+        if !weights_within_reach(results.rolls) {
+            simulation.not_replayed.push(Coverage::out_of_reach(
+                "each face's",
+                results.rolls,
+                "rolls",
             ));
         }
         for power in &results.power {
@@ -406,8 +405,7 @@ fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
     let loaded = Loaded::new(&ways);
     let chances = chances(results);
     let expected: Vec<f64> = chances.iter().map(|p| to_f64(p) * rolls as f64).collect();
-    // Past MAX_REPLAYED the coverage's exact chance is out of reach.
-    let (coverages, coverage_of) = if rolls <= MAX_REPLAYED {
+    let (coverages, coverage_of) = if weights_within_reach(rolls) {
         Coverage::per_chance(rolls, &chances)
     } else {
         (Vec::new(), Vec::new())

@@ -5,8 +5,8 @@
 
 use crate::analyses::observations::{tally_games, Count, DataError, DataPath, Tally, MAX_PLAYERS};
 use crate::analyses::simulate::observed::{
-    at_least, binomial_rejections, more_often, no_more_likely, pearson, power_experiment, Coverage,
-    Loaded, MAX_REPLAYED,
+    at_least, binomial_rejections, more_often, no_more_likely, pearson, power_experiment,
+    weights_within_reach, Coverage, Loaded, MAX_REPLAYED,
 };
 use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare};
@@ -323,13 +323,11 @@ impl Simulate for SeatAdvantage {
         for table in &results.by_players {
             let players = table.players;
             simulation.experiments.push(fair_games(table));
-            if table.games > MAX_REPLAYED {
-                simulation.not_replayed.push(format!(
-                    "{players} players, each seat's interval coverage: its exact chance \
-                     needs a big-integer weight for every count up to {} games (the \
-                     p-values are replayed, the wins drawn from their multinomial \
-                     distribution)",
-                    table.games
+            if !weights_within_reach(table.games) {
+                simulation.not_replayed.push(Coverage::out_of_reach(
+                    &format!("{players} players, each seat's"),
+                    table.games,
+                    "games",
                 ));
             }
             for row in &table.games_needed {
@@ -354,8 +352,7 @@ fn fair_games(table: &Table) -> Experiment {
     let seats = Loaded::new(&vec![1; players as usize]);
     let observed: Vec<u64> = table.seats.iter().map(|s| s.wins).collect();
     let fair_share = Exact::new(BigInt::from(1), BigInt::from(players));
-    // Past MAX_REPLAYED the coverage's exact chance is out of reach.
-    let coverage = (games <= MAX_REPLAYED).then(|| Coverage::new(games, &fair_share));
+    let coverage = weights_within_reach(games).then(|| Coverage::new(games, &fair_share));
     let expected = vec![games as f64 / players as f64; players as usize];
     let critical = stats::chi_square_critical(table.chi_square.df).unwrap_or(f64::INFINITY);
     let mut events: Vec<Event> = table
@@ -372,11 +369,7 @@ fn fair_games(table: &Table) -> Experiment {
             Event::new(label, coverage.exact.clone())
         }));
     }
-    let covered = if coverage.is_some() {
-        players as usize
-    } else {
-        0
-    };
+    let covered = coverage.as_ref().map_or(0, |_| players as usize);
     events.extend([
         Event::approximate(
             format!("chi-square at least {:.4}", table.chi_square.statistic),
@@ -429,7 +422,7 @@ fn fair_games(table: &Table) -> Experiment {
 /// The games a row asks for, the first player winning as often as the row
 /// says: how often the exact two-sided binomial test at 5 % notices.
 fn power_games(table: &Table, row: &GamesNeeded, games: u64) -> Result<Experiment, String> {
-    if games > MAX_REPLAYED {
+    if !weights_within_reach(games) {
         return Err(format!(
             "{games} games, more than the {MAX_REPLAYED} a trial replays"
         ));

@@ -249,7 +249,24 @@ pub struct Coverage {
     pub exact: Exact,
 }
 
+/// Whether a big-integer weight for every count up to `trials` is within
+/// reach, as an interval's coverage and the binomial test's rejection
+/// region need: up to [`MAX_REPLAYED`].
+pub fn weights_within_reach(trials: u64) -> bool {
+    trials <= MAX_REPLAYED
+}
+
 impl Coverage {
+    /// Why `whose` interval coverage is not replayed for `trials` `unit`
+    /// (past [`weights_within_reach`]), for the figures not replayed.
+    pub fn out_of_reach(whose: &str, trials: u64, unit: &str) -> String {
+        format!(
+            "{whose} interval coverage: its exact chance needs a big-integer weight for \
+             every count up to {trials} {unit} (the p-values are replayed, the {unit} \
+             counted by their multinomial distribution)"
+        )
+    }
+
     /// The coverage of the interval of `trials` trials at `chance`.
     pub fn new(trials: u64, chance: &Exact) -> Coverage {
         let a = chance.numer().magnitude();
