@@ -8,7 +8,7 @@ use crate::analyses::simulate::observed::{
     at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment,
     weights_within_reach, Coverage, Loaded,
 };
-use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
+use crate::analyses::simulate::{Event, Experiment, Figure, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare, RollsNeeded};
 use crate::engine::{text, to_f64, Exact};
 use crate::progress::Progress;
@@ -185,6 +185,9 @@ pub struct Power {
     /// Rolls for the chi-square test at 5 % to notice it 80 % of the time;
     /// `None` when no number of rolls under a billion would.
     pub rolls_needed: Option<u64>,
+    /// The power reached at `rolls_needed` (at least 0.8; float, a sum
+    /// over every way the rolls can fall): what a replay of the row finds.
+    pub reached: Option<f64>,
     /// Whether `rolls_needed` is the least n at which the power
     /// conditioned on the favoured face reaches 80 % (the other faces read
     /// from their chi-square law), because the test's own power was over
@@ -320,20 +323,21 @@ fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
             let approximate = (favoured < 1.0)
                 .then(|| stats::chi_square_trials_needed(chances, &alternative))
                 .flatten();
-            let (rolls_needed, approximation) = match stats::chi_square_rolls_needed(
+            let (rolls_needed, reached, approximation) = match stats::chi_square_rolls_needed(
                 &die.ways(),
                 &alternative,
                 rarest,
                 approximate,
             ) {
-                RollsNeeded::Exact(n) => (Some(n), false),
-                RollsNeeded::Conditioned(n) => (Some(n), true),
-                RollsNeeded::Never => (None, false),
+                RollsNeeded::Exact(n, power) => (Some(n), Some(power), false),
+                RollsNeeded::Conditioned(n, power) => (Some(n), Some(power), true),
+                RollsNeeded::Never => (None, None, false),
             };
             Power {
                 advantage: Exact::new(BigInt::from(advantage.0), BigInt::from(advantage.1)),
                 face: die.faces[rarest].0,
                 rolls_needed,
+                reached,
                 approximation,
             }
         })
@@ -476,7 +480,8 @@ fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
 }
 
 /// The rolls a power row asks for, of the die favouring its face: how
-/// often the chi-square test at 5 % notices (the row promises 80 %).
+/// often the chi-square test at 5 % notices (the row's power there, at
+/// least 80 %: the test's own must be met, the conditioned one measured).
 fn power_rolls(
     die: &Die,
     results: &Results,
@@ -511,10 +516,17 @@ fn power_rolls(
         power.face,
         more_often(&power.advantage)
     );
+    let reached = power.reached.ok_or("the row has no power")?;
+    let reached = if power.approximation {
+        Figure::Approximate(reached)
+    } else {
+        Figure::Summed(reached)
+    };
     Ok(power_experiment(
         label,
         "chi-square test",
         loaded.steps(rolls),
+        reached,
         move |sampler| pearson(&loaded.counts(sampler, rolls), &expected) >= critical,
     ))
 }
@@ -648,9 +660,33 @@ mod tests {
                 results.power[2].rolls_needed.unwrap()
             )
         );
+        // The figure is the power the row reaches there, summed over every
+        // outcome, so a replay beyond its limit fails the run.
+        let reached = results.power[2].reached.unwrap();
+        assert!(reached >= stats::POWER, "{reached}");
+        assert_eq!(power.events[0].figure, Figure::Summed(reached));
         let tally = power.run(4_000, 1, "power");
         let share = tally.hits[0] as f64 / 4_000.0;
-        assert!((0.77..0.92).contains(&share), "{share}");
+        let spread = (reached * (1.0 - reached) / 4_000.0).sqrt();
+        assert!(
+            (share - reached).abs() < 5.0 * spread,
+            "{share} against {reached}"
+        );
+        // A d6's 10 % row is conditioned on the favoured face: measured,
+        // never failed on.
+        let d6 = Die::parse("d6").unwrap();
+        let results = test(&d6, &[10; 6]);
+        let simulation = DieTest::simulation(&tallied(d6, &[10; 6]), &results);
+        let figure = |rolls: Option<u64>| {
+            let label = format!("{} rolls of d6", rolls.unwrap());
+            let experiment = simulation
+                .experiments
+                .iter()
+                .find(|e| e.label.starts_with(&label));
+            experiment.unwrap().events[0].figure.clone()
+        };
+        assert!(!figure(results.power[0].rolls_needed).is_exact());
+        assert!(figure(results.power[1].rolls_needed).is_exact());
         // Past 20 000 rolls the p-values are still replayed (counts drawn
         // at once), the coverage is not, and the page says why.
         let big = test(&params.die, &[10_000, 10_001]);

@@ -8,7 +8,7 @@ use crate::analyses::simulate::observed::{
     at_least, binomial_rejections, more_often, no_more_likely, pearson, power_experiment,
     weights_within_reach, Coverage, Loaded, MAX_REPLAYED,
 };
-use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
+use crate::analyses::simulate::{Event, Experiment, Figure, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare};
 use crate::engine::{text, Exact};
 use crate::progress::Progress;
@@ -113,7 +113,8 @@ pub struct GamesNeeded {
     /// Whether this is the advantage these games show.
     pub observed: bool,
     /// Games for the two-sided binomial test at 5 % to notice it 80 % of
-    /// the time (normal approximation); `None` past a billion.
+    /// the time (the least n at which its exact power does); `None` past
+    /// the search's reach.
     pub games_needed: Option<u64>,
 }
 
@@ -432,17 +433,25 @@ fn power_games(table: &Table, row: &GamesNeeded, games: u64) -> Result<Experimen
     let fair_share = Exact::new(BigInt::from(1), BigInt::from(players));
     let first = &fair_share * (&one + &row.advantage);
     let rest = &one - &first;
-    let winner =
-        Loaded::from_chances(&[first, rest]).ok_or("its chances do not fit a 64-bit draw")?;
+    let winner = Loaded::from_chances(&[first.clone(), rest])
+        .ok_or("its chances do not fit a 64-bit draw")?;
     let rejected = binomial_rejections(games, 1, players - 1);
     let label = format!(
         "{games} games of {players} players, the first winning {}",
         more_often(&row.advantage)
     );
+    // The power the search found there (at least 80 %), summed over every
+    // count: the replay, with its own exact rejection region, must meet it.
+    let reached = stats::binomial_exact_power(
+        games,
+        stats::share_f64(&fair_share),
+        stats::share_f64(&first),
+    );
     Ok(power_experiment(
         label,
         "binomial test",
         games as f64,
+        Figure::Summed(reached),
         move |sampler| rejected[winner.tally(sampler, games)[0] as usize],
     ))
 }
@@ -523,9 +532,19 @@ mod tests {
             row.label,
             format!("{needed} games of 4 players, the first winning 50 % more often")
         );
+        // Its figure: the exact test's power there, at least 80 %, held to
+        // its limit as an exact figure is.
+        let Figure::Summed(reached) = row.events[0].figure else {
+            panic!("{:?}", row.events[0].figure)
+        };
+        assert!((stats::POWER..0.9).contains(&reached), "{reached}");
         let tally = row.run(4_000, 1, "power");
         let share = tally.hits[0] as f64 / 4_000.0;
-        assert!((0.74..0.9).contains(&share), "{share}");
+        let spread = (reached * (1.0 - reached) / 4_000.0).sqrt();
+        assert!(
+            (share - reached).abs() < 5.0 * spread,
+            "{share} against {reached}"
+        );
     }
 
     #[test]

@@ -5,11 +5,12 @@
 //! A kind's simulator ([`Simulate`]) is written from the rules of the
 //! procedure (roll, add, reroll, shuffle, race), never by sampling the
 //! exact distribution, and it names the exact figures each simulated
-//! [`Experiment`] must reproduce. A figure may be [`Figure::Exact`], which
-//! fails the run when the simulation strays too far, or
-//! [`Figure::Approximate`] (an asymptotic p-value, a test's nominal size or
-//! power), which the simulation measures without failing: the gap is the
-//! approximation's, not a bug. Figures that cannot be replayed (arithmetic
+//! [`Experiment`] must reproduce. A figure may be [`Figure::Exact`] or
+//! [`Figure::Summed`] (a test's power summed over every outcome), which
+//! fail the run when the simulation strays too far, or
+//! [`Figure::Approximate`] (an asymptotic p-value, a test's nominal size, a
+//! power from a chi-square law), which the simulation measures without
+//! failing: the gap is the approximation's, not a bug. Figures that cannot be replayed (arithmetic
 //! on observed data, sizes too large) are named in
 //! [`Simulation::not_replayed`] with the reason, never left out silently.
 //!
@@ -107,6 +108,10 @@ pub struct Event {
 pub enum Figure {
     /// Counted exactly: a simulation beyond its limit fails the run.
     Exact(Exact),
+    /// Summed over every outcome in floats (a test's power): exact but for
+    /// rounding far below any simulation's reach, so, as for an exact
+    /// figure, a simulation beyond its limit fails the run.
+    Summed(f64),
     /// An approximation (float, as the results give it): the simulation
     /// measures how close it is and never fails the run on it.
     Approximate(f64),
@@ -117,13 +122,13 @@ impl Figure {
     pub fn value(&self) -> f64 {
         match self {
             Figure::Exact(exact) => to_f64(exact),
-            Figure::Approximate(value) => *value,
+            Figure::Summed(value) | Figure::Approximate(value) => *value,
         }
     }
 
     /// Whether a miss fails the run.
     pub fn is_exact(&self) -> bool {
-        matches!(self, Figure::Exact(_))
+        matches!(self, Figure::Exact(_) | Figure::Summed(_))
     }
 }
 

@@ -106,10 +106,13 @@ fn approximations_section(text: &mut String, report: &Report) {
          Some figures are approximations by nature: the chi-square and G-test\n\
          p-values come from the chi-square distribution, which the statistic\n\
          only approaches as the counts grow; a test at 5 % rejects a fair die\n\
-         about 5 % of the time; the power tables promise a test that notices a\n\
-         bias 80 % of the time. The simulation plays fair dice and fair games of\n\
-         the observed size (and biased ones of the size the power table gives)\n\
-         and measures each one. A gap here is the approximation's, not an error,\n\
+         about 5 % of the time; where a die's power table is too costly to sum\n\
+         over every way the rolls can fall, its power comes from the chi-square\n\
+         distribution of the faces not favoured. (A power summed over every\n\
+         outcome is checked above, as an exact figure is.) The simulation plays\n\
+         fair dice and fair games of the observed size (and biased ones of the\n\
+         size the power table gives) and measures each one. A gap here is the\n\
+         approximation's, not an error,\n\
          and never fails the run; a gap beyond the limit says the approximation\n\
          is off by more than chance for data of this size.\n\n\
          | scenario | figure | approximation | simulated | deviation | beyond chance |\n\

@@ -10,7 +10,7 @@
 //! statistics are the textbook sums ([`pearson`], [`g_statistic`]), and
 //! the dice are rolled one by one ([`Loaded`]).
 
-use super::{Event, Experiment, Sampler};
+use super::{Event, Experiment, Figure, Sampler};
 use crate::analyses::stats;
 use crate::engine::Exact;
 use num_bigint::BigUint;
@@ -308,20 +308,21 @@ impl Coverage {
 }
 
 /// A power-table row replayed: `steps` draws a trial, made by `notices`,
-/// which says whether the test noticed the bias; the row promises it does
-/// [`stats::POWER`] of the time (an approximation).
+/// which says whether the test noticed the bias; the row's power there is
+/// `reached` (at least [`stats::POWER`]).
 pub fn power_experiment(
     label: String,
     test: &str,
     steps: f64,
+    reached: Figure,
     notices: impl Fn(&mut Sampler) -> bool + Send + Sync + 'static,
 ) -> Experiment {
     Experiment {
         label,
-        events: vec![Event::approximate(
-            format!("{test} rejects at 5 %"),
-            stats::POWER,
-        )],
+        events: vec![Event {
+            label: format!("{test} rejects at 5 %"),
+            figure: reached,
+        }],
         means: Vec::new(),
         steps_per_trial: steps,
         trial: Box::new(move |sampler, trial| {

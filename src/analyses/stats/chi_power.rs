@@ -47,14 +47,15 @@ const SPREAD: f64 = 6.0;
 const NEGLIGIBLE: f64 = 1e-14;
 
 /// Rolls needed for the chi-square test to notice a bias, and how found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RollsNeeded {
-    /// The least n at which the test's own power reaches [`POWER`].
-    Exact(u64),
+    /// The least n at which the test's own power reaches [`POWER`], and
+    /// that power.
+    Exact(u64, f64),
     /// The least n at which the power conditioned on the favoured face
-    /// ([`conditioned_power`]) reaches [`POWER`]: the dynamic program was
-    /// over its cost cap.
-    Conditioned(u64),
+    /// ([`conditioned_power`]) reaches [`POWER`], and that power: the
+    /// dynamic program was over its cost cap.
+    Conditioned(u64, f64),
     /// No number of rolls up to [`MOST_ROLLS`].
     Never,
 }
@@ -294,26 +295,26 @@ pub fn chi_square_rolls_needed(
     let Some(start) = start else {
         return RollsNeeded::Never;
     };
-    let Some(guess) = conditioned_search(ways, alternative, favoured, start) else {
+    let Some((guess, conditioned)) = conditioned_search(ways, alternative, favoured, start) else {
         return RollsNeeded::Never;
     };
     match exact_search(ways, alternative, guess) {
-        Some(n) => RollsNeeded::Exact(n),
-        None => RollsNeeded::Conditioned(guess),
+        Some((n, power)) => RollsNeeded::Exact(n, power),
+        None => RollsNeeded::Conditioned(guess, conditioned),
     }
 }
 
 /// The least n whose [`conditioned_power`] reaches [`POWER`]: bracketed
-/// from `start`, then bisected (the conditioned power rises smoothly).
+/// from `start`, then bisected (the conditioned power rises smoothly);
+/// with that power.
 fn conditioned_search(
     ways: &[u64],
     alternative: &[f64],
     favoured: usize,
     start: u64,
-) -> Option<u64> {
-    let reaches = |n: u64| -> Option<bool> {
-        Some(conditioned_power(n, ways, alternative, favoured)? >= POWER)
-    };
+) -> Option<(u64, f64)> {
+    let power = |n: u64| conditioned_power(n, ways, alternative, favoured);
+    let reaches = |n: u64| -> Option<bool> { Some(power(n)? >= POWER) };
     let start = start.clamp(1, MOST_ROLLS);
     let (mut low, mut high) = if reaches(start)? {
         let mut high = start;
@@ -345,18 +346,20 @@ fn conditioned_search(
             low = middle;
         }
     }
-    Some(high)
+    Some((high, power(high)?))
 }
 
 /// The least n near `guess` at which the test's own power reaches
 /// [`POWER`]: walked from `guess` to the crossing, then a few teeth of
 /// the saw-tooth a lattice statistic gives are tried below it. `None`
 /// when an evaluation is over the cost cap or past [`MOST_EXACT_ROLLS`].
-fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<u64> {
+/// With the power there.
+fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<(u64, f64)> {
     /// The conditioned guess is off by a roll or two; further means the
     /// walk is not worth its cost.
     const MOST_WALK: u64 = 40;
     let steps_left = Cell::new(MOST_SEARCH_STEPS);
+    let powers: std::cell::RefCell<HashMap<u64, f64>> = Default::default();
     let reaches = |n: u64| -> Option<bool> {
         if n > MOST_EXACT_ROLLS {
             return None;
@@ -364,8 +367,10 @@ fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<u64> {
         let mut left = steps_left.get();
         let power = power_within(n, ways, alternative, &mut left);
         steps_left.set(left);
+        powers.borrow_mut().insert(n, power?);
         Some(power? >= POWER)
     };
+    let found = |n: u64| Some((n, *powers.borrow().get(&n)?));
     // The search takes about seven evaluations: one that alone costs more
     // than a sixth of the steps gives up at once.
     steps_left.set(MOST_SEARCH_STEPS / 6);
@@ -397,10 +402,10 @@ fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<u64> {
     };
     for below in n.saturating_sub(window + 1).max(1)..n.saturating_sub(1) {
         if reaches(below)? {
-            return Some(below);
+            return found(below);
         }
     }
-    Some(n)
+    found(n)
 }
 
 /// The power of the chi-square test at `trials` rolls, conditioned on the
@@ -722,12 +727,14 @@ mod tests {
         let alternative = biased(&ways, 0, 0.5);
         let approximate = chi_square_trials_needed(&[1.0 / 6.0; 6], &alternative);
         assert_eq!(approximate, Some(257));
-        let RollsNeeded::Exact(n) = chi_square_rolls_needed(&ways, &alternative, 0, approximate)
+        let RollsNeeded::Exact(n, reached) =
+            chi_square_rolls_needed(&ways, &alternative, 0, approximate)
         else {
             panic!("the exact search fits its cap for a d6")
         };
         let power = |n| chi_square_power(n, &ways, &alternative, u64::MAX).unwrap();
         assert!(power(n) >= POWER, "{n}: {}", power(n));
+        assert_eq!(reached, power(n));
         assert!(n > 257, "{n}");
         assert!(power(257) < 0.78, "{}", power(257));
         // The least such n within the walked-down window.
@@ -737,7 +744,7 @@ mod tests {
         // A face 25 % more often: also within the cap.
         let alternative = biased(&ways, 3, 0.25);
         let approximate = chi_square_trials_needed(&[1.0 / 6.0; 6], &alternative);
-        let RollsNeeded::Exact(n) = chi_square_rolls_needed(&ways, &alternative, 3, approximate)
+        let RollsNeeded::Exact(n, _) = chi_square_rolls_needed(&ways, &alternative, 3, approximate)
         else {
             panic!("a d6 at 25 % fits the cap")
         };
@@ -755,16 +762,17 @@ mod tests {
             Some(6_414),
             "the approximation promises too much"
         );
-        let RollsNeeded::Conditioned(n) =
+        let RollsNeeded::Conditioned(n, reached) =
             chi_square_rolls_needed(&ways, &alternative, 0, approximate)
         else {
             panic!("a d6 at 10 % is over the cap")
         };
         assert!(n.abs_diff(6_549) <= 2, "{n}");
+        assert!((POWER..POWER + 0.001).contains(&reached), "{reached}");
         // A d100 at 10 %: far over the cap, still found.
         let alternative = biased(&[1; 100], 0, 0.1);
         let approximate = chi_square_trials_needed(&[0.01; 100], &alternative);
-        let RollsNeeded::Conditioned(n) =
+        let RollsNeeded::Conditioned(n, _) =
             chi_square_rolls_needed(&[1; 100], &alternative, 0, approximate)
         else {
             panic!("a d100 at 10 % is over the cap")
