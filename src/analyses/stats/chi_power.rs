@@ -364,6 +364,9 @@ fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<(u64, f
         if n > MOST_EXACT_ROLLS {
             return None;
         }
+        if let Some(&power) = powers.borrow().get(&n) {
+            return Some(power >= POWER);
+        }
         let mut left = steps_left.get();
         let power = power_within(n, ways, alternative, &mut left);
         steps_left.set(left);
@@ -378,8 +381,11 @@ fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<(u64, f
     steps_left.set(steps_left.get() + MOST_SEARCH_STEPS - MOST_SEARCH_STEPS / 6);
     let mut n = guess.max(1);
     if first {
-        while n > 1 && guess - n < MOST_WALK && reaches(n - 1)? {
+        while n > 1 && reaches(n - 1)? {
             n -= 1;
+            if guess - n > MOST_WALK {
+                return None;
+            }
         }
     } else {
         loop {
