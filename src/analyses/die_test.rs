@@ -305,13 +305,17 @@ pub fn test(die: &Die, observed: &[u64]) -> Results {
 /// Rolls needed to notice the least likely face favoured by each advantage,
 /// the other faces sharing the rest in proportion: from the test's own
 /// power where that fits its cost cap, else the power conditioned on the
-/// favoured face.
+/// favoured face. The largest advantage needs the fewest rolls, so it is
+/// searched first: once one row is over the program's cap, the rows that
+/// need more rolls do not try it.
 fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
     let rarest = (0..die.faces.len())
         .min_by_key(|&i| die.faces[i].1)
         .unwrap_or(0);
-    stats::ADVANTAGES
+    let mut try_exact = true;
+    let mut rows: Vec<Power> = stats::ADVANTAGES
         .iter()
+        .rev()
         .map(|&advantage| {
             let favoured = stats::share_f64(&stats::favoured(&die.chance(rarest), advantage));
             let rest = (1.0 - favoured) / (1.0 - chances[rarest]);
@@ -328,11 +332,13 @@ fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
                 &alternative,
                 rarest,
                 approximate,
+                try_exact,
             ) {
                 RollsNeeded::Exact(n, power) => (Some(n), Some(power), false),
                 RollsNeeded::Conditioned(n, power) => (Some(n), Some(power), true),
                 RollsNeeded::Never => (None, None, false),
             };
+            try_exact &= !approximation;
             Power {
                 advantage: Exact::new(BigInt::from(advantage.0), BigInt::from(advantage.1)),
                 face: die.faces[rarest].0,
@@ -341,7 +347,9 @@ fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
                 approximation,
             }
         })
-        .collect()
+        .collect();
+    rows.reverse();
+    rows
 }
 
 /// The figures of a die test are arithmetic on rolls already made, so the

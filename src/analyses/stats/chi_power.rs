@@ -285,12 +285,14 @@ fn reaching([c0, c1]: [u64; 2], r: u64, missing: u128) -> Reaching {
 /// `start` is where to look first (the noncentral approximation's n, or
 /// `None` when the bias is nothing to notice). The conditioned power
 /// finds the crossing; the test's own power then settles it where the
-/// dynamic program fits its cap.
+/// dynamic program fits its cap (and `try_exact`: the caller knows a
+/// smaller search was already over it).
 pub fn chi_square_rolls_needed(
     ways: &[u64],
     alternative: &[f64],
     favoured: usize,
     start: Option<u64>,
+    try_exact: bool,
 ) -> RollsNeeded {
     let Some(start) = start else {
         return RollsNeeded::Never;
@@ -298,7 +300,12 @@ pub fn chi_square_rolls_needed(
     let Some((guess, conditioned)) = conditioned_search(ways, alternative, favoured, start) else {
         return RollsNeeded::Never;
     };
-    match exact_search(ways, alternative, guess) {
+    let exact = if try_exact {
+        exact_search(ways, alternative, guess)
+    } else {
+        None
+    };
+    match exact {
         Some((n, power)) => RollsNeeded::Exact(n, power),
         None => RollsNeeded::Conditioned(guess, conditioned),
     }
@@ -734,7 +741,7 @@ mod tests {
         let approximate = chi_square_trials_needed(&[1.0 / 6.0; 6], &alternative);
         assert_eq!(approximate, Some(257));
         let RollsNeeded::Exact(n, reached) =
-            chi_square_rolls_needed(&ways, &alternative, 0, approximate)
+            chi_square_rolls_needed(&ways, &alternative, 0, approximate, true)
         else {
             panic!("the exact search fits its cap for a d6")
         };
@@ -747,10 +754,16 @@ mod tests {
         for below in n.saturating_sub(10)..n {
             assert!(power(below) < POWER, "{below} already reaches 80 %");
         }
+        // Told not to try the program, the conditioned power answers.
+        assert!(matches!(
+            chi_square_rolls_needed(&ways, &alternative, 0, approximate, false),
+            RollsNeeded::Conditioned(m, _) if m.abs_diff(n) <= 2
+        ));
         // A face 25 % more often: also within the cap.
         let alternative = biased(&ways, 3, 0.25);
         let approximate = chi_square_trials_needed(&[1.0 / 6.0; 6], &alternative);
-        let RollsNeeded::Exact(n, _) = chi_square_rolls_needed(&ways, &alternative, 3, approximate)
+        let RollsNeeded::Exact(n, _) =
+            chi_square_rolls_needed(&ways, &alternative, 3, approximate, true)
         else {
             panic!("a d6 at 25 % fits the cap")
         };
@@ -769,7 +782,7 @@ mod tests {
             "the approximation promises too much"
         );
         let RollsNeeded::Conditioned(n, reached) =
-            chi_square_rolls_needed(&ways, &alternative, 0, approximate)
+            chi_square_rolls_needed(&ways, &alternative, 0, approximate, true)
         else {
             panic!("a d6 at 10 % is over the cap")
         };
@@ -779,13 +792,13 @@ mod tests {
         let alternative = biased(&[1; 100], 0, 0.1);
         let approximate = chi_square_trials_needed(&[0.01; 100], &alternative);
         let RollsNeeded::Conditioned(n, _) =
-            chi_square_rolls_needed(&[1; 100], &alternative, 0, approximate)
+            chi_square_rolls_needed(&[1; 100], &alternative, 0, approximate, true)
         else {
             panic!("a d100 at 10 % is over the cap")
         };
         assert!(n > approximate.unwrap(), "{n} against {approximate:?}");
         assert_eq!(
-            chi_square_rolls_needed(&ways, &alternative, 0, None),
+            chi_square_rolls_needed(&ways, &alternative, 0, None, true),
             RollsNeeded::Never
         );
         assert_eq!(
