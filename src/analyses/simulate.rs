@@ -10,8 +10,8 @@
 //! fail the run when the simulation strays too far, or
 //! [`Figure::Approximate`] (an asymptotic p-value, a test's nominal size, a
 //! power from a chi-square law), which the simulation measures without
-//! failing: the gap is the approximation's, not a bug. Figures that cannot be replayed (arithmetic
-//! on observed data, sizes too large) are named in
+//! failing: the gap is the approximation's, not a bug. Figures that cannot
+//! be replayed (arithmetic on observed data, sizes too large) are named in
 //! [`Simulation::not_replayed`] with the reason, never left out silently.
 //!
 //! The generator is pinned so that a seed gives the same stream on every
