@@ -399,13 +399,16 @@ pub fn chi_square_critical(df: u64) -> Option<f64> {
     )
 }
 
+/// The most trials (rolls, games) a search for the trials needed looks
+/// at: a bias that needs more is never noticed.
+pub const MOST_TRIALS: u64 = 1_000_000_000;
+
 /// The least n with `power(n) >= POWER`, by doubling then bisection.
 fn least_trials(power: impl Fn(u64) -> f64) -> Option<u64> {
-    const MOST: u64 = 1_000_000_000;
     let mut high = 1u64;
     while power(high) < POWER {
         high *= 2;
-        if high > MOST {
+        if high > MOST_TRIALS {
             return None;
         }
     }

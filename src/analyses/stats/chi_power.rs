@@ -19,7 +19,7 @@
 //! rest is the part the chi-square law describes well. Where both were
 //! computed, the two powers differ by less than 0.002 (tested below).
 
-use super::{chi_square_critical, chi_square_tail, POWER};
+use super::{chi_square_critical, chi_square_tail, MOST_TRIALS, POWER};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -35,9 +35,6 @@ pub const STEPS_PER_SECOND: f64 = 1e7;
 
 /// The most rolls the exact search tries; beyond, the conditioned power.
 pub const MOST_EXACT_ROLLS: u64 = 100_000;
-
-/// The most rolls any search tries: past them, a bias is "never" noticed.
-pub const MOST_ROLLS: u64 = 1_000_000_000;
 
 /// Counts further than this many standard deviations (plus 3) from their
 /// mean are left out: their chance is under 1e-8.
@@ -56,7 +53,7 @@ pub enum RollsNeeded {
     /// ([`conditioned_power`]) reaches [`POWER`], and that power: the
     /// dynamic program was over its cost cap.
     Conditioned(u64, f64),
-    /// No number of rolls up to [`MOST_ROLLS`].
+    /// No number of rolls up to [`MOST_TRIALS`].
     Never,
 }
 
@@ -322,7 +319,7 @@ fn conditioned_search(
 ) -> Option<(u64, f64)> {
     let power = |n: u64| conditioned_power(n, ways, alternative, favoured);
     let reaches = |n: u64| -> Option<bool> { Some(power(n)? >= POWER) };
-    let start = start.clamp(1, MOST_ROLLS);
+    let start = start.clamp(1, MOST_TRIALS);
     let (mut low, mut high) = if reaches(start)? {
         let mut high = start;
         loop {
@@ -335,10 +332,10 @@ fn conditioned_search(
     } else {
         let mut low = start;
         loop {
-            if low >= MOST_ROLLS {
+            if low >= MOST_TRIALS {
                 return None;
             }
-            let high = (low + low / 8 + 1).min(MOST_ROLLS);
+            let high = (low + low / 8 + 1).min(MOST_TRIALS);
             if reaches(high)? {
                 break (low, high);
             }
@@ -446,7 +443,6 @@ pub fn conditioned_power(
     let weight = |face: usize| (lcm / ways[face]) as f64;
     let total_ways: u64 = ways.iter().sum();
     let rest_ways = (total_ways - ways[favoured]) as f64;
-    let other = (0..faces).find(|&i| i != favoured)?;
     let n = trials as f64;
     // X² >= critical  <=>  sum c_i o_i² >= threshold, as in the program.
     let threshold = ((critical + n) * n * lcm as f64 / total_ways as f64).ceil();
@@ -460,7 +456,7 @@ pub fn conditioned_power(
         }
         if rest_df == 0 {
             // One other face: its part is fixed.
-            return f64::from(weight(other) * left * left >= missing);
+            return f64::from(weight(others[0]) * left * left >= missing);
         }
         if rest_df == 1 {
             // Two: their split is binomial, and its tails are exact.
