@@ -22,6 +22,7 @@ use crate::config::Config;
 use crate::content::{Content, Page};
 use crate::error::{Error, Result};
 use crate::layout::blocks::{Block, Quote, ScenarioPage, Table};
+use crate::layout::csv::csv;
 use crate::markdown::{self, Heading, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
@@ -990,71 +991,6 @@ fn distribution_column(table: &Table) -> Option<usize> {
     table.columns.iter().position(|c| c == "probability")
 }
 
-/// Exact values, one row per line; fields quoted when they need it.
-fn csv(table: &Table) -> String {
-    let field = |text: &str| {
-        if text.contains([',', '"', '\n']) {
-            format!("\"{}\"", text.replace('"', "\"\""))
-        } else {
-            text.to_string()
-        }
-    };
-    // A column of fractions gets a decimal twin for spreadsheets.
-    let fractions: Vec<bool> = (0..table.columns.len())
-        .map(|i| {
-            table
-                .rows
-                .iter()
-                .any(|row| row.get(i).is_some_and(|c| c.exact.contains('/')))
-        })
-        .collect();
-    let mut header = Vec::new();
-    for (name, &fraction) in table.columns.iter().zip(&fractions) {
-        header.push(field(name));
-        if fraction {
-            header.push(field(&format!("{name} (decimal)")));
-        }
-    }
-    let mut out = header.join(",");
-    out.push('\n');
-    for row in &table.rows {
-        let mut fields = Vec::new();
-        for (cell, &fraction) in row.iter().zip(&fractions) {
-            fields.push(field(&cell.exact));
-            if fraction {
-                fields.push(machine_decimal(&cell.shown));
-            }
-        }
-        out.push_str(&fields.join(","));
-        out.push('\n');
-    }
-    out
-}
-
-/// A display decimal as a spreadsheet reads it: `1.65382 × 10⁻⁸` becomes
-/// `1.65382e-8`; a dash (no value) becomes an empty field.
-fn machine_decimal(shown: &str) -> String {
-    let Some((mantissa, power)) = shown.split_once(" × 10") else {
-        return if shown == "—" {
-            String::new()
-        } else {
-            shown.to_string()
-        };
-    };
-    let exponent: String = power
-        .chars()
-        .map(|c| match c {
-            '⁻' => '-',
-            c => "⁰¹²³⁴⁵⁶⁷⁸⁹"
-                .chars()
-                .position(|d| d == c)
-                .and_then(|d| char::from_digit(d as u32, 10))
-                .unwrap_or('?'),
-        })
-        .collect();
-    format!("{mantissa}e{exponent}")
-}
-
 /// Every relative link and image of every page must reach a file of the
 /// site, and its `#anchor` an id on that page.
 fn check_links(pages: &[RenderedPage], files: &links::Files, errors: &mut Vec<Error>) {
@@ -1087,29 +1023,6 @@ fn check_links(pages: &[RenderedPage], files: &links::Files, errors: &mut Vec<Er
 mod tests {
     use super::*;
     use crate::layout::blocks::Cell;
-
-    #[test]
-    fn csv_holds_exact_values() {
-        let table = Table {
-            id: "t".into(),
-            caption: "c".into(),
-            columns: vec!["total".into(), "p, exact".into()],
-            rows: vec![vec![
-                Cell::plain("2"),
-                Cell {
-                    shown: "0.0277778".into(),
-                    exact: "1/36".into(),
-                },
-            ]],
-        };
-        assert_eq!(
-            csv(&table),
-            "total,\"p, exact\",\"p, exact (decimal)\"\n2,1/36,0.0277778\n"
-        );
-        assert_eq!(machine_decimal("1.65382 × 10⁻⁸"), "1.65382e-8");
-        assert_eq!(machine_decimal("6.53318 × 10⁷⁷"), "6.53318e77");
-        assert_eq!(machine_decimal("—"), "");
-    }
 
     #[test]
     fn print_width_counts_the_widest_cell_or_header_word() {

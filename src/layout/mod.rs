@@ -8,6 +8,7 @@
 
 pub mod blocks;
 pub mod cells;
+pub mod csv;
 mod die_test;
 mod first_player;
 pub mod format;

@@ -4,10 +4,11 @@
 //! anywhere with nothing beside it.
 
 use super::nav::Nav;
-use super::{csv, scenario_json, Computed, CsvLink, Renderer};
+use super::{scenario_json, Computed, CsvLink, Renderer};
 use crate::content::Content;
 use crate::error::{Error, Result};
 use crate::layout::blocks::Table;
+use crate::layout::csv::csv;
 use crate::paths;
 use crate::scenario::Scenario;
 use std::collections::BTreeMap;

@@ -15,6 +15,7 @@ mod cli_exit;
 mod common;
 mod compare_with;
 mod contract;
+mod csv_files;
 mod dice;
 mod docs;
 mod escaping;
