@@ -112,9 +112,13 @@ enum Command {
     },
     /// Print the whole site, in reading order, to a PDF with headless Chromium.
     Pdf {
-        /// The PDF file to write.
+        /// The PDF file to write: a new file, or an earlier PDF (never a
+        /// source, a folder, a link, a FIFO or a device).
         #[arg(short, long)]
         output: PathBuf,
+        /// Replace an existing file that is not a PDF.
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         site: SiteArgs,
     },
@@ -197,9 +201,11 @@ fn main() -> ExitCode {
             effective,
             site,
         } => project(&site, ui).map_or_else(|o| o, |p| release(&p, &version, effective, ui)),
-        Command::Pdf { output, site } => {
-            project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, ui))
-        }
+        Command::Pdf {
+            output,
+            force,
+            site,
+        } => project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, force, ui)),
         Command::Roll {
             expressions,
             json,
@@ -491,7 +497,15 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
 }
 
 fn report(file: &Path, output: &Path, force: bool, budget: &Budget, ui: Ui) -> Exit {
-    if let Err(err) = fairdice::output::check_report_target(file, output, force) {
+    let target = fairdice::output::Target {
+        what: "report",
+        out: output,
+        sources: &[("scenario file", file)],
+        source_folders: &[],
+        earlier_output: None,
+        force,
+    };
+    if let Err(err) = target.check() {
         ui.error(&err);
         return Exit::Usage;
     }
@@ -531,7 +545,24 @@ fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) 
     }
 }
 
-fn pdf(project: &Project, output: &Path, ui: Ui) -> Exit {
+fn pdf(project: &Project, output: &Path, force: bool, ui: Ui) -> Exit {
+    let folders = [
+        project.root.join("content"),
+        project.root.join("templates"),
+        project.out.clone(),
+    ];
+    let target = fairdice::output::Target {
+        what: "PDF",
+        out: output,
+        sources: &[],
+        source_folders: &folders.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+        earlier_output: Some(b"%PDF-"),
+        force,
+    };
+    if let Err(err) = target.check() {
+        ui.error(&err);
+        return Exit::Usage;
+    }
     match fairdice::publish::pdf(project, output) {
         Ok(()) => {
             ui.note(&format!("wrote {}", output.display()));

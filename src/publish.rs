@@ -111,7 +111,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new() -> Result<Scratch> {
-        let path = std::env::temp_dir().join(format!("fairdice-pdf-{}", std::process::id()));
+        Scratch::sweep();
+        let path = std::env::temp_dir().join(format!("{SCRATCH}{}", std::process::id()));
         // A folder left by a killed run of a process of the same id.
         let _ = std::fs::remove_dir_all(&path);
         let builder = {
@@ -128,7 +129,29 @@ impl Scratch {
     fn path(&self) -> &Path {
         &self.0
     }
+
+    /// Remove the folders of earlier prints whose process has ended (a
+    /// `kill -9` skips `Drop`), so their sites and browser profiles do not
+    /// pile up.
+    fn sweep() {
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let pid = name.to_str().and_then(|n| n.strip_prefix(SCRATCH));
+            let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else {
+                continue;
+            };
+            if pid != std::process::id() && !crate::output::files::process_runs(pid) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
 }
+
+/// The start of a print's private folder's name; the process id follows.
+const SCRATCH: &str = "fairdice-pdf-";
 
 impl Drop for Scratch {
     fn drop(&mut self) {
@@ -195,6 +218,22 @@ pub fn pdf(project: &Project, out: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_killed_prints_folder_is_swept_and_a_running_ones_kept() {
+        let mut child = Command::new("true").spawn().unwrap();
+        let ended = child.id();
+        child.wait().unwrap();
+        let dead = std::env::temp_dir().join(format!("{SCRATCH}{ended}"));
+        let alive = std::env::temp_dir().join(format!("{SCRATCH}1"));
+        std::fs::create_dir_all(dead.join("profile")).unwrap();
+        std::fs::create_dir_all(&alive).unwrap();
+        Scratch::sweep();
+        assert!(!dead.exists());
+        // Process 1 always runs: its folder stays.
+        assert!(alive.exists());
+        std::fs::remove_dir(&alive).unwrap();
+    }
 
     #[test]
     fn days_become_calendar_dates() {

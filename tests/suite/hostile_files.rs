@@ -9,7 +9,7 @@ use fairdice::cache::{Cache, Key};
 use fairdice::output;
 use fairdice::progress::Progress;
 use std::fs;
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{symlink, FileTypeExt};
 use std::path::{Path, PathBuf};
 
 /// Uniform for every case: a gate `uniform: true` holds.
@@ -244,6 +244,59 @@ fn a_persons_folders_beside_the_site_survive_every_build() {
         assert!(dir.path().join("site/.fairdice").is_file());
         assert!(!dir.path().join("site/keep.txt").exists());
     }
+}
+
+// Issue 27, item 3: `pdf -o` never replaces a source, a file inside the
+// project's sources or site, a special file, or (without --force) a file
+// that is not a PDF. Refused before any Chromium is looked for.
+
+#[test]
+fn a_pdf_never_overwrites_a_source_a_special_file_or_another_file() {
+    let dir = fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHi.\n"),
+        ("notes.txt", "my notes\n"),
+        ("docs/keep.txt", "x"),
+    ]);
+    let here = dir.path();
+    let fifo = here.join("pipe.pdf");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    for (output, why) in [
+        ("content/_index.md", "which fairdice reads or rebuilds"),
+        ("content/new.pdf", "which fairdice reads or rebuilds"),
+        ("templates/page.html", "which fairdice reads or rebuilds"),
+        ("site/rules.pdf", "which fairdice reads or rebuilds"),
+        ("content", "which fairdice reads or rebuilds"),
+        ("docs", "it is a folder"),
+        ("pipe.pdf", "it is not a regular file"),
+        ("/dev/null", "it is not a regular file"),
+    ] {
+        for force in [false, true] {
+            let mut args = vec!["pdf", "-o", output];
+            if force {
+                args.push("--force");
+            }
+            let refusal = format!("refusing to write the PDF to {output}: ");
+            let stderr = says(&args, here, 2, &refusal);
+            assert!(stderr.contains(why), "{output}: {stderr}");
+        }
+    }
+    says(
+        &["pdf", "-o", "notes.txt"],
+        here,
+        2,
+        "it exists: pass --force",
+    );
+    assert_eq!(
+        fs::read_to_string(here.join("content/_index.md")).unwrap(),
+        "---\ntitle: Home\n---\nHi.\n"
+    );
+    assert_eq!(
+        fs::read_to_string(here.join("notes.txt")).unwrap(),
+        "my notes\n"
+    );
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(!here.join("content/new.pdf").exists() && !here.join("site").exists());
 }
 
 // Item: `report -o` never replaces what it was not asked to.
