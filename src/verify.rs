@@ -17,6 +17,7 @@ use crate::analyses::Budget;
 use crate::build;
 use crate::cache::Cache;
 use crate::content;
+use crate::engine::to_f64;
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::progress::Progress;
@@ -384,7 +385,13 @@ fn compare(experiment: &Experiment, tally: &Tally, share: f64) -> Vec<Comparison
                 approximate: !mean.figure.is_exact(),
                 exact,
                 simulated: sums.total as f64 / trials as f64,
-                deviation: deviation::mean(sums.total, sums.squares, trials, exact, share),
+                deviation: deviation::mean(
+                    (sums.total, sums.squares),
+                    trials,
+                    exact,
+                    mean.variance.as_ref().map(to_f64),
+                    share,
+                ),
             }
         });
     frequencies.chain(means).collect()
@@ -471,5 +478,68 @@ mod tests {
         });
         let largest = worst(&experiment, 20_000, 5_000);
         assert!(largest.is_mean && largest.deviation.beyond(), "{largest}");
+    }
+
+    /// The reroll kind's experiment for `cards` cards on a d`sides`.
+    fn pick(cards: u64, sides: u64) -> Experiment {
+        use crate::analyses::reroll::{Case, Reroll, Results, Scheme};
+        let results = Results {
+            cases: vec![Case::of(cards, sides, Scheme::OneFace)],
+            best_die: Vec::new(),
+            banish: None,
+        };
+        let params = serde_yaml::from_str(&format!("dice: [d{sides}]\ncards: [{cards}]")).unwrap();
+        <Reroll as crate::analyses::simulate::Simulate>::simulation(&params, &results)
+            .experiments
+            .remove(0)
+    }
+
+    /// Over many seeds of a few trials each, how many runs a correct
+    /// program fails.
+    fn false_alarms(experiment: &Experiment, trials: u64, seeds: u64) -> u64 {
+        let share = FALSE_ALARM / 500.0;
+        (0..seeds)
+            .filter(|&seed| {
+                let tally = experiment.run(trials, seed, "test");
+                compare(experiment, &tally, share)
+                    .iter()
+                    .any(|c| c.deviation.beyond())
+            })
+            .count() as u64
+    }
+
+    #[test]
+    fn trials_that_all_agree_are_no_false_alarm() {
+        // 999 cards on a d1000: one roll nearly always, so ten trials
+        // usually agree and their sample spread is zero (issue 27).
+        let experiment = pick(999, 1000);
+        for trials in [1, 2, 10, 100] {
+            assert_eq!(
+                false_alarms(&experiment, trials, 2_000),
+                0,
+                "{trials} trials"
+            );
+        }
+        // Three cards on a d8: ten trials that missed the long tail.
+        assert_eq!(false_alarms(&pick(3, 8), 10, 2_000), 0);
+    }
+
+    #[test]
+    fn a_constant_measure_claimed_to_vary_is_still_caught() {
+        // Every trial takes one roll, against a claimed mean of 2 rolls
+        // (a geometric law of variance 2): agreeing trials reveal it.
+        let mut experiment = pick(999, 1000);
+        experiment.means = vec![Event::geometric_mean(
+            "rolls",
+            Exact::from_integer(2.into()),
+        )];
+        experiment.trial = Box::new(|_, trial| trial.measure(0, 1));
+        let largest = worst(&experiment, 100, 5_000);
+        assert!(largest.is_mean && largest.deviation.beyond(), "{largest}");
+        let few = worst(&experiment, 10, 5_000);
+        assert!(
+            !few.deviation.beyond(),
+            "ten agreeing trials are not enough: {few}"
+        );
     }
 }

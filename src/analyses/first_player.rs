@@ -429,7 +429,7 @@ impl Case {
             label: format!("{players} players, {count}d{sides}, {}", ties.name()),
             events,
             steps_per_trial: (players * count) as f64 * to_f64(&self.expected_rounds),
-            means: vec![Event::new("rounds", self.expected_rounds.clone())],
+            means: vec![rounds_mean(players, ties, &self.expected_rounds)],
             trial: Box::new(move |sampler, trial| {
                 let (first, rounds) = play_opening(sampler, players, count, sides, ties);
                 trial.hit(first);
@@ -453,6 +453,17 @@ struct Rounds {
 
 /// Roll until one player alone has the top total: that player (from 0)
 /// and the rounds it took.
+/// The mean of the rounds played. Every round is alike when all players
+/// roll again, or when two play: the rounds are then geometric and their
+/// variance follows from the mean.
+fn rounds_mean(players: u64, ties: TieRule, expected: &Exact) -> Event {
+    if ties == TieRule::RerollAll || players == 2 {
+        Event::geometric_mean("rounds", expected.clone())
+    } else {
+        Event::new("rounds", expected.clone())
+    }
+}
+
 fn play_opening(
     sampler: &mut Sampler,
     players: u64,

@@ -600,7 +600,7 @@ fn pick_experiment(case: &Case) -> Option<Experiment> {
             .map(|(i, p)| Event::new(format!("card {}", i + 1), p.clone()))
             .collect(),
         steps_per_trial: to_f64(&expected_rolls),
-        means: vec![Event::new("rolls", expected_rolls)],
+        means: vec![Event::geometric_mean("rolls", expected_rolls)],
         trial: Box::new(move |sampler, trial| {
             let (card, rolls) = pick(sampler, scheme, cards, sides);
             trial.hit(card as usize - 1);
@@ -624,7 +624,7 @@ fn banish_experiment(row: &Banishing) -> Option<Experiment> {
         label: format!("banish {} of {} cards, {rule}", row.banish, row.cards),
         events: Vec::new(),
         steps_per_trial: to_f64(&expected),
-        means: vec![Event::new("rolls", expected)],
+        means: vec![Event::new("rolls", expected).with_variance(stages_variance(&stages))],
         trial: Box::new(move |sampler, trial| {
             let rolls = stages
                 .iter()
@@ -635,9 +635,38 @@ fn banish_experiment(row: &Banishing) -> Option<Experiment> {
     })
 }
 
+/// The variance of the rolls of a banishing: its stages are independent,
+/// and each is geometric with mean m = sides / (faces naming a card),
+/// variance m (m - 1). A stage with one card left takes no roll.
+fn stages_variance(stages: &[(u64, u64)]) -> Exact {
+    stages
+        .iter()
+        .filter(|&&(left, _)| left > 1)
+        .map(|&(left, sides)| {
+            let naming = sides / left * left;
+            let mean = Exact::new(sides.into(), naming.into());
+            &mean * (&mean - Exact::from_integer(1.into()))
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_banishings_variance_adds_its_stages_geometric_variances() {
+        // Banish 2 of 7 with a d8: a geometric stage of p = 7/8, variance
+        // (1 - p) / p^2 = 8/49, then one of p = 6/8, variance 4/9; a last
+        // card left takes no roll.
+        let variance = stages_variance(&[(7, 8), (6, 8), (1, 8)]);
+        assert_eq!(variance, Exact::new(268.into(), 441.into()));
+        // A d20 for 6 cards uses 18 faces: p = 9/10, variance 10/81.
+        assert_eq!(
+            stages_variance(&[(6, 20)]),
+            Exact::new(10.into(), 81.into())
+        );
+    }
     use crate::engine::ratio;
     use num_bigint::BigUint;
     use serde_json::json;

@@ -101,6 +101,10 @@ pub struct Event {
     pub label: String,
     /// The figure the simulation must reproduce.
     pub figure: Figure,
+    /// For a mean, the measure's exact variance where the kind knows it:
+    /// it judges a sample whose trials all agree, where the sample's own
+    /// spread is zero and says nothing.
+    pub variance: Option<Exact>,
 }
 
 /// A figure's value, and whether a miss is the program's fault.
@@ -138,7 +142,21 @@ impl Event {
         Event {
             label: label.into(),
             figure: Figure::Exact(exact),
+            variance: None,
         }
+    }
+
+    /// A mean of a measure whose geometric law (trials until the first
+    /// success, from 1) gives its variance from its mean: m (m - 1).
+    pub fn geometric_mean(label: impl Into<String>, mean: Exact) -> Event {
+        let variance = &mean * (&mean - Exact::from_integer(1.into()));
+        Event::new(label, mean).with_variance(variance)
+    }
+
+    /// This mean with its measure's exact variance.
+    pub fn with_variance(mut self, variance: Exact) -> Event {
+        self.variance = Some(variance);
+        self
     }
 
     /// `label` with the approximate figure `value`.
@@ -146,6 +164,7 @@ impl Event {
         Event {
             label: label.into(),
             figure: Figure::Approximate(value),
+            variance: None,
         }
     }
 }

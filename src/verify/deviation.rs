@@ -17,6 +17,15 @@
 //!   passes the normal quantile of the comparison's share (bounded by
 //!   Mills' ratio, so the limit errs high). This one leans on the central
 //!   limit theorem: N is thousands of trials of light-tailed counts.
+//!   A sample whose trials all agree (999 cards on a d1000 take one roll
+//!   almost every time) has no spread to judge by. Where the kind knows
+//!   the measure's exact variance v, Cantelli's inequality bounds the
+//!   chance that one trial lands `gap` from the mean on that side by
+//!   `v / (v + gap^2)`, so all N agree there with chance at most its N-th
+//!   power: the mean fails only when that is below the share. Otherwise
+//!   the larger of the sample's and the exact variance sets the standard
+//!   error. Where the variance is unknown, a sample with no spread or of
+//!   fewer than [`CENTRAL_TRIALS`] trials is not judged.
 
 /// The chance that a correct program fails a whole run: one in a million.
 pub const FALSE_ALARM: f64 = 1e-6;
@@ -85,27 +94,64 @@ pub fn frequency(hits: u64, trials: u64, p: f64, share: f64) -> Deviation {
 }
 
 /// The mean of `trials` measures with these sums against the exact mean
-/// `exact`, allowed a false alarm with probability `share`.
-pub fn mean(total: u128, squares: u128, trials: u64, exact: f64, share: f64) -> Deviation {
+/// `exact` (and the measure's exact `variance`, where known), allowed a
+/// false alarm with probability `share`.
+pub fn mean(
+    sums: (u128, u128),
+    trials: u64,
+    exact: f64,
+    variance: Option<f64>,
+    share: f64,
+) -> Deviation {
+    let (total, squares) = sums;
     let n = trials as f64;
     let mean = total as f64 / n;
-    let variance = if trials > 1 {
+    let sample_variance = if trials > 1 {
         ((squares as f64 - total as f64 * mean) / (n - 1.0)).max(0.0)
     } else {
         0.0
     };
-    let error = (variance / n).sqrt();
     let gap = (mean - exact).abs();
-    let deviations = if error > 0.0 {
-        gap / error
-    } else if gap > 1e-12 * exact.abs().max(1.0) {
-        f64::INFINITY
-    } else {
-        0.0
-    };
-    Deviation {
-        deviations,
+    let judged = |v: f64| Deviation {
+        deviations: gap / (v / n).sqrt(),
         limit: normal_limit(share),
+    };
+    let unjudged = Deviation {
+        deviations: 0.0,
+        limit: f64::INFINITY,
+    };
+    let differs = gap > 1e-12 * exact.abs().max(1.0);
+    match variance {
+        // The measure is constant: any other mean is the program's fault.
+        Some(v) if v <= 0.0 => Deviation {
+            deviations: if differs { f64::INFINITY } else { 0.0 },
+            limit: 0.0,
+        },
+        Some(v) if sample_variance == 0.0 => agreeing(gap, n, v, share),
+        // A few trials that missed a rare long tail, or met it once: the
+        // larger spread errs on the side of no false alarm.
+        Some(v) => judged(v.max(sample_variance)),
+        None if sample_variance == 0.0 || trials < CENTRAL_TRIALS => unjudged,
+        None => judged(sample_variance),
+    }
+}
+
+/// Trials from which a mean of unknown variance is judged by its sample's
+/// spread: fewer leave the central limit theorem too far to lean on (ten
+/// trials of a race's rolls once failed at 8 sd).
+pub const CENTRAL_TRIALS: u64 = 1000;
+
+/// Every trial gave the same value, `gap` from the exact mean of a measure
+/// of variance `v`: in standard errors (`sqrt(v / N)`), the gap and the
+/// largest gap at which N agreeing trials still have chance `share`
+/// ((v / (v + g^2))^N = share).
+fn agreeing(gap: f64, n: f64, v: f64, share: f64) -> Deviation {
+    let error = (v / n).sqrt();
+    // share^(-1/N) - 1, kept accurate when N is large.
+    let growth = (-share.ln() / n).exp_m1();
+    Deviation {
+        deviations: gap / error,
+        limit: (v * growth).sqrt() / error,
     }
 }
 
@@ -202,14 +248,45 @@ mod tests {
     fn means_compare_against_their_standard_error() {
         // Values 1 and 3, equally often: mean 2, sample variance about 1.
         let (trials, total, squares) = (10_000u64, 20_000u128, 50_000u128);
-        let right = mean(total, squares, trials, 2.0, 1e-9);
+        let right = mean((total, squares), trials, 2.0, None, 1e-9);
         assert_eq!(right.deviations, 0.0);
         // Exact 1.9: 0.1 / (1 / 100) = 10 deviations.
-        let wrong = mean(total, squares, trials, 1.9, 1e-9);
+        let wrong = mean((total, squares), trials, 1.9, None, 1e-9);
         assert!((wrong.deviations - 10.0).abs() < 0.01, "{wrong:?}");
         assert!(wrong.beyond());
-        // No spread at all: any gap is infinitely far.
-        assert!(mean(30, 90, 10, 3.5, 1e-9).beyond());
-        assert!(!mean(30, 90, 10, 3.0, 1e-9).beyond());
+        // An exact variance larger than the sample's sets the error: 4
+        // gives 0.1 / (2 / 100) = 5 deviations.
+        let wider = mean((total, squares), trials, 1.9, Some(4.0), 1e-9);
+        assert!((wider.deviations - 5.0).abs() < 0.01, "{wider:?}");
+    }
+
+    #[test]
+    fn a_constant_measure_fails_on_any_gap() {
+        assert!(mean((30, 90), 10, 3.5, Some(0.0), 1e-9).beyond());
+        assert!(!mean((30, 90), 10, 3.0, Some(0.0), 1e-9).beyond());
+    }
+
+    #[test]
+    fn agreeing_trials_are_judged_by_cantellis_bound() {
+        // All N trials gave 1 against mean 2 and variance 2: each lands
+        // there with chance at most 2 / (2 + 1) = 2/3, all N with (2/3)^N.
+        // (2/3)^N < 1e-9 from N = 52 on.
+        for (n, beyond) in [(51u64, false), (52, true)] {
+            let sums = (u128::from(n), u128::from(n));
+            let deviation = mean(sums, n, 2.0, Some(2.0), 1e-9);
+            assert_eq!(deviation.beyond(), beyond, "{n}: {deviation:?}");
+        }
+        // Unknown variance: agreeing trials are not judged.
+        assert!(!mean((1000, 1000), 1000, 2.0, None, 1e-9).beyond());
+    }
+
+    #[test]
+    fn few_trials_of_unknown_spread_are_not_judged() {
+        let few = CENTRAL_TRIALS - 1;
+        let sums = (u128::from(few) * 2, u128::from(few) * 5);
+        assert!(!mean(sums, few, 9.9, None, 1e-9).beyond());
+        let many = CENTRAL_TRIALS;
+        let sums = (u128::from(many) * 2, u128::from(many) * 5);
+        assert!(mean(sums, many, 9.9, None, 1e-9).beyond());
     }
 }

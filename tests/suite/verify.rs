@@ -203,3 +203,17 @@ fn write_never_replaces_a_page_it_did_not_write() {
         mine
     );
 }
+
+/// Issue 27: a fresh `init` site failed `verify --simulate 10` for every
+/// seed ("mean rolls: inf sd"): ten trials that all agree have no spread.
+#[test]
+fn a_fresh_site_passes_a_short_simulation_whatever_the_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = fairdice(&["init", "site"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let site = dir.path().join("site");
+    for seed in ["1", "2", "3", "9", "16"] {
+        let run = fairdice(&["verify", "--simulate", "10", "--seed", seed], &site);
+        assert!(run.status.success(), "seed {seed}: {}", run.stderr_text());
+    }
+}

@@ -322,6 +322,7 @@ pub fn power_experiment(
         events: vec![Event {
             label: format!("{test} rejects at 5 %"),
             figure: reached,
+            variance: None,
         }],
         means: Vec::new(),
         steps_per_trial: steps,
