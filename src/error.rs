@@ -38,6 +38,10 @@ pub enum Error {
     /// A request that cannot be carried out as asked (unsafe output folder...).
     #[error("{0}")]
     Refused(String),
+    /// The program itself failed (a panic caught where a loop must go on,
+    /// as `serve` rebuilding): a bug to report, never the author's fault.
+    #[error("internal error (please report it): {0}")]
+    Internal(String),
     /// Several independent problems, all reported at once.
     #[error("{}", Many(.0))]
     Many(Vec<Error>),
@@ -64,6 +68,16 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+
+    /// The error for a caught panic, with its message where it has one.
+    pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        Error::Internal(message)
     }
 
     /// One error from a list, or `Many` when there are several.
@@ -104,7 +118,7 @@ impl Error {
                 let file = message.split(": ").next().unwrap_or(message);
                 (file.to_string(), 0, 0)
             }
-            Error::Many(_) => (String::new(), 0, 0),
+            Error::Many(_) | Error::Internal(_) => (String::new(), 0, 0),
         }
     }
 

@@ -111,7 +111,7 @@ impl Server {
 
 /// Build, and record the outcome for the pages and the terminal.
 fn rebuild(project: &Project, status: &Mutex<Status>, ui: Ui) {
-    let result = build::build(project);
+    let result = guarded(|| build::build(project));
     let mut status = status.lock().unwrap_or_else(|e| e.into_inner());
     match result {
         Ok(summary) => {
@@ -125,6 +125,13 @@ fn rebuild(project: &Project, status: &Mutex<Status>, ui: Ui) {
             status.error = Some(ui::error_lines(&err).join("\n"));
         }
     }
+}
+
+/// Run `work`, turning a panic into an error: a panic is a bug, but it
+/// must not end the watch loop, so the next save still rebuilds.
+fn guarded<T>(work: impl FnOnce() -> crate::error::Result<T>) -> crate::error::Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .unwrap_or_else(|panic| Err(crate::error::Error::from_panic(panic.as_ref())))
 }
 
 /// Files the watcher follows: path to (modified time, length).
@@ -809,6 +816,19 @@ fn with_reload_script(html: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panicking_build_becomes_an_error_and_the_next_one_runs() {
+        let failed = guarded::<()>(|| panic!("attempt to add with overflow"));
+        let message = failed.unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "internal error (please report it): attempt to add with overflow"
+        );
+        let owned = guarded::<()>(|| panic!("{} rolls", 4));
+        assert!(owned.unwrap_err().to_string().ends_with("4 rolls"));
+        assert_eq!(guarded(|| Ok(7)).unwrap(), 7);
+    }
 
     #[test]
     fn url_paths_stay_inside_the_site() {

@@ -3,7 +3,7 @@
 //! exact multinomial test when its outcomes can be enumerated, and the rolls
 //! it would take to notice a given bias.
 
-use crate::analyses::observations::{tally_rolls, Count, DataError, DataPath};
+use crate::analyses::observations::{tally_rolls, too_many, total, Count, DataError, DataPath};
 use crate::analyses::simulate::observed::{
     at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment,
     weights_within_reach, Coverage, Loaded,
@@ -226,6 +226,12 @@ impl Analysis for DieTest {
                 key: "counts",
                 message: "no rolls: at least one count must be above 0".into(),
             }),
+            (Some(counts), None) if total(counts.iter().map(|c| c.0)).is_none() => {
+                Err(ParamError {
+                    key: "counts",
+                    message: too_many("the counts"),
+                })
+            }
             _ => Ok(()),
         }
     }

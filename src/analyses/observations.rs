@@ -67,8 +67,26 @@ impl fmt::Display for DataPath {
     }
 }
 
+/// The most rolls or games one table may count, each count and their sum
+/// alike: a trillion, far past any real log, so sums over every face or
+/// seat stay exact in u64 and in the f64 the statistics take (below 2^53).
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// `counts` added up, if the sum stays within [`MAX_COUNT`].
+pub fn total(counts: impl IntoIterator<Item = u64>) -> Option<u64> {
+    counts
+        .into_iter()
+        .try_fold(0u64, |sum, c| sum.checked_add(c))
+        .filter(|&sum| sum <= MAX_COUNT)
+}
+
+/// The message for counts past [`MAX_COUNT`].
+pub fn too_many(what: &str) -> String {
+    format!("{what} add up past {MAX_COUNT} (a trillion): give the counts of a real log")
+}
+
 /// A count written in a scenario (times a face came up, games a seat
-/// won): a whole number, 0 or more.
+/// won): a whole number, 0 to [`MAX_COUNT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Count(pub u64);
 
@@ -81,15 +99,22 @@ impl<'de> Deserialize<'de> for Count {
                 f.write_str("a count of rolls, 0 or more")
             }
             fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Count, E> {
+                if value > MAX_COUNT {
+                    return Err(E::custom(format!(
+                        "count {value} is past {MAX_COUNT} (a trillion): give the counts of \
+                         a real log"
+                    )));
+                }
                 Ok(Count(value))
             }
             fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Count, E> {
-                u64::try_from(value).map(Count).map_err(|_| {
+                let value = u64::try_from(value).map_err(|_| {
                     E::custom(format!(
                         "negative count {value}: a count is how many times something \
                          happened, 0 or more"
                     ))
-                })
+                })?;
+                self.visit_u64(value)
             }
         }
         deserializer.deserialize_any(CountVisitor)
@@ -187,6 +212,7 @@ fn count(row: &Row, index: usize) -> Result<u64, DataError> {
 /// `face,count`). `faces` are the die's faces in increasing order.
 pub fn tally_rolls(reader: &mut dyn BufRead, faces: &[i64]) -> Result<Vec<u64>, DataError> {
     let mut counts = vec![0u64; faces.len()];
+    let mut rolls = 0u64;
     let mut width: Option<usize> = None;
     let rows = each_row(reader, |row| {
         let first = width.is_none();
@@ -215,9 +241,9 @@ pub fn tally_rolls(reader: &mut dyn BufRead, faces: &[i64]) -> Result<Vec<u64>, 
             )
         })?;
         let times = if expected == 2 { count(row, 1)? } else { 1 };
-        counts[index] = counts[index]
-            .checked_add(times)
-            .ok_or_else(|| row.error(1.min(expected - 1), "the counts add up past 2^64 rolls"))?;
+        rolls = total([rolls, times])
+            .ok_or_else(|| row.error(1.min(expected - 1), too_many("the rolls")))?;
+        counts[index] += times;
         Ok(())
     })?;
     if counts.iter().all(|&c| c == 0) {

@@ -3,7 +3,9 @@
 //! exact binomial tests summed in fractions, exact intervals, a chi-square
 //! across seats, and the games it would take to notice an advantage.
 
-use crate::analyses::observations::{tally_games, Count, DataError, DataPath, Tally, MAX_PLAYERS};
+use crate::analyses::observations::{
+    tally_games, too_many, total, Count, DataError, DataPath, Tally, MAX_PLAYERS,
+};
 use crate::analyses::simulate::observed::{
     at_least, binomial_rejections, more_often, no_more_likely, pearson, power_experiment,
     weights_within_reach, Coverage, Loaded, MAX_REPLAYED,
@@ -228,6 +230,9 @@ fn check_wins(wins: &BTreeMap<u64, Vec<Count>>) -> Result<(), ParamError> {
                  order, first player first",
                 seats.len()
             ));
+        }
+        if total(seats.iter().map(|c| c.0)).is_none() {
+            return wrong(too_many(&format!("the wins of {players} players")));
         }
         if seats.iter().all(|c| c.0 == 0) {
             return wrong(format!(

@@ -110,6 +110,32 @@ fn cases() -> Vec<Case> {
         case("race without a dice count", s, &scenario("kind: race\ndice: d6\npicks: 2\n"), "content/bad.yaml:3:7: ", "fixed number of dice"),
         case("optimize of the wrong type", s, &scenario("kind: race\ndice: 2d6\npicks: 2\noptimize: sometimes\n"), "content/bad.yaml:5:11: ", "invalid type"),
         case("an unsearchable race", s, &scenario("kind: race\ndice: 4d6\npicks: 7\noptimize: true\n"), "content/bad.yaml:5:11: ", "--budget"),
+        // Counts past a trillion, alone or added up (issue 27: they wrapped
+        // past 2^64, passed the budget and panicked in the statistics).
+        case("a count past 2^62", s, &scenario("kind: die-test\ndie: d4\ncounts: [4611686018427387904, 4611686018427387904, 4611686018427387904, 4611686018427387904]\n"), "content/bad.yaml:4:10: ", "is past 1000000000000"),
+        case("counts that add up past a trillion", s, &scenario("kind: die-test\ndie: d4\ncounts: [400000000000, 400000000000, 400000000000, 1]\n"), "content/bad.yaml:4:9: ", "the counts add up past 1000000000000"),
+        case("a count past 2^64", s, &scenario("kind: die-test\ndie: d4\ncounts: [18446744073709551616, 1, 1, 1]\n"), "content/bad.yaml:4:10: ", "counts[0]"),
+        case("a negative count", s, &scenario("kind: die-test\ndie: d4\ncounts: [-1, 1, 1, 1]\n"), "content/bad.yaml:4:10: ", "negative count -1"),
+        case("a win count of 2^63", s, &scenario("kind: seat-advantage\nwins:\n  2: [9223372036854775808, 1]\n"), "content/bad.yaml:4:7: ", "is past 1000000000000"),
+        case("wins that add up past a trillion", s, &scenario("kind: seat-advantage\nwins:\n  2: [999999999999, 999999999999]\n"), "content/bad.yaml:3:6: ", "the wins of 2 players add up past"),
+        Case {
+            name: "a rolls file whose counts add up past a trillion",
+            files: vec![
+                (s, scenario("kind: die-test\ndie: d4\nrolls: r.csv\n").into_bytes()),
+                ("content/r.csv", b"face,count\n1,600000000000\n2,600000000000\n".to_vec()),
+            ],
+            location: "content/r.csv:3:3: ",
+            message: "the rolls add up past 1000000000000",
+        },
+        Case {
+            name: "a rolls file with one count past 2^63",
+            files: vec![
+                (s, scenario("kind: die-test\ndie: d4\nrolls: r.csv\n").into_bytes()),
+                ("content/r.csv", b"face,count\n1,9223372036854775808\n".to_vec()),
+            ],
+            location: "content/r.csv:2:3: ",
+            message: "expected a count (a whole number)",
+        },
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),
