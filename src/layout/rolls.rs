@@ -4,7 +4,9 @@
 
 use crate::analyses::rolls::{Analysed, Comparison, Params, Roll, RollFigures, Rolls};
 use crate::engine::{exact_string, to_f64, Exact};
-use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
+use crate::layout::blocks::{
+    Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
+};
 use crate::layout::{cells, format, Layout};
 
 impl Layout for Rolls {
@@ -27,11 +29,19 @@ impl Layout for Rolls {
         for (index, (roll, figures)) in results.rolls.iter().zip(&analysed.rolls).enumerate() {
             blocks.extend(roll_blocks(index + 1, roll, figures));
         }
-        if results.rolls.len() > 1 {
+        let rolls = results.rolls.len();
+        if (2..=MAX_SERIES).contains(&rolls) {
             blocks.push(Block::Chart(at_least_chart(
                 results.rolls.as_slice(),
                 &analysed.rolls,
             )));
+        } else if rolls > MAX_SERIES {
+            blocks.push(Block::Text {
+                text: format!(
+                    "{rolls} rolls are more than one chart tells apart ({MAX_SERIES} colours): \
+                     each roll's table above gives its chance of at least each value."
+                ),
+            });
         }
         for (index, (comparison, difference)) in results
             .comparisons
@@ -396,5 +406,32 @@ mod tests {
         assert_eq!(table.rows[15][1].exact, "21");
         assert_eq!(table.rows[15][2].exact, "7/432");
         assert!(page.chart("at-least").is_some() && page.chart("difference-1").is_some());
+    }
+
+    #[test]
+    fn more_rolls_than_colours_get_a_sentence_not_a_chart_that_cannot_draw() {
+        // Eleven to 26 rolls passed `eval` and failed the build: "chart
+        // at-least: 11 series" (issue 27).
+        for count in [10, 11, 26] {
+            let rolls: String = (1..=count)
+                .map(|i| format!("  r{i}: d{}\n", i + 1))
+                .collect();
+            let params: Params = serde_yaml::from_str(&format!("rolls:\n{rolls}")).unwrap();
+            let analysed = Rolls::analyse(&params, &Progress::hidden());
+            let blocks = Rolls::layout(&params, &analysed);
+            let chart = blocks
+                .iter()
+                .find(|b| matches!(b, Block::Chart(c) if c.id == "at-least"));
+            let said = blocks.iter().any(
+                |b| matches!(b, Block::Text { text } if text.starts_with(&format!("{count} rolls are more"))),
+            );
+            assert_eq!(
+                (chart.is_some(), said),
+                (count <= MAX_SERIES, count > MAX_SERIES)
+            );
+            if let Some(Block::Chart(chart)) = chart {
+                crate::charts::render_svg(chart).unwrap();
+            }
+        }
     }
 }
