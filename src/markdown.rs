@@ -7,13 +7,12 @@ mod math;
 mod numbering;
 mod terms;
 
-pub use anchors::slugify;
+pub use anchors::{slugify, Anchors};
 pub use numbering::{derived_key, Numbering, Rule};
 pub use terms::{Term, Terms};
 
 use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion, Found};
-use anchors::Anchors;
 use pulldown_cmark::{
     html, BlockQuoteKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
@@ -179,7 +178,7 @@ pub fn render_page(
         in_paragraph: false,
         in_code: false,
         dollar_line: 0,
-        anchors: Anchors::default(),
+        anchors: Anchors::for_page(),
         math: math::Allowance::default(),
         rendered: Rendered::default(),
     };
@@ -605,8 +604,8 @@ impl<'a> Page<'a, '_> {
         let rule = &rules.rules[index];
         if self.anchors.unique(rule.key.clone()) != rule.key {
             let message = format!(
-                "rule key {:?} is already an id on this page (a heading's or another rule's): \
-                 give this rule another key",
+                "rule key {:?} is already an id on this page (a heading's, another rule's or \
+                 the page template's): give this rule another key",
                 rule.key
             );
             let (line, column) = (rule.line, rule.column);

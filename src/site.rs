@@ -576,7 +576,7 @@ impl Renderer<'_> {
             numbering.as_ref(),
             terms,
         );
-        let errors = errors
+        let mut errors: Vec<Error> = errors
             .into_iter()
             .map(|e| Error::Source {
                 file: format!("content/{}", page.source),
@@ -585,6 +585,19 @@ impl Renderer<'_> {
                 message: e.message,
             })
             .collect();
+        // Ids from different writers (headings, rules, a shortcode's
+        // glossary or tables) that still meet.
+        for id in links::duplicate_ids(&body.html) {
+            errors.push(Error::Source {
+                file: format!("content/{}", page.source),
+                line: page.body_line,
+                column: 1,
+                message: format!(
+                    "the id {id:?} is given twice on this page (a heading and a glossary term, \
+                     say): give the heading another id with {{#another-id}}"
+                ),
+            });
+        }
         let description =
             search::summary(page.description.as_deref(), &search::plain_text(&body.html));
         let mut context = self.context(&output, &page.title, Some(&description), &body.headings);
@@ -675,8 +688,10 @@ impl Renderer<'_> {
     /// The glossary as a definition list, each term linked to its rule.
     fn glossary_html(&self, from: &str) -> String {
         let mut html = String::from("<dl class=\"glossary\">\n");
+        // Terms `a b`, `a-b` and `A_B` all slug to `a-b`.
+        let mut ids = markdown::Anchors::for_page();
         for entry in self.glossary {
-            let id = format!("term-{}", markdown::slugify(&entry.term));
+            let id = ids.unique(format!("term-{}", markdown::slugify(&entry.term)));
             html.push_str(&format!(
                 "<dt id=\"{}\">{}</dt>\n<dd>{}",
                 markdown::escape_html(&id),
@@ -751,6 +766,7 @@ impl Renderer<'_> {
     ) -> Result<(Vec<serde_json::Value>, Vec<Heading>)> {
         let mut blocks = Vec::new();
         let mut headings = Vec::new();
+        let mut ids = markdown::Anchors::for_page();
         for block in &computed.page.blocks {
             let rendered = match block {
                 Block::Heading { text } => {
@@ -760,6 +776,8 @@ impl Renderer<'_> {
                     if id.starts_with(|c: char| c.is_ascii_digit()) {
                         id.insert_str(0, "case-");
                     }
+                    // Roll names `a`, `A` and `a!` all slug to `a`.
+                    let id = ids.unique(id);
                     headings.push(Heading {
                         level: 2,
                         text: text.clone(),

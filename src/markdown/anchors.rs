@@ -37,6 +37,21 @@ pub fn slugify(text: &str) -> String {
     }
 }
 
+/// Ids the page templates give their own elements (`templates/*.html`): no
+/// heading, rule key or glossary term may take one.
+pub const TEMPLATE_IDS: &[&str] = &[
+    "main",
+    "site-nav",
+    "theme-toggle",
+    "search-form",
+    "search-input",
+    "search-results",
+    "search-status",
+    "scenario-results",
+    "playground-rolls",
+    "playground-depth",
+];
+
 /// The ids given out on one page so far.
 #[derive(Debug, Default)]
 pub struct Anchors {
@@ -48,6 +63,14 @@ pub struct Anchors {
 }
 
 impl Anchors {
+    /// A page's ids, with the templates' own already taken.
+    pub fn for_page() -> Anchors {
+        Anchors {
+            used: TEMPLATE_IDS.iter().map(|id| id.to_string()).collect(),
+            next: HashMap::new(),
+        }
+    }
+
     /// `base`, or `base-2`, `base-3`... whichever is free first.
     pub fn unique(&mut self, base: String) -> String {
         if self.used.insert(base.clone()) {
@@ -67,6 +90,29 @@ impl Anchors {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_templates_ids_are_taken_on_every_page() {
+        let mut anchors = Anchors::for_page();
+        assert_eq!(anchors.unique("main".into()), "main-2");
+        assert_eq!(anchors.unique("search-input".into()), "search-input-2");
+        assert_eq!(anchors.unique("rules".into()), "rules");
+        // Every fixed id of the templates is in the list.
+        let templates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+        for entry in std::fs::read_dir(templates).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "html") {
+                let html = std::fs::read_to_string(&path).unwrap();
+                for (i, _) in html.match_indices(" id=\"") {
+                    let id = &html[i + 5..];
+                    let id = &id[..id.find('"').unwrap()];
+                    if !id.contains('{') && id != "true" {
+                        assert!(TEMPLATE_IDS.contains(&id), "{}: {id}", path.display());
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn slugs_are_plain() {

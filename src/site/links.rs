@@ -57,6 +57,19 @@ pub fn scan(article: &str) -> (BTreeSet<String>, Vec<Ref>) {
     (ids, refs)
 }
 
+/// Every id given more than once in `html`, once each, in order.
+pub fn duplicate_ids(html: &str) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut twice = BTreeSet::new();
+    for (_, range) in attributes(html, &[ID]) {
+        let id = decode_entities(&html[range]);
+        if !seen.insert(id.clone()) {
+            twice.insert(id);
+        }
+    }
+    twice.into_iter().collect()
+}
+
 pub const ID: &str = " id=\"";
 pub const HREF: &str = " href=\"";
 pub const SRC: &str = " src=\"";

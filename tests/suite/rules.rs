@@ -475,3 +475,70 @@ fn subfolders_of_a_numbered_section_are_numbered_on_from_its_pages() {
         "{timing}"
     );
 }
+
+/// Issue 27: ids that slug alike, or that the templates already use, never
+/// meet on a page: glossary terms and a scenario's roll headings are told
+/// apart, a rule key of the template's is refused, and a heading that
+/// meets a glossary term is an error with its place.
+#[test]
+fn ids_that_slug_alike_or_belong_to_the_template_never_meet() {
+    let dir = rules_site();
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: a b\n  definition: One.\n- term: a-b\n  definition: Two.\n- term: A_B\n  definition: Three.\n",
+    );
+    write(
+        dir.path(),
+        "content/rolls.yaml",
+        "title: Rolls\nkind: dice\nrolls:\n  a: d6\n  A: d6\n  \"a \": d6\n  a!: d6\n",
+    );
+    build::build(&Project::at(dir.path())).unwrap();
+    let glossary = read(dir.path(), "glossary.html");
+    for id in ["term-a-b", "term-a-b-2", "term-a-b-3"] {
+        assert!(
+            glossary.contains(&format!("<dt id=\"{id}\">")),
+            "{id}: {glossary}"
+        );
+    }
+    let rolls = read(dir.path(), "rolls.html");
+    for id in ["\"a-d6\"", "\"a-d6-2\"", "\"a-d6-3\"", "\"a-d6-4\""] {
+        assert_eq!(rolls.matches(&format!(" id={id}")).count(), 1, "{id}");
+    }
+
+    let before = snapshot(&dir.path().join("site"));
+    for (key, text) in [
+        ("main", "main"),
+        ("theme-toggle", "theme-toggle"),
+        ("search-input", "search-input"),
+    ] {
+        write(
+            dir.path(),
+            "content/rules/extra.md",
+            &format!("---\ntitle: Extra\nnumbered: true\n---\n## Extra\n\nA rule. {{#{key}}}\n"),
+        );
+        let err = build::build(&Project::at(dir.path()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!(
+                "rule key \"{text}\" is already an id on this page"
+            )),
+            "{err}"
+        );
+    }
+    fs::remove_file(dir.path().join("content/rules/extra.md")).unwrap();
+    write(
+        dir.path(),
+        "content/glossary.md",
+        "---\ntitle: Glossary\n---\n## Term a b\n\n{{ glossary() }}\n",
+    );
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("content/glossary.md:4:1: the id \"term-a-b\" is given twice on this page"),
+        "{err}"
+    );
+    assert!(snapshot(&dir.path().join("site")) == before);
+}
