@@ -165,7 +165,17 @@ struct Active {
     what: String,
     since: Instant,
     timed: bool,
+    /// What to do about it, when a timed phase runs late.
+    hint: &'static str,
 }
+
+/// The advice for a template that runs late.
+const LOOP_HINT: &str = "look for a loop that does not end (a `for` over a long range, or \
+                         loops nested inside loops)";
+
+/// The advice for work on content that runs late: that work is linear in
+/// its input, so only a very large input gets there.
+const CONTENT_HINT: &str = "make it smaller (split the page or the file)";
 
 struct Watchdog {
     state: Mutex<State>,
@@ -245,7 +255,7 @@ impl Drop for Watch {
 #[must_use = "the phase ends when this is dropped"]
 pub struct Phase(u64);
 
-fn begin(what: String, timed: bool) -> Phase {
+fn begin(what: String, timed: bool, hint: &'static str) -> Phase {
     if cfg!(target_arch = "wasm32") {
         // In the browser module there is no watchdog thread to read the
         // phases, and asking the clock would trap: nothing to record.
@@ -259,6 +269,7 @@ fn begin(what: String, timed: bool) -> Phase {
         what,
         since: Instant::now(),
         timed,
+        hint,
     });
     Phase(id)
 }
@@ -274,13 +285,23 @@ impl Drop for Phase {
 
 /// A stage of a command ("computing the scenarios"), named in messages.
 pub fn stage(what: impl Into<String>) -> Phase {
-    begin(what.into(), false)
+    begin(what.into(), false, "")
 }
 
 /// A phase that must end within [`Budget::template_seconds`], such as
 /// "rendering templates/page.html for the page "Home"".
 pub fn phase(what: impl Into<String>) -> Phase {
-    begin(what.into(), true)
+    begin(what.into(), true, LOOP_HINT)
+}
+
+/// A phase of work on content held to the same deadline as a template,
+/// such as "numbering the rules of content/rules/start.md": reading the
+/// glossary, marking its terms, numbering rules and comparing releases are
+/// linear in their input, so only an input far larger than any site's, or
+/// work that went quadratic again, runs late; the stages around them are
+/// untimed, and without this a hostile file held the build for minutes.
+pub fn content(what: impl Into<String>) -> Phase {
+    begin(what.into(), true, CONTENT_HINT)
 }
 
 /// The timed phase of rendering the template `name` for the page whose
@@ -348,16 +369,19 @@ fn verdict(
         None => "no budget would cover it".into(),
     };
     let deadline = Duration::from_secs_f64(budget.template_seconds());
+    // The latest late phase is the most specific (a page's comparison of
+    // releases, rather than the page).
     if let Some(late) = state
         .phases
         .iter()
+        .rev()
         .find(|p| p.timed && now.saturating_duration_since(p.since) > deadline)
     {
         return Some(format!(
-            "{} took more than {:.0} s and was stopped: look for a loop that does not end \
-             (a `for` over a long range, or loops nested inside loops), or {}",
+            "{} took more than {:.0} s and was stopped: {}, or {}",
             late.what,
             deadline.as_secs_f64(),
+            late.hint,
             advice(budget.clamped() * 2.0)
         ));
     }
@@ -431,6 +455,7 @@ mod tests {
     }
 
     fn state_with(phases: &[(&str, bool, u64)], now: Instant) -> State {
+        let hint = |timed: bool| if timed { LOOP_HINT } else { "" };
         State {
             armed: 1,
             budget: Budget::default(),
@@ -443,6 +468,7 @@ mod tests {
                     what: what.into(),
                     since: now - Duration::from_secs(age),
                     timed,
+                    hint: hint(timed),
                 })
                 .collect(),
             next_id: phases.len() as u64,
@@ -482,6 +508,22 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("`--budget 2`"), "{message}");
+        assert!(message.contains("look for a loop"), "{message}");
+        // Of two late phases, the inner one is named, with its own advice.
+        let mut nested = state_with(
+            &[
+                ("rendering content/releases/1.1.0.md", true, 12),
+                ("comparing release 1.1.0 with the one before", true, 11),
+            ],
+            now,
+        );
+        nested.phases[1].hint = CONTENT_HINT;
+        let message = verdict(&nested, Some(1), None, now).unwrap();
+        assert_eq!(
+            message,
+            "comparing release 1.1.0 with the one before took more than 10 s and was stopped: \
+             make it smaller (split the page or the file), or raise the budget with `--budget 2`"
+        );
         // Untimed stages may take as long as they need.
         let slow = state_with(&[("computing the scenarios", false, 1000)], now);
         assert_eq!(verdict(&slow, Some(1), None, now), None);
