@@ -636,11 +636,11 @@ fn megabytes_of_shortcodes_and_code_spans_build_in_linear_time() {
 }
 
 // ---------------------------------------------------------------------------
-// 4b. Linear work from small files: a glossary term with a hundred thousand
-// of aliases, a numbered page of twenty thousand items, releases of long
-// rules and of many. Each took seconds to minutes in release before it was
-// made linear (issue 27); here each builds in about a second, and the test
-// checks what it built.
+// 4b. Linear work from small files: a glossary term with a hundred
+// thousand aliases, a numbered page of twenty thousand items, releases of
+// long rules and of many. Each took seconds to minutes in release before it
+// was made linear (issue 27); here each builds in under a second, and the
+// test checks what it built.
 
 /// A site of `files` besides a home page, built.
 fn built_site(files: &[(&str, &str)]) -> tempfile::TempDir {
