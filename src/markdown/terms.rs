@@ -56,26 +56,7 @@ impl Terms {
             );
             definitions.push(term.definition);
         }
-        // Sorted, a spelling comes right after those that start it.
-        all.sort();
-        let mut patterns: Vec<String> = Vec::new();
-        let mut spellings: Vec<Spelling> = Vec::new();
-        for (lower, _, term) in all {
-            if patterns.last() == Some(&lower) {
-                spellings
-                    .last_mut()
-                    .expect("one per pattern")
-                    .terms
-                    .push(term);
-                continue;
-            }
-            spellings.push(Spelling {
-                len: lower.len(),
-                terms: vec![term],
-                shorter: None,
-            });
-            patterns.push(lower);
-        }
+        let (patterns, mut spellings) = grouped(all);
         link_shorter(&patterns, &mut spellings);
         let finder = (!patterns.is_empty()).then(|| automaton(&patterns));
         Terms {
@@ -84,6 +65,30 @@ impl Terms {
             definitions,
         }
     }
+}
+
+/// Each spelling `(lower case, as written, term)` once in lower case, with
+/// the terms spelled so, sorted: a spelling comes right after those that
+/// start it. Terms of one spelling keep the order the spelling-by-spelling
+/// search tried them in (as written, then the glossary's).
+fn grouped(mut all: Vec<(String, String, usize)>) -> (Vec<String>, Vec<Spelling>) {
+    all.sort();
+    let mut patterns: Vec<String> = Vec::new();
+    let mut spellings: Vec<Spelling> = Vec::new();
+    for (lower, _, term) in all {
+        match spellings.last_mut() {
+            Some(last) if patterns.last() == Some(&lower) => last.terms.push(term),
+            _ => {
+                spellings.push(Spelling {
+                    len: lower.len(),
+                    terms: vec![term],
+                    shorter: None,
+                });
+                patterns.push(lower);
+            }
+        }
+    }
+    (patterns, spellings)
 }
 
 /// The automaton of `patterns`: its pattern `i + 1` is `patterns[i]`.
