@@ -127,6 +127,7 @@ pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)
                 }
                 Some("yaml") if relative == glossary::SOURCE => {
                     let text = utf8(bytes, &name)?;
+                    let _phase = crate::limits::content(format!("reading {name}"));
                     content.glossary = Some(glossary::parse(&text, &prefix)?);
                 }
                 Some("yaml" | "yml") => {

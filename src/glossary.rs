@@ -5,6 +5,7 @@
 
 use crate::error::Error;
 use serde::Deserialize;
+use std::collections::HashMap;
 
 /// The glossary's file, relative to `content/`.
 pub const SOURCE: &str = "_glossary.yaml";
@@ -55,7 +56,9 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
         .filter(|(_, l)| l.starts_with("- "))
         .map(|(i, _)| i + 1)
         .collect();
-    let mut seen: Vec<(String, usize)> = Vec::new();
+    // By spelling, the line of the entry that has it: one look-up per
+    // spelling, so a hundred thousand aliases cost no more than their bytes.
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, entry) in entries.iter_mut().enumerate() {
         entry.line = starts.get(i).copied().unwrap_or(1);
         for name in std::iter::once(&entry.term).chain(&entry.aliases) {
@@ -63,7 +66,7 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
             if lower.is_empty() {
                 return Err(at(entry.line, 1, "glossary: an empty term or alias".into()));
             }
-            if let Some((_, line)) = seen.iter().find(|(s, _)| *s == lower) {
+            if let Some(line) = seen.get(&lower) {
                 return Err(at(
                     entry.line,
                     1,
@@ -73,7 +76,7 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
                     ),
                 ));
             }
-            seen.push((lower, entry.line));
+            seen.insert(lower, entry.line);
         }
     }
     Ok(entries)
@@ -108,5 +111,32 @@ mod tests {
                 && err.contains("unknown field `meaning`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn duplicates_among_many_aliases_are_still_found() {
+        let aliases: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
+        let text = format!(
+            "- term: banish\n  definition: Remove.\n  aliases: [{}]\n\
+             - term: stage\n  definition: One step.\n  aliases: [Step, W19999]\n",
+            aliases.join(", ")
+        );
+        let err = parse(&text, "content/").unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "content/_glossary.yaml:4:1: glossary: \"W19999\" is already a term or alias \
+                 of the entry at line 1"
+            ),
+            "{err}"
+        );
+        let err = parse(
+            "- term: a\n  definition: x\n  aliases: [b, ' B ']\n",
+            "content/",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("\" B \" is already"), "{err}");
+        let fine = text.replace(", W19999]", "]");
+        assert_eq!(parse(&fine, "content/").unwrap()[0].aliases.len(), 20_000);
     }
 }

@@ -164,7 +164,42 @@ struct Active {
     id: u64,
     what: String,
     since: Instant,
-    timed: bool,
+    kind: Kind,
+}
+
+/// What a phase is, which decides its deadline and the advice when it runs
+/// past it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A stage of a command: untimed.
+    Stage,
+    /// A template rendering: [`Budget::template_seconds`].
+    Template,
+    /// Work on content: [`Budget::seconds`], a scenario's time, since a
+    /// page's work holds the templates and tables it expands.
+    Content,
+}
+
+impl Kind {
+    fn deadline(self, budget: &Budget) -> Option<Duration> {
+        match self {
+            Kind::Stage => None,
+            Kind::Template => Some(budget.template_seconds()),
+            Kind::Content => Some(budget.seconds()),
+        }
+        .map(Duration::from_secs_f64)
+    }
+
+    fn hint(self) -> &'static str {
+        match self {
+            Kind::Template | Kind::Stage => {
+                "look for a loop that does not end (a `for` over a long range, or loops \
+                 nested inside loops)"
+            }
+            // That work is linear in its input: only a very large one is late.
+            Kind::Content => "make it smaller (split the page or the file)",
+        }
+    }
 }
 
 struct Watchdog {
@@ -245,7 +280,7 @@ impl Drop for Watch {
 #[must_use = "the phase ends when this is dropped"]
 pub struct Phase(u64);
 
-fn begin(what: String, timed: bool) -> Phase {
+fn begin(what: String, kind: Kind) -> Phase {
     if cfg!(target_arch = "wasm32") {
         // In the browser module there is no watchdog thread to read the
         // phases, and asking the clock would trap: nothing to record.
@@ -258,7 +293,7 @@ fn begin(what: String, timed: bool) -> Phase {
         id,
         what,
         since: Instant::now(),
-        timed,
+        kind,
     });
     Phase(id)
 }
@@ -274,13 +309,23 @@ impl Drop for Phase {
 
 /// A stage of a command ("computing the scenarios"), named in messages.
 pub fn stage(what: impl Into<String>) -> Phase {
-    begin(what.into(), false)
+    begin(what.into(), Kind::Stage)
 }
 
 /// A phase that must end within [`Budget::template_seconds`], such as
 /// "rendering templates/page.html for the page "Home"".
 pub fn phase(what: impl Into<String>) -> Phase {
-    begin(what.into(), true)
+    begin(what.into(), Kind::Template)
+}
+
+/// A phase of work on content that must end within [`Budget::seconds`],
+/// such as "numbering the rules of content/rules/start.md": reading the
+/// glossary, marking its terms, numbering rules and comparing releases are
+/// linear in their input, so only an input far larger than any site's, or
+/// work that went quadratic again, runs late; the stages around them are
+/// untimed, and without this a hostile file held the build for minutes.
+pub fn content(what: impl Into<String>) -> Phase {
+    begin(what.into(), Kind::Content)
 }
 
 /// The timed phase of rendering the template `name` for the page whose
@@ -347,17 +392,18 @@ fn verdict(
         Some(flag) => format!("raise the budget with {flag}"),
         None => "no budget would cover it".into(),
     };
-    let deadline = Duration::from_secs_f64(budget.template_seconds());
-    if let Some(late) = state
-        .phases
-        .iter()
-        .find(|p| p.timed && now.saturating_duration_since(p.since) > deadline)
-    {
+    // The latest late phase is the most specific (a page's comparison of
+    // releases, rather than the page).
+    let late = state.phases.iter().rev().find_map(|p| {
+        let deadline = p.kind.deadline(&budget)?;
+        (now.saturating_duration_since(p.since) > deadline).then_some((p, deadline))
+    });
+    if let Some((late, deadline)) = late {
         return Some(format!(
-            "{} took more than {:.0} s and was stopped: look for a loop that does not end \
-             (a `for` over a long range, or loops nested inside loops), or {}",
+            "{} took more than {:.0} s and was stopped: {}, or {}",
             late.what,
             deadline.as_secs_f64(),
+            late.kind.hint(),
             advice(budget.clamped() * 2.0)
         ));
     }
@@ -370,7 +416,7 @@ fn verdict(
         .phases
         .iter()
         .rev()
-        .find(|p| p.timed)
+        .find(|p| p.kind != Kind::Stage)
         .or(state.phases.last())
         .map_or("working", |p| p.what.as_str());
     let (whose, or) = if limit < budget.build_bytes() {
@@ -442,7 +488,7 @@ mod tests {
                     id: id as u64,
                     what: what.into(),
                     since: now - Duration::from_secs(age),
-                    timed,
+                    kind: if timed { Kind::Template } else { Kind::Stage },
                 })
                 .collect(),
             next_id: phases.len() as u64,
@@ -482,6 +528,38 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("`--budget 2`"), "{message}");
+        assert!(message.contains("look for a loop"), "{message}");
+        // Of two late phases, the inner one is named, with its own advice.
+        let mut nested = state_with(
+            &[
+                ("rendering content/releases/1.1.0.md", true, 32),
+                ("comparing release 1.1.0 with the one before", true, 31),
+            ],
+            now,
+        );
+        for phase in &mut nested.phases {
+            phase.kind = Kind::Content;
+        }
+        // Content work has a scenario's time, not a template's.
+        let younger = |state: &State| State {
+            phases: state
+                .phases
+                .iter()
+                .map(|p| Active {
+                    what: p.what.clone(),
+                    since: p.since + Duration::from_secs(20),
+                    ..*p
+                })
+                .collect(),
+            ..State::default()
+        };
+        assert_eq!(verdict(&younger(&nested), Some(1), None, now), None);
+        let message = verdict(&nested, Some(1), None, now).unwrap();
+        assert_eq!(
+            message,
+            "comparing release 1.1.0 with the one before took more than 30 s and was stopped: \
+             make it smaller (split the page or the file), or raise the budget with `--budget 2`"
+        );
         // Untimed stages may take as long as they need.
         let slow = state_with(&[("computing the scenarios", false, 1000)], now);
         assert_eq!(verdict(&slow, Some(1), None, now), None);

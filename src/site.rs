@@ -144,6 +144,7 @@ pub fn render(
     let (book, book_errors) = rules::Book::new(content, &nav, computed);
     let history = changes::History::new(&content.releases);
     let terms = content.glossary.as_ref().map(|entries| {
+        let _phase = crate::limits::content("preparing the glossary's terms");
         markdown::Terms::new(
             entries
                 .iter()
@@ -569,6 +570,7 @@ impl Renderer<'_> {
         let decorate = |key: &str| self.rule_marks(key, &output);
         let numbering = self.book.numbering(page, &decorate);
         let terms = self.terms.filter(|_| page.source != changes::GLOSSARY_PAGE);
+        let phase = crate::limits::content(format!("rendering content/{}", page.source));
         let (body, errors) = markdown::render_page(
             &page.body,
             page.body_line,
@@ -576,6 +578,7 @@ impl Renderer<'_> {
             numbering.as_ref(),
             terms,
         );
+        drop(phase);
         let mut errors: Vec<Error> = errors
             .into_iter()
             .map(|e| Error::Source {

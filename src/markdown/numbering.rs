@@ -116,6 +116,7 @@ pub(super) fn plan(
     let mut item_children: HashMap<usize, usize> = HashMap::new();
     let events: Vec<(Event, Range<usize>)> =
         Parser::new_ext(text, options).into_offset_iter().collect();
+    let next_list = list_starts_after(&events);
     for (i, (event, range)) in events.iter().enumerate() {
         match event {
             Event::Start(tag) => {
@@ -172,12 +173,7 @@ pub(super) fn plan(
                             Tag::Item => Some(*r),
                             _ => None,
                         });
-                        let own_end = events[i + 1..]
-                            .iter()
-                            .find_map(|(e, r)| match e {
-                                Event::Start(Tag::List(_)) => Some(r.start),
-                                _ => None,
-                            })
+                        let own_end = next_list[i + 1]
                             .filter(|&s| s < range.end)
                             .unwrap_or(range.end);
                         let own = range.start..own_end;
@@ -220,6 +216,20 @@ pub(super) fn plan(
         }
     }
     plan
+}
+
+/// For each event, where the first list at or after it starts, so that an
+/// item finds where its own text ends at once: looking ahead from each item
+/// cost items x events, tens of seconds for a page of many items.
+fn list_starts_after(events: &[(Event, Range<usize>)]) -> Vec<Option<usize>> {
+    let mut next = vec![None; events.len() + 1];
+    for (i, (event, range)) in events.iter().enumerate().rev() {
+        next[i] = match event {
+            Event::Start(Tag::List(_)) => Some(range.start),
+            _ => next[i + 1],
+        };
+    }
+    next
 }
 
 /// Whether the innermost list is inside no container other than lists and
@@ -466,5 +476,27 @@ mod tests {
             messages[1].starts_with("rule key \"x\\\"y\" may only hold"),
             "{messages:?}"
         );
+    }
+
+    #[test]
+    fn each_item_owns_its_text_up_to_its_own_sub_list() {
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "p".into(),
+            decorate: &|_| String::new(),
+        };
+        let mut text = "- first\n".repeat(5_000);
+        text.push_str("- last\n  - sub\n");
+        let plan = plan(&text, crate::markdown::options(), &numbering, &|_| false);
+        let owns: Vec<(&str, &str)> = plan
+            .rules
+            .iter()
+            .map(|p| (p.rule.number.as_str(), text[p.own.clone()].trim_end()))
+            .collect();
+        assert_eq!(owns.len(), 5_002);
+        assert_eq!(owns[0], ("1.1", "- first"));
+        assert_eq!(owns[4_999], ("1.5000", "- first"));
+        assert_eq!(owns[5_000], ("1.5001", "- last"));
+        assert_eq!(owns[5_001], ("1.5001a", "- sub"));
     }
 }

@@ -5,20 +5,24 @@
 //!
 //! Rules are matched by key, never by number: a rule that moved from 3.2
 //! to 3.3 is renumbered, not deleted and added. Changed words are marked
-//! with a word diff (the `similar` crate).
+//! with a word diff (the `similar` crate), up to [`MOST_DIFF_WORDS`].
 
 use crate::content::{Content, Page};
 use crate::markdown::escape_html;
 use crate::paths;
 use crate::releases::{Release, RuleAt, FOLDER};
 use similar::{ChangeTag, TextDiff};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
 /// The releases of the site, oldest first.
 #[derive(Debug, Default)]
 pub struct History<'a> {
     releases: &'a [Release],
+    /// Each release's rules by key (the first of a key): what one rule was
+    /// at each release is a look-up, not a walk through every rule, which
+    /// cost rules x rules for the history and the marks on the rules.
+    by_key: Vec<HashMap<&'a str, &'a RuleAt>>,
 }
 
 /// How a rule changed from one release to the next.
@@ -131,7 +135,22 @@ fn page(name: &str, title: &str, weight: Option<i64>, description: &str, body: &
 impl<'a> History<'a> {
     /// The releases of `content`, already sorted oldest first.
     pub fn new(releases: &'a [Release]) -> Self {
-        History { releases }
+        let by_key = releases
+            .iter()
+            .map(|release| {
+                let mut rules = HashMap::new();
+                for rule in &release.snapshot.rules {
+                    rules.entry(rule.key.as_str()).or_insert(rule);
+                }
+                rules
+            })
+            .collect();
+        History { releases, by_key }
+    }
+
+    /// Rule `key` as release `index` held it.
+    fn rule_at(&self, index: usize, key: &str) -> Option<&'a RuleAt> {
+        self.by_key[index].get(key).copied()
     }
 
     /// The latest release.
@@ -180,8 +199,8 @@ impl<'a> History<'a> {
     pub fn changed_in(&self, key: &str) -> Option<&'a str> {
         let mut last = None;
         let mut before: Option<&RuleAt> = None;
-        for release in self.releases {
-            let now = release.snapshot.rules.iter().find(|r| r.key == key);
+        for (index, release) in self.releases.iter().enumerate() {
+            let now = self.rule_at(index, key);
             if let Some(now) = now {
                 if before.is_none_or(|b| b.text != now.text) {
                     last = Some(release.snapshot.version.as_str());
@@ -194,9 +213,7 @@ impl<'a> History<'a> {
 
     /// Whether any release holds rule `key` (so its history has an entry).
     pub fn knows(&self, key: &str) -> bool {
-        self.releases
-            .iter()
-            .any(|r| r.snapshot.rules.iter().any(|rule| rule.key == key))
+        self.by_key.iter().any(|rules| rules.contains_key(key))
     }
 
     /// Whether rule `key` was added or reworded in the latest release.
@@ -279,9 +296,10 @@ impl<'a> History<'a> {
     /// release where it was added, renumbered, reworded or removed.
     pub fn history_html(&self, live: &dyn Fn(&str) -> Option<String>) -> String {
         let mut order: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for release in self.releases.iter().rev() {
             for rule in &release.snapshot.rules {
-                if !order.contains(&rule.key.as_str()) {
+                if seen.insert(&rule.key) {
                     order.push(&rule.key);
                 }
             }
@@ -302,8 +320,8 @@ impl<'a> History<'a> {
                 }
             );
             let mut before: Option<&RuleAt> = None;
-            for release in self.releases {
-                let now = release.snapshot.rules.iter().find(|r| r.key == key);
+            for (index, release) in self.releases.iter().enumerate() {
+                let now = self.rule_at(index, key);
                 let version = escape_html(&release.snapshot.version);
                 match (before, now) {
                     (None, Some(now)) => {
@@ -365,10 +383,16 @@ fn change_html(html: &mut String, change: &Change, live: &dyn Fn(&str) -> Option
             format!(
                 "{} ({})",
                 label(&new.number),
-                match (old.number != new.number, old.text != new.text) {
-                    (true, true) => "renumbered and reworded",
-                    (true, false) => "renumbered",
-                    _ => "reworded",
+                match (
+                    old.number != new.number,
+                    old.text != new.text,
+                    diffable(old, new)
+                ) {
+                    (true, true, true) => "renumbered and reworded",
+                    (true, true, false) => "renumbered and rewritten",
+                    (true, false, _) => "renumbered",
+                    (false, _, true) => "reworded",
+                    (false, _, false) => "rewritten",
                 }
             ),
             format!("{}{}", renumbering(old, new), words(old, new)),
@@ -394,11 +418,33 @@ fn renumbering(old: &RuleAt, new: &RuleAt) -> String {
     )
 }
 
+/// The most words (old and new together) a rule's change is diffed word
+/// by word. The diff's time grows with the words times the words changed:
+/// two texts of tens of thousands of words took minutes, two of 500 wholly
+/// different words take 3 ms, and rules have a few hundred words at most.
+/// Past this, the change is shown as rewritten: the old text struck, the
+/// new one added.
+pub const MOST_DIFF_WORDS: usize = 1_000;
+
+/// Whether the change from `old` to `new` is diffed word by word.
+fn diffable(old: &RuleAt, new: &RuleAt) -> bool {
+    old.text.split_whitespace().count() + new.text.split_whitespace().count() <= MOST_DIFF_WORDS
+}
+
 /// The new words with the removed and added ones marked; the text alone
-/// when the words did not change.
+/// when the words did not change; past [`MOST_DIFF_WORDS`], the whole old
+/// text removed and the new one added.
 pub fn words(old: &RuleAt, new: &RuleAt) -> String {
     if old.text == new.text {
         return escape_html(&new.text);
+    }
+    if !diffable(old, new) {
+        return format!(
+            "Rewritten (too long to compare word by word): <del class=\"word\">{}</del> \
+             <ins class=\"word\">{}</ins>",
+            escape_html(&old.text),
+            escape_html(&new.text)
+        );
     }
     let diff = TextDiff::from_words(old.text.as_str(), new.text.as_str());
     let mut html = String::new();
@@ -490,5 +536,91 @@ mod tests {
             "Roll <del class=\"word\">two</del><ins class=\"word\">three</ins> dice &amp; add them."
         );
         assert_eq!(renumbering(&old, &new), "was rule 1.1, now rule 1.2. ");
+    }
+
+    #[test]
+    fn long_rules_are_diffed_up_to_a_bound_then_shown_rewritten() {
+        let text = |words: usize, last: &str| {
+            let mut text = "roll ".repeat(words - 1);
+            text.push_str(last);
+            text
+        };
+        // Up to the bound: the exact word diff, one word changed.
+        let half = MOST_DIFF_WORDS / 2;
+        let old = rule("long", "1.1", &text(half, "two"));
+        let new = rule("long", "1.1", &text(half, "three"));
+        let expected = format!(
+            "{}<del class=\"word\">two</del><ins class=\"word\">three</ins>",
+            "roll ".repeat(half - 1)
+        );
+        assert_eq!(words(&old, &new), expected);
+        // One word past it: rewritten, both texts whole.
+        let new = rule("long", "1.2", &text(half + 1, "three"));
+        assert_eq!(
+            words(&old, &new),
+            format!(
+                "Rewritten (too long to compare word by word): <del class=\"word\">{}</del> \
+                 <ins class=\"word\">{}</ins>",
+                old.text, new.text
+            )
+        );
+        let mut html = String::new();
+        change_html(
+            &mut html,
+            &Change::Changed {
+                old: &old,
+                new: &new,
+            },
+            &|_| None,
+        );
+        assert!(
+            html.starts_with(
+                "<dt id=\"long\">Rule 1.2 (renumbered and rewritten) <code>long</code>"
+            ),
+            "{html:.200}"
+        );
+    }
+
+    #[test]
+    fn the_history_gives_each_rule_once_with_its_versions() {
+        let release = |version: &str, rules: Vec<RuleAt>| Release {
+            source: format!("releases/{version}.json"),
+            version: crate::releases::Version::parse(version).unwrap(),
+            snapshot: crate::releases::Snapshot {
+                version: version.into(),
+                effective: "2026-01-15".into(),
+                rules,
+                figures: Vec::new(),
+            },
+            text: String::new(),
+        };
+        let many = |n: usize, words: &str| -> Vec<RuleAt> {
+            (0..n)
+                .map(|i| rule(&format!("r{i}"), &format!("1.{i}"), words))
+                .collect()
+        };
+        let mut second = many(3_000, "Roll one die");
+        second[1] = rule("r1", "1.1", "Roll two die");
+        second.pop();
+        let releases = [
+            release("1.0.0", many(3_000, "Roll one die")),
+            release("1.1.0", second),
+        ];
+        let history = History::new(&releases);
+        let html = history.history_html(&|_| None);
+        assert_eq!(html.matches("<dt id=").count(), 3_000);
+        assert!(
+            html.contains(
+                "<dt id=\"r1\">r1 (no longer in the rules)</dt>\n<dd>1.0.0: added as rule 1.1: \
+             Roll one die</dd>\n<dd>1.1.0: Roll <del class=\"word\">one</del><ins class=\"word\">two</ins> \
+             die</dd>"
+            ),
+            "{html:.300}"
+        );
+        assert!(html.contains("<dd>1.1.0: removed (was rule 1.2999)</dd>"));
+        assert_eq!(history.changed_in("r1"), Some("1.1.0"));
+        assert_eq!(history.changed_in("r2"), Some("1.0.0"));
+        assert!(history.changed_in_latest("r1") && !history.changed_in_latest("r2"));
+        assert!(history.knows("r2999") && !history.knows("r3000"));
     }
 }

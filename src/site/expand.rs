@@ -41,6 +41,9 @@ impl Expand for Expander<'_, '_> {
         match call.name.as_str() {
             "changes" => {
                 let version = call.arg("version")?;
+                let _phase = crate::limits::content(format!(
+                    "comparing release {version} with the one before"
+                ));
                 return self
                     .renderer
                     .history
@@ -52,7 +55,10 @@ impl Expand for Expander<'_, '_> {
                     self.renderer.history.releases_html(&self.output),
                 ))
             }
-            "history" => return Ok(Expansion::Block(self.renderer.history.history_html(&live))),
+            "history" => {
+                let _phase = crate::limits::content("writing the rule history");
+                return Ok(Expansion::Block(self.renderer.history.history_html(&live)));
+            }
             "glossary" => return Ok(Expansion::Block(self.renderer.glossary_html(&self.output))),
             _ => {}
         }

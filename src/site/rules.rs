@@ -105,7 +105,11 @@ impl Book {
                 stem,
                 decorate: &|_| String::new(),
             };
-            match markdown::plan_rules(&page.body, page.body_line, &numbering) {
+            let phase =
+                crate::limits::content(format!("numbering the rules of content/{}", page.source));
+            let planned = markdown::plan_rules(&page.body, page.body_line, &numbering);
+            drop(phase);
+            match planned {
                 Ok(rules) => {
                     for rule in rules {
                         book.add(rule, page, &mut errors);

@@ -636,6 +636,180 @@ fn megabytes_of_shortcodes_and_code_spans_build_in_linear_time() {
 }
 
 // ---------------------------------------------------------------------------
+// 4b. Linear work from small files: a glossary term with a hundred
+// thousand aliases, a numbered page of twenty thousand items, releases of
+// long rules and of many. Each took seconds to minutes in release before it
+// was made linear (issue 27); here each builds in under a second, and the
+// test checks what it built.
+
+/// A site of `files` besides a home page, built.
+fn built_site(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let mut all = vec![("content/_index.md", "---\ntitle: Home\n---\nHome.\n")];
+    all.extend_from_slice(files);
+    let dir = fixture(&all);
+    if let Err(err) = build::build(&Project::at(dir.path())) {
+        panic!("the site does not build: {err}");
+    }
+    dir
+}
+
+fn read(dir: &tempfile::TempDir, path: &str) -> String {
+    std::fs::read_to_string(dir.path().join("site").join(path)).unwrap()
+}
+
+/// A glossary of a term with `aliases` aliases `w0`, `w1`... and one more
+/// term, with `extra` added to the second term's aliases.
+fn glossary(aliases: usize, extra: &str) -> String {
+    let names: Vec<String> = (0..aliases).map(|i| format!("w{i}")).collect();
+    format!(
+        "- term: banish\n  definition: Remove.\n  aliases: [{}]\n\
+         - term: zone\n  definition: A place.\n  aliases: [zones{extra}]\n",
+        names.join(", ")
+    )
+}
+
+#[test]
+fn a_term_with_a_hundred_thousand_aliases_marks_a_long_page_in_linear_time() {
+    // 100,000 aliases (790 kB) and a page of 40 kB: each alias was looked
+    // for in turn through the page, and each compared with every other.
+    let text = "Words w1x and w99999y about the game, zoned. ".repeat(900);
+    let body = format!("---\ntitle: Page\n---\n{text}\n\nZones, w99999 and w7.\n");
+    let dir = built_site(&[
+        ("content/_glossary.yaml", &glossary(100_000, "")),
+        ("content/page.md", &body),
+    ]);
+    let html = read(&dir, "page.html");
+    let marks: Vec<&str> = html
+        .split("<span class=\"term\"")
+        .skip(1)
+        .map(|m| &m[m.find('>').unwrap() + 1..m.find("</span>").unwrap()])
+        .collect();
+    assert_eq!(marks, ["Zones", "w99999"], "{html:.300}");
+    // A spelling given twice, at the end of the long list, is still found.
+    let err = refused_site(&[("content/_glossary.yaml", &glossary(100_000, ", W99999"))]);
+    assert!(
+        err.contains(
+            "content/_glossary.yaml:4:1: glossary: \"W99999\" is already a term or alias of the \
+             entry at line 1"
+        ),
+        "{err}"
+    );
+}
+
+/// A good site built, then `files` added: the error of the rebuild, after
+/// checking that the site was left as it was.
+fn refused_site(files: &[(&str, &str)]) -> String {
+    let dir = built_site(&[]);
+    let before = snapshot(&dir.path().join("site"));
+    for (path, text) in files {
+        crate::common::write(dir.path(), path, text);
+    }
+    let err = match build::build(&Project::at(dir.path())) {
+        Ok(_) => panic!("built without error"),
+        Err(err) => err.to_string(),
+    };
+    assert_eq!(
+        snapshot(&dir.path().join("site")),
+        before,
+        "the site changed"
+    );
+    err
+}
+
+#[test]
+fn a_numbered_page_of_twenty_thousand_items_builds_in_linear_time() {
+    // Each item looked ahead through every later event for a sub-list.
+    let mut items: String = (1..=20_000).map(|i| format!("- item {i}\n")).collect();
+    items.push_str("- last {#last}\n  - sub\n");
+    let dir = built_site(&[
+        (
+            "content/rules/_index.md",
+            "---\ntitle: Rules\nnumbered: true\n---\nThe rules.\n",
+        ),
+        (
+            "content/rules/start.md",
+            &format!("---\ntitle: Start\n---\n{items}"),
+        ),
+    ]);
+    let html = read(&dir, "rules/start.html");
+    assert_eq!(html.matches("<li class=\"rule\"").count(), 20_002);
+    assert!(html.contains("id=\"start.20000\""), "{html:.300}");
+    let last = &html[html.find("id=\"last\"").unwrap()..];
+    assert!(last.contains(">1.20001</a>"), "{last:.300}");
+    assert!(last.contains(">1.20001a</a>"), "{last:.300}");
+}
+
+/// A release snapshot's text.
+fn snapshot_text(version: &str, rules: Vec<(String, String)>) -> String {
+    fairdice::releases::Snapshot {
+        version: version.into(),
+        effective: "2026-01-15".into(),
+        rules: rules
+            .into_iter()
+            .enumerate()
+            .map(|(i, (key, text))| fairdice::releases::RuleAt {
+                url: format!("rules/a.html#{key}"),
+                key,
+                number: format!("1.{i}"),
+                title: None,
+                text,
+            })
+            .collect(),
+        figures: Vec::new(),
+    }
+    .to_text()
+}
+
+#[test]
+fn releases_of_long_rules_and_of_many_build_in_linear_time() {
+    // A rule of 20,000 words rewritten (the word diff took seconds per
+    // pair), and 10,000 rules each reworded (the history looked every key
+    // up in every rule of every release).
+    let words = |seed: u64| -> String {
+        let mut x = seed;
+        let mut next = move || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            format!("w{}", (x >> 33) % 1000)
+        };
+        (0..20_000).map(|_| next()).collect::<Vec<_>>().join(" ")
+    };
+    let rules = |long: String, word: &str| -> Vec<(String, String)> {
+        let mut rules = vec![("long".to_string(), long)];
+        rules.extend((0..10_000).map(|i| (format!("r{i}"), format!("Roll {word} dice."))));
+        rules
+    };
+    let dir = built_site(&[
+        (
+            "content/releases/1.0.0.json",
+            &snapshot_text("1.0.0", rules(words(1), "two")),
+        ),
+        (
+            "content/releases/1.1.0.json",
+            &snapshot_text("1.1.0", rules(words(2), "three")),
+        ),
+    ]);
+    let changes = read(&dir, "releases/1.1.0.html");
+    let rewritten = format!(
+        "<dt id=\"long\">Rule 1.0 (rewritten) <code>long</code></dt>\n<dd>Rewritten (too long \
+         to compare word by word): <del class=\"word\">{}</del> <ins class=\"word\">{}</ins></dd>",
+        words(1),
+        words(2)
+    );
+    assert!(changes.contains(&rewritten), "{changes:.300}");
+    assert!(changes.contains(
+        "<dd>Roll <del class=\"word\">two</del><ins class=\"word\">three</ins> dice.</dd>"
+    ));
+    let history = read(&dir, "releases/history.html");
+    assert_eq!(history.matches("<dt id=").count(), 10_001);
+    assert_eq!(
+        history.matches("<ins class=\"word\">three</ins>").count(),
+        10_000
+    );
+}
+
+// ---------------------------------------------------------------------------
 // 5. `{{` in math and code is LaTeX or code, not a shortcode.
 
 #[test]
