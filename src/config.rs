@@ -82,17 +82,7 @@ pub fn parse(text: &str) -> std::result::Result<Config, (usize, usize, String)> 
     if blank {
         return Ok(Config::default());
     }
-    serde_yaml::from_str(text).map_err(|err| {
-        let (line, column) = err
-            .location()
-            .map_or((1, 1), |loc| (loc.line(), loc.column()));
-        let message = err.to_string();
-        // serde_yaml appends " at line L column C"; the error is located already.
-        let message = message
-            .find(" at line ")
-            .map_or(message.clone(), |i| message[..i].to_string());
-        (line, column, message)
-    })
+    crate::yaml::read(text)
 }
 
 /// A value read from a string and checked by `check`, which says what was

@@ -73,6 +73,7 @@ pub struct Content {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FrontMatter {
+    #[serde(default, deserialize_with = "crate::yaml::some_non_blank")]
     title: Option<String>,
     #[serde(default)]
     weight: Option<i64>,
@@ -580,8 +581,8 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
         message: "front matter opened with `---` is never closed: expected a line `---`".into(),
     })?;
     let front: FrontMatter = match front {
-        Some(yaml) if !yaml.trim().is_empty() => serde_yaml::from_str(yaml).map_err(|e| {
-            let (line, column, message) = crate::scenario::yaml_problem(&e);
+        Some(yaml) if !yaml.trim().is_empty() => crate::yaml::read(yaml).map_err(|problem| {
+            let (line, column, message) = problem;
             Error::Source {
                 file: format!("{prefix}{source}"),
                 line: line + 1,

@@ -39,8 +39,8 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
         column,
         message,
     };
-    let mut entries: Vec<Entry> = serde_yaml::from_str(text).map_err(|e| {
-        let (line, column, message) = crate::scenario::yaml_problem(&e);
+    let mut entries: Vec<Entry> = crate::yaml::read(text).map_err(|problem| {
+        let (line, column, message) = problem;
         at(
             line,
             column,

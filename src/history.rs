@@ -67,8 +67,18 @@ impl Date {
 
 impl<'de> Deserialize<'de> for Date {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Date::parse(&text).map_err(de::Error::custom)
+        struct Visitor;
+        impl de::Visitor<'_> for Visitor {
+            type Value = Date;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a date YYYY-MM-DD")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> std::result::Result<Date, E> {
+                Date::parse(text).map_err(E::custom)
+            }
+        }
+        // Checking in the visitor lets serde_yaml attach the value's place.
+        d.deserialize_str(Visitor)
     }
 }
 

@@ -35,3 +35,4 @@ pub mod site;
 pub mod terminal;
 pub mod ui;
 pub mod verify;
+pub mod yaml;

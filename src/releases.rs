@@ -133,7 +133,7 @@ pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error>
     };
     let snapshot: Snapshot = serde_json::from_str(text).map_err(|e| {
         let message = e.to_string();
-        let message = crate::scenario::without_place(&message);
+        let message = crate::yaml::without_place(&message);
         at(
             e.line().max(1),
             e.column().max(1),

@@ -16,6 +16,7 @@ use std::fmt;
 #[derive(Debug, Clone, Deserialize)]
 pub struct Header {
     /// Page title.
+    #[serde(deserialize_with = "crate::yaml::non_blank")]
     pub title: String,
     /// Which analysis runs.
     pub kind: String,
@@ -130,7 +131,7 @@ pub fn parse_with_data(
         message,
     };
     let from_yaml = |err: serde_yaml::Error| {
-        let (line, column, message) = yaml_problem(&err);
+        let (line, column, message) = crate::yaml::problem(&err);
         at(line, column, message)
     };
     let blank = text
@@ -143,6 +144,7 @@ pub fn parse_with_data(
             "the file is empty: expected a scenario with `title` and `kind`".into(),
         ));
     }
+    crate::yaml::refuse_tags(text).map_err(|(line, column, message)| at(line, column, message))?;
     let header: Header = serde_yaml::from_str(text).map_err(from_yaml)?;
     let kind = kinds::find(&header.kind);
     if let Some(kind) = kind {
@@ -279,21 +281,6 @@ impl fmt::Display for Scenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.header.title, self.source)
     }
-}
-
-/// A serde message without the " at line L column C" that serde appends:
-/// errors here name their place themselves, as file:line:column.
-pub fn without_place(message: &str) -> &str {
-    message.split(" at line ").next().unwrap_or(message)
-}
-
-/// Where a YAML error is (1-based line and column; 1:1 when serde_yaml
-/// cannot say) and what it says, without the place repeated.
-pub fn yaml_problem(err: &serde_yaml::Error) -> (usize, usize, String) {
-    let (line, column) = err
-        .location()
-        .map_or((1, 1), |loc| (loc.line(), loc.column()));
-    (line, column, without_place(&err.to_string()).to_string())
 }
 
 #[cfg(test)]

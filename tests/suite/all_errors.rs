@@ -14,7 +14,7 @@ const SIX: [&str; 6] = [
     "error: content/codes.md:3:1: table(...): scenario \"good\" has no table \"nope\"; it has: \
      fairness, sums-2, bins-2, sums-3, bins-3",
     "error: content/front.md:3:9: front matter: weight: invalid type: string \"heavy\", \
-     expected i64",
+     expected a whole number from -9223372036854775808 to 9223372036854775807",
     "error: content/gated.yaml:6:12: expect: case 1 (targets 4): uniform is false, expected true",
     "error: content/links.md:3:5: broken link \"missing.md\" (in the site \"missing.html\"): no \
      file missing.html in the site: link to a page's .md or a scenario's .yaml, or to a file in \
@@ -163,7 +163,7 @@ fn what_a_failed_file_would_have_given_is_no_error_of_its_own() {
             "error: content/bad.yaml:5:1: unknown field `colour`, expected one of `title`, \
              `kind`, `description`, `weight`, `expect`, `rules`, `dice`, `targets`",
             "error: content/rules/play.md:3:9: front matter: weight: invalid type: string \
-             \"heavy\", expected i64",
+             \"heavy\", expected a whole number from -9223372036854775808 to 9223372036854775807",
         ]
     );
     assert!(snapshot(&root.join("site")) == before, "site/ was changed");

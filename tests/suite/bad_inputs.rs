@@ -136,6 +136,16 @@ fn cases() -> Vec<Case> {
             location: "content/r.csv:2:3: ",
             message: "expected a count (a whole number)",
         },
+        // YAML an author writes (issue 27): tags, blank titles, Rust's type names.
+        case("a YAML tag", s, "title: Bad\nkind: sum-mod\ndice: d6\ntargets: !!binary aGVsbG8=\n", "content/bad.yaml:4:10: ", "YAML tags such as `!!binary` are not read"),
+        case("a custom YAML tag", s, "title: !custom Bad\nkind: sum-mod\ndice: d6\ntargets: 2\n", "content/bad.yaml:1:8: ", "`!custom`"),
+        case("a tag in a flow list", s, &scenario("kind: sum-mod\ndice: d6\ntargets: [2, !x 3]\n"), "content/bad.yaml:4:14: ", "`!x`"),
+        case("an empty title", s, "title: \"\"\nkind: sum-mod\ndice: d6\ntargets: 2\n", "content/bad.yaml:1:8: ", "title: it is empty"),
+        case("a weight too large", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 2\nweight: 99999999999999999999999\n"), "content/bad.yaml:5:9: ", "weight: 99999999999999999999999 is too large: expected a whole number from"),
+        case("a negative explode depth", s, &scenario("kind: dice\nrolls: {a: d6!}\nexplode_depth: -2\n"), "content/bad.yaml:4:16: ", "explode_depth: expected a whole number from 0 to 4294967295, found -2"),
+        case("front matter date that is no day", p, "---\ntitle: Bad page\nweight: 2\nupdated: 2026-02-30\n---\nx\n", "content/bad.md:4:10: ", "\"2026-02-30\" is not a date"),
+        case("front matter empty title", p, "---\ntitle: \"  \"\n---\nx\n", "content/bad.md:2:8: ", "title: it is empty"),
+        case("front matter tag", p, "---\ntitle: !!binary aGVsbG8=\n---\nx\n", "content/bad.md:2:8: ", "YAML tags such as `!!binary`"),
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),

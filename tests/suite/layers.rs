@@ -21,7 +21,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "load",
         &[
-            "scenario", "content", "error", "releases", "glossary", "config", "history",
+            "scenario", "content", "error", "releases", "glossary", "config", "history", "yaml",
         ],
     ),
     (
