@@ -159,6 +159,7 @@ impl WebAddress {
                 "{text:?} has no host name (or has a user name before `@`): expected an address {example}"
             ));
         }
+        check_authority(host).map_err(|why| format!("{text:?}: {why}: expected an address {example}"))?;
         let scheme_len = text.len() - rest.len();
         Ok(WebAddress(format!(
             "{}{}",
@@ -166,6 +167,41 @@ impl WebAddress {
             &text[scheme_len..]
         )))
     }
+}
+
+/// A host name (labels of letters, digits and inner hyphens), an IPv4
+/// address or a bracketed IPv6 one, then optionally `:` and a port from 1
+/// to 65535.
+fn check_authority(authority: &str) -> std::result::Result<(), String> {
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => (host, Some(port)),
+        _ => (authority, None),
+    };
+    if let Some(port) = port {
+        let number = port.parse::<u16>().ok().filter(|&p| p > 0);
+        if number.is_none() || !port.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("port {port:?} is not a port: expected 1 to 65535"));
+        }
+    }
+    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return match inner.parse::<std::net::Ipv6Addr>() {
+            Ok(_) => Ok(()),
+            Err(_) => Err(format!("{host:?} is not an IPv6 address")),
+        };
+    }
+    let label = |l: &str| {
+        (1..=63).contains(&l.len())
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    let name = host.strip_suffix('.').unwrap_or(host);
+    if host.len() > 253 || !name.split('.').all(label) {
+        return Err(format!(
+            "{host:?} is not a host name: letters, digits and hyphens between dots, no hyphen at either end of a part"
+        ));
+    }
+    Ok(())
 }
 
 impl<'de> Deserialize<'de> for WebAddress {
@@ -341,6 +377,35 @@ mod tests {
             "language: 12",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hosts_and_ports_must_be_real() {
+        for bad in [
+            "https://example.org:99999/",
+            "https://example.org:0/",
+            "https://example.org:+80/",
+            "https://example.org:/",
+            "https://-/",
+            "https://-x.org/",
+            "https://x-.org/",
+            "https://a..b/",
+            "https://x_y.org/",
+            "https://[::zz]/",
+        ] {
+            let (_, _, message) = error(&format!("base_url: {bad}\n"));
+            assert!(message.contains("expected an address"), "{bad}: {message}");
+        }
+        for good in [
+            "https://example.org:8080/rules/",
+            "http://localhost/",
+            "https://127.0.0.1:1/",
+            "https://[::1]:443/",
+            "https://xn--lan-bpa.fr/",
+            "https://example.org./",
+        ] {
+            assert!(parse(&format!("base_url: {good}\n")).is_ok(), "{good}");
         }
     }
 }
