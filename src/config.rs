@@ -159,7 +159,8 @@ impl WebAddress {
                 "{text:?} has no host name (or has a user name before `@`): expected an address {example}"
             ));
         }
-        check_authority(host).map_err(|why| format!("{text:?}: {why}: expected an address {example}"))?;
+        check_authority(host)
+            .map_err(|why| format!("{text:?}: {why}: expected an address {example}"))?;
         let scheme_len = text.len() - rest.len();
         Ok(WebAddress(format!(
             "{}{}",

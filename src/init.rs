@@ -14,6 +14,19 @@ pub const GITIGNORE: &str = "/.fairdice-cache\n/site.tmp-*\n/site.old-*\n";
 /// Write the starter project into `dir`, which must be missing or empty.
 /// Returns the files written, relative to `dir`.
 pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
+    let refuse = |why: &str| {
+        Err(Error::Refused(format!(
+            "{} {why}: `fairdice init` only writes into a new or empty folder",
+            dir.display()
+        )))
+    };
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() && !dir.exists() => {
+            return refuse("is a symbolic link to nothing");
+        }
+        Ok(_) if !dir.is_dir() => return refuse("is a file, not a folder"),
+        _ => {}
+    }
     if dir.exists() {
         let mut entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
         if entries.next().is_some() {

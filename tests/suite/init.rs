@@ -73,6 +73,29 @@ fn init_refuses_a_folder_that_is_not_empty() {
     );
 }
 
+/// Issue 27: a file or a dangling link ended with exit 1 and a raw OS
+/// error; like a folder that is not empty, they are a usage error.
+#[test]
+fn init_refuses_a_file_or_a_link_to_nothing_with_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "notes.txt", "keep");
+    std::os::unix::fs::symlink(tmp.path().join("nowhere"), tmp.path().join("link")).unwrap();
+    for (target, why) in [
+        ("notes.txt", "is a file, not a folder"),
+        ("link", "is a symbolic link to nothing"),
+    ] {
+        let out = fairdice(&["init", target], tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{target}");
+        let stderr = out.stderr_text();
+        assert!(stderr.contains(&format!("{target} {why}")), "{stderr}");
+    }
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("notes.txt")).unwrap(),
+        "keep"
+    );
+    assert!(!tmp.path().join("nowhere").exists());
+}
+
 #[test]
 fn content_alone_builds_with_the_built_in_templates_and_files_override_them() {
     let tmp = tempfile::tempdir().unwrap();
