@@ -261,15 +261,21 @@ fn check_passive(relative: &str, bytes: &[u8]) -> std::result::Result<(), String
             ));
         }
     }
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let start = text.iter().take(512).find(|b| !b.is_ascii_whitespace());
-    if start == Some(&b'<') {
+    if starts_with_markup(bytes) {
         return Err(format!(
             "the file starts with markup (`<`), so a browser may take it for a web page and \
              run script in it; {fix}"
         ));
     }
     Ok(())
+}
+
+/// Whether `bytes` open with markup (`<` after a byte-order mark and
+/// white space), which browsers may sniff as a web page whatever the
+/// file's name.
+pub fn starts_with_markup(bytes: &[u8]) -> bool {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    text.iter().take(512).find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
 }
 
 fn located(name: &str, message: String) -> Error {

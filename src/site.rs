@@ -623,10 +623,7 @@ impl Renderer<'_> {
             links: body.links,
             files: BTreeMap::from([
                 (output.clone(), html.into_bytes()),
-                (
-                    paths::page_markdown(&page.source),
-                    page.body.clone().into_bytes(),
-                ),
+                (paths::page_markdown(&page.source), markdown_export(page)),
             ]),
             output,
             rules: body.rules,
@@ -968,6 +965,17 @@ impl Renderer<'_> {
         context.insert("csv_download", &csv.download);
         context.insert("distribution", &distribution_column(table));
         self.render_template("table.html", &context)
+    }
+}
+
+/// A page's markdown as published beside it. A body that opens with raw
+/// markup gets its title as a heading first, so no browser sniffs the
+/// file as a web page (the rule content files are held to).
+fn markdown_export(page: &Page) -> Vec<u8> {
+    if crate::content::starts_with_markup(page.body.as_bytes()) {
+        format!("# {}\n\n{}", page.title, page.body).into_bytes()
+    } else {
+        page.body.clone().into_bytes()
     }
 }
 

@@ -50,3 +50,31 @@ fn raw_html_in_markdown_is_shown_as_text() {
         "the documented allowlist passes"
     );
 }
+
+/// Issue 27: a page's `.md` export republished a body that opens with raw
+/// markup, which a browser may sniff as a web page; content files that do
+/// so are refused, and the export now opens with the page's title.
+#[test]
+fn a_pages_markdown_export_never_opens_with_markup() {
+    let dir = crate::common::fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHome.\n"),
+        (
+            "content/raw.md",
+            "---\ntitle: Raw\n---\n\n  <script>alert(1)</script>\n",
+        ),
+        ("content/bom.md", "\u{feff}<b>bold</b> start\n"),
+        (
+            "content/plain.md",
+            "---\ntitle: Plain\n---\nPlain <b>text</b>.\n",
+        ),
+    ]);
+    fairdice::build::build(&fairdice::build::Project::at(dir.path())).unwrap();
+    let read = |name: &str| std::fs::read(dir.path().join("site").join(name)).unwrap();
+    for name in ["raw.md", "bom.md"] {
+        let bytes = read(name);
+        assert!(!fairdice::content::starts_with_markup(&bytes), "{name}");
+        assert!(bytes.starts_with(b"# "), "{name}");
+    }
+    assert_eq!(read("raw.md"), b"# Raw\n\n\n  <script>alert(1)</script>\n");
+    assert_eq!(read("plain.md"), b"Plain <b>text</b>.\n");
+}
