@@ -435,7 +435,7 @@ struct Page<'a, 'b> {
     rules: Option<Rules<'b>>,
     /// Glossary terms still to mark on the page.
     terms: Option<terms::Marker<'b>>,
-    /// How many links are open (no term is marked inside one).
+    /// How many links and images are open (no term is marked inside one).
     in_link: usize,
     places: Places<'b>,
     errors: Vec<MarkdownError>,
@@ -806,7 +806,7 @@ impl<'a> Page<'a, '_> {
     }
 
     /// Text of the page, with the first use of each glossary term marked
-    /// (not in headings or links).
+    /// (not in headings, links or images' alt text).
     fn push_text(&mut self, text: &'a str) {
         let marker = match &mut self.terms {
             Some(marker) if self.heading.is_none() && self.in_link == 0 => marker,
@@ -825,8 +825,11 @@ impl<'a> Page<'a, '_> {
             return;
         }
         match &event {
-            Event::Start(Tag::Link { .. }) => self.in_link += 1,
-            Event::End(TagEnd::Link) => self.in_link = self.in_link.saturating_sub(1),
+            // An image's text is its alt attribute: no mark may go there.
+            Event::Start(Tag::Link { .. } | Tag::Image { .. }) => self.in_link += 1,
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                self.in_link = self.in_link.saturating_sub(1)
+            }
             _ => {}
         }
         if let Some(heading) = &mut self.heading {

@@ -21,17 +21,18 @@ pub struct Term {
 /// bytes, tens of seconds for a term with a hundred thousand aliases.
 #[derive(Default)]
 pub struct Terms {
-    /// Every spelling, ASCII case ignored, the longest at a place first so
-    /// that "memory zone" wins over "zone". `None` without spellings.
+    /// Every spelling in lower case (texts are searched in lower case too,
+    /// so "Élan" finds "élan"), the longest at a place first so that
+    /// "memory zone" wins over "zone". `None` without spellings.
     finder: Option<AhoCorasick>,
     /// By the finder's pattern number.
     spellings: Vec<Spelling>,
     definitions: Vec<String>,
 }
 
-/// One spelling, in ASCII lower case, as the finder knows it.
+/// One spelling, in lower case, as the finder knows it.
 struct Spelling {
-    /// Its length in bytes.
+    /// Its length in bytes, in lower case.
     len: usize,
     /// The terms spelled so, in the order they are tried: one unless two
     /// terms share a spelling (the glossary refuses that, `Terms` need not).
@@ -52,7 +53,7 @@ impl Terms {
                 term.spellings
                     .into_iter()
                     .filter(|s| !s.is_empty())
-                    .map(|s| (s.to_ascii_lowercase(), s, i)),
+                    .map(|s| (s.to_lowercase(), s, i)),
             );
             definitions.push(term.definition);
         }
@@ -149,42 +150,51 @@ impl<'t> Marker<'t> {
     /// use of each term only.
     pub fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>> {
         let mut pieces = Vec::new();
-        let mut rest = text;
-        while let Some((start, end, term)) = self.first(rest) {
-            self.used[term] = true;
-            self.left -= 1;
-            if start > 0 {
-                pieces.push(Ok(&rest[..start]));
+        let mut done = 0;
+        if self.left > 0 {
+            let folded = Folded::of(text);
+            let mut from = 0;
+            while let Some((start, end, term)) = self.first(&folded, from) {
+                self.used[term] = true;
+                self.left -= 1;
+                let (start_in_text, end_in_text) = (folded.origin(start), folded.origin(end));
+                if start_in_text > done {
+                    pieces.push(Ok(&text[done..start_in_text]));
+                }
+                pieces.push(Err(format!(
+                    "<span class=\"term\" tabindex=\"0\" data-definition=\"{}\">{}</span>",
+                    escape_html(&self.terms.definitions[term]),
+                    escape_html(&text[start_in_text..end_in_text])
+                )));
+                done = end_in_text;
+                from = end;
             }
-            pieces.push(Err(format!(
-                "<span class=\"term\" tabindex=\"0\" data-definition=\"{}\">{}</span>",
-                escape_html(&self.terms.definitions[term]),
-                escape_html(&rest[start..end])
-            )));
-            rest = &rest[end..];
         }
-        if !rest.is_empty() || pieces.is_empty() {
-            pieces.push(Ok(rest));
+        if done < text.len() || pieces.is_empty() {
+            pieces.push(Ok(&text[done..]));
         }
         pieces
     }
 
-    /// The earliest use of a term not yet marked: whole words, ASCII letter
-    /// case ignored, the longest spelling at a place first. The finder
-    /// gives the leftmost place any spelling starts; when none there can
-    /// be marked, the search goes on from the next character.
-    fn first(&self, text: &str) -> Option<(usize, usize, usize)> {
+    /// The earliest use of a term not yet marked at or after `from` (in the
+    /// lower-case text): whole words, the longest spelling at a place
+    /// first. The finder gives the leftmost place any spelling starts; when
+    /// none there can be marked, the search goes on from the next character.
+    fn first(&self, folded: &Folded, from: usize) -> Option<(usize, usize, usize)> {
         if self.left == 0 {
             return None;
         }
         let finder = self.terms.finder.as_ref()?;
-        let mut from = 0;
+        let text = folded.text.as_str();
+        let floor = from;
+        let mut from = from;
         while from < text.len() {
             let found = finder.find(Input::new(text).range(from..))?;
             let start = found.start();
             // The ballast, pattern 0, is never found.
             let longest = found.pattern().as_usize().checked_sub(1);
-            if let Some(hit) = longest.and_then(|longest| self.at(text, start, longest)) {
+            let hit = longest.and_then(|longest| self.at(folded, floor, start, longest));
+            if let Some(hit) = hit {
                 return Some(hit);
             }
             from = start + text[start..].chars().next().map_or(1, char::len_utf8);
@@ -193,23 +203,33 @@ impl<'t> Marker<'t> {
     }
 
     /// The longest spelling found at `start`, or a shorter one that starts
-    /// it, that is a whole word of a term not yet used.
-    fn at(&self, text: &str, start: usize, longest: usize) -> Option<(usize, usize, usize)> {
-        if text[..start]
+    /// it, that is a whole word of a term not yet used, and begins and ends
+    /// where a character of the text does. What comes before `floor` (the
+    /// end of the last mark) is not looked at.
+    fn at(
+        &self,
+        folded: &Folded,
+        floor: usize,
+        start: usize,
+        longest: usize,
+    ) -> Option<(usize, usize, usize)> {
+        let text = folded.text.as_str();
+        let word_before = text[floor..start]
             .chars()
             .next_back()
-            .is_some_and(char::is_alphanumeric)
-        {
+            .is_some_and(char::is_alphanumeric);
+        if word_before || !folded.is_boundary(start) {
             return None;
         }
         let mut candidate = Some(longest);
         while let Some(i) = candidate {
             let spelling = &self.terms.spellings[i];
             let end = start + spelling.len;
-            let whole = !text[end..]
-                .chars()
-                .next()
-                .is_some_and(char::is_alphanumeric);
+            let whole = folded.is_boundary(end)
+                && !text[end..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric);
             let term = spelling.terms.iter().find(|&&t| !self.used[t]);
             if let (true, Some(&term)) = (whole, term) {
                 return Some((start, end, term));
@@ -217,6 +237,39 @@ impl<'t> Marker<'t> {
             candidate = spelling.shorter;
         }
         None
+    }
+}
+
+/// A text in lower case, with where each of its bytes came from: one
+/// letter may lower to several bytes ("İ" to "i̇"), so offsets differ.
+struct Folded {
+    text: String,
+    /// Per byte of `text`, and one past its end, the offset of the original
+    /// character it lowers from.
+    origins: Vec<usize>,
+}
+
+impl Folded {
+    fn of(original: &str) -> Folded {
+        let mut text = String::with_capacity(original.len());
+        let mut origins = Vec::with_capacity(original.len() + 1);
+        for (at, c) in original.char_indices() {
+            let before = text.len();
+            text.extend(c.to_lowercase());
+            origins.resize(origins.len() + text.len() - before, at);
+        }
+        origins.push(original.len());
+        Folded { text, origins }
+    }
+
+    /// The original offset of lower-case offset `at`.
+    fn origin(&self, at: usize) -> usize {
+        self.origins[at]
+    }
+
+    /// Whether `at` starts (or ends) a whole original character.
+    fn is_boundary(&self, at: usize) -> bool {
+        at == 0 || at == self.text.len() || self.origins[at] != self.origins[at - 1]
     }
 }
 
@@ -333,7 +386,7 @@ mod tests {
                     let end = from + p.len();
                     if rest.is_char_boundary(from)
                         && rest.is_char_boundary(end)
-                        && bytes[from..end].eq_ignore_ascii_case(p)
+                        && rest[from..end].to_lowercase() == phrase.to_lowercase()
                         && !rest[..from]
                             .chars()
                             .next_back()
@@ -422,5 +475,30 @@ mod tests {
             }
             assert_eq!(got, expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn letter_case_is_ignored_beyond_ascii() {
+        let terms = Terms::new(vec![
+            term(&["élan"], "Dash."),
+            term(&["ÆON"], "Age."),
+            term(&["i"], "Eye."),
+        ]);
+        let mut marker = Marker::new(&terms);
+        let marked = |pieces: Vec<Result<&str, String>>| -> Vec<String> {
+            pieces
+                .into_iter()
+                .filter_map(Result::err)
+                .map(|html| html.split("\">").nth(1).unwrap().replace("</span>", ""))
+                .collect()
+        };
+        assert_eq!(
+            marked(marker.mark("With Élan, an æon passed.")),
+            ["Élan", "æon"]
+        );
+        // "İ" lowers to "i" and a combining dot: no term starts or ends
+        // inside one letter of the text.
+        assert!(marked(marker.mark("İ")).is_empty());
+        assert_eq!(marked(marker.mark("İ I")), ["I"]);
     }
 }

@@ -59,6 +59,13 @@ impl Expand for Expander<'_, '_> {
                 let _phase = crate::limits::content("writing the rule history");
                 return Ok(Expansion::Block(self.renderer.history.history_html(&live)));
             }
+            "glossary" if self.renderer.glossary.is_empty() => {
+                return Err(format!(
+                    "glossary(): this site has no glossary to list: write its terms in \
+                     content/{}, such as `- term: die` with a `definition:`",
+                    crate::glossary::SOURCE
+                ))
+            }
             "glossary" => return Ok(Expansion::Block(self.renderer.glossary_html(&self.output))),
             _ => {}
         }

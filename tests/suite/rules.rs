@@ -542,3 +542,45 @@ fn ids_that_slug_alike_or_belong_to_the_template_never_meet() {
     );
     assert!(snapshot(&dir.path().join("site")) == before);
 }
+
+/// Issue 27: a term's first use in an image's alt text put markup into
+/// `alt`; letter case was ignored for ASCII only; `{{ glossary() }}`
+/// without a glossary rendered nothing, without a word.
+#[test]
+fn terms_skip_alt_text_fold_any_letter_case_and_need_a_glossary_to_list() {
+    let dir = rules_site();
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: élan\n  definition: Dash.\n- term: die\n  definition: A cube.\n",
+    );
+    write(
+        dir.path(),
+        "content/style.md",
+        "---\ntitle: Style\n---\n![a die with Élan](pic.png)\n\nPlayed with Élan and a die.\n",
+    );
+    write(dir.path(), "content/pic.png", "\u{89}PNG");
+    build::build(&Project::at(dir.path())).unwrap();
+    let page = read(dir.path(), "style.html");
+    assert!(page.contains("alt=\"a die with Élan\""), "{page}");
+    assert!(
+        page.contains("Played with <span class=\"term\" tabindex=\"0\" data-definition=\"Dash.\">Élan</span> and a <span"),
+        "{page}"
+    );
+
+    fs::remove_file(dir.path().join("content/_glossary.yaml")).unwrap();
+    write(
+        dir.path(),
+        "content/terms.md",
+        "---\ntitle: Terms\n---\nAll of them:\n\n{{ glossary() }}\n",
+    );
+    let before = snapshot(&dir.path().join("site"));
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("content/terms.md:6:1: glossary(): this site has no glossary to list"),
+        "{err}"
+    );
+    assert!(snapshot(&dir.path().join("site")) == before);
+}
