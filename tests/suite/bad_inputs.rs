@@ -136,6 +136,10 @@ fn cases() -> Vec<Case> {
             location: "content/r.csv:2:3: ",
             message: "expected a count (a whole number)",
         },
+        // Dice expressions: values one past ±2^53 (issue 27: bounds added
+        // in f64 rounded 2^53 + 1 back to 2^53 and let them through).
+        case("a sum one past 2^53", s, &scenario("kind: dice\nrolls:\n  big: \"9007199254740992+d{1,1}+1\"\n"), "content/bad.yaml:4:8: ", "column 1: its values can go beyond ±2^53"),
+        case("a product one past 2^53", s, &scenario("kind: dice\nrolls:\n  big: 3*3002399751580331\n"), "content/bad.yaml:4:8: ", "column 1: its values can go beyond ±2^53"),
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),
