@@ -6,7 +6,7 @@
 //! in `f64`, 2^53 + 1 rounds back to 2^53 and a value past the limit
 //! would pass.
 
-use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Node, Pool, Span};
+use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span};
 use crate::engine::pool::Condition;
 
 /// Values beyond this cannot be computed (they must stay exact in `i64`
@@ -237,12 +237,8 @@ impl Pricer {
         if let Some(explode) = pool.explode {
             let extra = f64::from(self.depth);
             let rolls = i128::from(self.depth) + 1;
-            if explode.rule.is_none() && low == high {
-                return Err(LangError::new(
-                    explode.span,
-                    "a die with one face would explode on every roll: give it more faces",
-                ));
-            }
+            let rerolled = pool.reroll.is_some_and(|r| r.rule.until);
+            explodes_sometimes(&faces, explode, rerolled)?;
             let width = faces.width() * (extra + 1.0);
             die_ops +=
                 extra * distinct * width * (die_bits * (extra + 1.0) / 64.0 + 1.0) * MAP_OVERHEAD;
@@ -306,6 +302,36 @@ impl Pricer {
         };
         self.charge(span, ops, &shape)
     }
+}
+
+/// Refuses an explosion that every face the die can still show meets:
+/// each roll would explode until the depth ran out, so the result would
+/// measure the depth, not the die. `faces` are those left after `rr`
+/// (`rerolled`); after `ro` every face can still show. A bare `!` explodes
+/// on the highest of them, as [`super::evaluate`] does.
+fn explodes_sometimes(
+    faces: &Faces,
+    explode: Modifier<Option<Condition>>,
+    rerolled: bool,
+) -> Result<(), LangError> {
+    let condition = explode.rule.unwrap_or(Condition::Eq(faces.range().1));
+    if faces.without(condition).is_some() {
+        return Ok(());
+    }
+    let (after, reroll_fewer) = if rerolled {
+        (" after its reroll", ", reroll fewer")
+    } else {
+        ("", "")
+    };
+    Err(LangError::new(
+        explode.span,
+        format!(
+            "every face the die can show{after} ({}) explodes, so it would explode on \
+             every roll: explode on fewer faces{reroll_fewer} or give the die faces that \
+             do not explode",
+            faces.describe()
+        ),
+    ))
 }
 
 /// Refuses a part whose values can pass ±[`MAX_VALUE`], where `i64`
@@ -377,15 +403,28 @@ impl Faces {
         }
     }
 
-    fn bounds(&self) -> (i128, i128) {
-        let (low, high) = match self {
+    /// The lowest and the highest face.
+    fn range(&self) -> (i64, i64) {
+        match self {
             Faces::Run(low, high) => (*low, *high),
             Faces::Written(faces) => (
                 faces.iter().copied().min().unwrap_or(0),
                 faces.iter().copied().max().unwrap_or(0),
             ),
-        };
+        }
+    }
+
+    fn bounds(&self) -> (i128, i128) {
+        let (low, high) = self.range();
         (i128::from(low), i128::from(high))
+    }
+
+    /// The faces for an author: `only 2`, `from 1 to 6`.
+    fn describe(&self) -> String {
+        match self.range() {
+            (low, high) if low == high => format!("only {low}"),
+            (low, high) => format!("from {low} to {high}"),
+        }
     }
 
     fn width(&self) -> f64 {
@@ -455,7 +494,7 @@ mod tests {
         assert!(message("4d6dl4").contains("keeps no dice"));
         assert!(message("d9007199254740993").contains("too many faces"));
         assert!(message("1000000d1000000000000").contains("±2^53"));
-        assert!(message("d1!").contains("one face"));
+        assert!(message("d1!").contains("(only 1) explodes"));
     }
 
     /// Each of these passed while bounds were added in `f64`, where
@@ -493,6 +532,53 @@ mod tests {
             "3d{1,3002399751580330}",
         ] {
             assert!(check(&parse(exact).unwrap(), 2).is_ok(), "{exact}");
+        }
+    }
+
+    /// Every spelling of an explosion that every face left after the
+    /// rerolls meets is refused alike, saying why and what to change.
+    #[test]
+    fn a_die_that_would_explode_on_every_roll_is_refused() {
+        for text in [
+            "d1!",
+            "d{2,2}!",
+            "d6!>0",
+            "d6!>=1",
+            "d6!<7",
+            "dF!>=-1",
+            "d{3,3}ro3!",
+            "d{1,2}rr1!",
+            "d{1,2}rr1!2",
+            "d{1,2,2}rr<=1!>=2",
+            "d{1,2}rr<2!>1",
+            "d6rr<6!",
+            "d6rr<=5!=6",
+            "d6rr>1!1",
+            "3d6rr<6!kh2>=6",
+        ] {
+            let error = message(text);
+            assert!(error.contains("would explode on every roll"), "{error}");
+            assert!(error.contains("explode on fewer faces"), "{error}");
+        }
+        assert_eq!(
+            message("d{1,2}rr1!"),
+            "`d{1,2}rr1!`, column 10: every face the die can show after its reroll (only 2) \
+             explodes, so it would explode on every roll: explode on fewer faces, reroll fewer \
+             or give the die faces that do not explode"
+        );
+        assert!(message("d6!>0").contains("show (from 1 to 6) explodes"));
+        for ok in [
+            "d{1,2}ro1!",
+            "d6rr1!",
+            "d6rr6!",
+            "d6!>5",
+            "d6!<2",
+            "dF!",
+            "d{1,2,2}rr<=0!>=2",
+            "d{1,2,3}rr2!>=3",
+            "d6rr<5!6",
+        ] {
+            assert!(check(&parse(ok).unwrap(), 3).is_ok(), "{ok}");
         }
     }
 
