@@ -471,6 +471,13 @@ mod tests {
         check(&expr, 3).unwrap_err().describe(text)
     }
 
+    /// Each of `texts` passes the check with this explode depth.
+    fn all_pass(texts: &[&str], depth: u32) {
+        for text in texts {
+            assert!(check(&parse(text).unwrap(), depth).is_ok(), "{text}");
+        }
+    }
+
     fn seconds(text: &str) -> f64 {
         check(&parse(text).unwrap(), 3).unwrap().seconds
     }
@@ -523,16 +530,17 @@ mod tests {
         assert!(message("d{9007199254740993}").contains("beyond ±2^53"));
         assert!(message("d{-9007199254740993}").contains("beyond ±2^53"));
         assert!(message("d9007199254740993").contains("too many faces"));
-        for exact in [
-            "9007199254740991+1",
-            "-9007199254740991-1",
-            "d9007199254740992",
-            "d{-9007199254740992}",
-            "3*3002399751580330",
-            "3d{1,3002399751580330}",
-        ] {
-            assert!(check(&parse(exact).unwrap(), 2).is_ok(), "{exact}");
-        }
+        all_pass(
+            &[
+                "9007199254740991+1",
+                "-9007199254740991-1",
+                "d9007199254740992",
+                "d{-9007199254740992}",
+                "3*3002399751580330",
+                "3d{1,3002399751580330}",
+            ],
+            2,
+        );
     }
 
     /// Every spelling of an explosion that every face left after the
@@ -567,35 +575,37 @@ mod tests {
              or give the die faces that do not explode"
         );
         assert!(message("d6!>0").contains("show (from 1 to 6) explodes"));
-        for ok in [
-            "d{1,2}ro1!",
-            "d6rr1!",
-            "d6rr6!",
-            "d6!>5",
-            "d6!<2",
-            "dF!",
-            "d{1,2,2}rr<=0!>=2",
-            "d{1,2,3}rr2!>=3",
-            "d6rr<5!6",
-        ] {
-            assert!(check(&parse(ok).unwrap(), 3).is_ok(), "{ok}");
-        }
+        all_pass(
+            &[
+                "d{1,2}ro1!",
+                "d6rr1!",
+                "d6rr6!",
+                "d6!>5",
+                "d6!<2",
+                "dF!",
+                "d{1,2,2}rr<=0!>=2",
+                "d{1,2,3}rr2!>=3",
+                "d6rr<5!6",
+            ],
+            3,
+        );
     }
 
     #[test]
     fn allowed_rules_pass() {
-        for ok in [
-            "2d6rr<3",
-            "d6rr6",
-            "4d6dl1",
-            "3d6!",
-            "d6 % 3",
-            "d1",
-            "10dF",
-            "abs(d6-d6)",
-        ] {
-            assert!(check(&parse(ok).unwrap(), 3).is_ok(), "{ok}");
-        }
+        all_pass(
+            &[
+                "2d6rr<3",
+                "d6rr6",
+                "4d6dl1",
+                "3d6!",
+                "d6 % 3",
+                "d1",
+                "10dF",
+                "abs(d6-d6)",
+            ],
+            3,
+        );
     }
 
     #[test]
