@@ -24,6 +24,7 @@ pub mod limits;
 pub mod markdown;
 pub mod output;
 pub mod paths;
+pub mod printable;
 pub mod progress;
 pub mod publish;
 pub mod releases;

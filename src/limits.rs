@@ -366,7 +366,7 @@ fn run() {
         }
         if let Some(message) = verdict(&state, resident_bytes(), machine_bytes(), Instant::now()) {
             // Still holding the lock: a guard being dropped waits for this.
-            eprintln!("error: {message}");
+            eprintln!("error: {}", crate::printable::printable(&message));
             std::process::exit(1);
         }
         state = dog

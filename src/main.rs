@@ -173,7 +173,7 @@ enum Exit {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = arguments();
     let ui = Ui::new(cli.quiet, cli.verbose);
     let outcome = match cli.command {
         Command::Build { site, check } => project(&site, ui).map_or_else(
@@ -339,7 +339,7 @@ fn print_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
         ("not a regular file", &diff.irregular),
     ] {
         for path in paths {
-            eprintln!("{label}: {}", out.join(path).display());
+            ui.always(&format!("{label}: {}", out.join(path).display()));
         }
     }
     ui.error(&Error::Refused(format!(
@@ -390,7 +390,7 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
                 scenario_text(&scenario.to_string(), scenario.params.kind(), page, width)
             })
             .collect();
-        print!("{}", text.join("\n"));
+        ui.results(&text.join("\n"));
         computed
     };
     let mut exit = Exit::Success;
@@ -471,6 +471,22 @@ fn scenario_text(
     format!("{name} [{kind}]\n\n{blocks}")
 }
 
+/// The command line as clap reads it; its own messages (a usage error,
+/// `--help`, `--version`) are printed as every other line is, since a
+/// bad argument is echoed in them.
+fn arguments() -> Cli {
+    Cli::try_parse().unwrap_or_else(|err| {
+        let text = err.render().to_string();
+        let text = fairdice::printable::printable(&text);
+        if err.use_stderr() {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+        std::process::exit(err.exit_code())
+    })
+}
+
 fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget, ui: Ui) -> Exit {
     let params = match fairdice::roll::prepare(expressions, depth, budget) {
         Ok(params) => params,
@@ -491,7 +507,7 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
         }
     } else {
         let width = fairdice::terminal::width();
-        print!("{}", fairdice::roll::text(&params, width, &progress));
+        ui.results(&fairdice::roll::text(&params, width, &progress));
     }
     Exit::Success
 }
@@ -525,7 +541,7 @@ fn serve(project: Project, port: u16, ui: Ui) -> Exit {
         Err(err) => return failed(&err, ui),
     };
     // The address goes to stdout, so scripts can find a port picked with --port 0.
-    println!("serving http://{}/", server.addr());
+    ui.results(&format!("serving http://{}/\n", server.addr()));
     ui.note("watching content/ and templates/; press Ctrl-C to stop");
     server.wait();
     Exit::Success
@@ -608,7 +624,7 @@ fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
         Err(err) => return failed(&err, ui),
     };
     for checked in &report.scenarios {
-        println!("{checked}");
+        ui.results(&format!("{checked}\n"));
     }
     let failures = report.failures();
     for (checked, comparison) in &failures {

@@ -335,7 +335,7 @@ mod lock {
         if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             eprintln!(
                 "another fairdice build is writing this site; waiting for it to finish ({})",
-                path.display()
+                crate::printable::printable(&path.display().to_string())
             );
             // SAFETY: as above; blocks until the other build releases the lock.
             if unsafe { libc::flock(fd, libc::LOCK_EX) } != 0 {

@@ -4,6 +4,7 @@
 use crate::build::Summary;
 use crate::cache::Origin;
 use crate::error::Error;
+use crate::printable::printable;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -33,18 +34,21 @@ impl Ui {
         }
     }
 
+    /// `text` in colour, its own control characters shown escaped (see
+    /// [`printable`]) so that only the colour codes reach the terminal.
     fn paint(&self, code: &str, text: &str) -> String {
+        let text = printable(text);
         if self.colour {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
-            text.to_string()
+            text.into_owned()
         }
     }
 
     /// Every problem in `err`, one `error: ` line each (always shown).
     pub fn error(&self, err: &Error) {
         for line in error_lines(err) {
-            eprintln!("{} {line}", self.paint(RED, "error:"));
+            eprintln!("{} {}", self.paint(RED, "error:"), printable(&line));
         }
     }
 
@@ -52,7 +56,7 @@ impl Ui {
     pub fn warning(&self, err: &Error) {
         if !self.quiet {
             for line in error_lines(err) {
-                eprintln!("{} {line}", self.paint(YELLOW, "warning:"));
+                eprintln!("{} {}", self.paint(YELLOW, "warning:"), printable(&line));
             }
         }
     }
@@ -60,8 +64,20 @@ impl Ui {
     /// A line of normal output (hidden by `--quiet`).
     pub fn note(&self, text: &str) {
         if !self.quiet {
-            eprintln!("{text}");
+            eprintln!("{}", printable(text));
         }
+    }
+
+    /// A line on stderr even with `--quiet`, such as a file a check found
+    /// stale.
+    pub fn always(&self, text: &str) {
+        eprintln!("{}", printable(text));
+    }
+
+    /// Results asked for, on stdout (never hidden), as written: `text`
+    /// ends with its own line break.
+    pub fn results(&self, text: &str) {
+        print!("{}", printable(text));
     }
 
     /// A line shown only with `--verbose`.
@@ -83,7 +99,9 @@ impl Ui {
                 elapsed.as_secs_f64()
             ));
         }
-        self.note(&self.paint(GREEN, &summary_line(verb, out, summary)));
+        if !self.quiet {
+            eprintln!("{}", self.paint(GREEN, &summary_line(verb, out, summary)));
+        }
     }
 }
 

@@ -146,6 +146,15 @@ fn cases() -> Vec<Case> {
         case("front matter date that is no day", p, "---\ntitle: Bad page\nweight: 2\nupdated: 2026-02-30\n---\nx\n", "content/bad.md:4:10: ", "\"2026-02-30\" is not a date"),
         case("front matter empty title", p, "---\ntitle: \"  \"\n---\nx\n", "content/bad.md:2:8: ", "title: it is empty"),
         case("front matter tag", p, "---\ntitle: !!binary aGVsbG8=\n---\nx\n", "content/bad.md:2:8: ", "YAML tags such as `!!binary`"),
+        // Dice expressions: values one past ±2^53 (issue 27: bounds added
+        // in f64 rounded 2^53 + 1 back to 2^53 and let them through).
+        case("a sum one past 2^53", s, &scenario("kind: dice\nrolls:\n  big: \"9007199254740992+d{1,1}+1\"\n"), "content/bad.yaml:4:8: ", "column 1: its values can go beyond ±2^53"),
+        case("a product one past 2^53", s, &scenario("kind: dice\nrolls:\n  big: 3*3002399751580331\n"), "content/bad.yaml:4:8: ", "column 1: its values can go beyond ±2^53"),
+        // Dice that would explode on every roll, judged on the faces left
+        // after the rerolls, whatever the spelling (issue 27: d{1,2}rr1!
+        // was refused as one-faced while these were accepted).
+        case("an explosion on every face left after rr", s, &scenario("kind: dice\nrolls:\n  big: \"d{1,2,2}rr<=1!>=2\"\n"), "content/bad.yaml:4:8: ", "column 14: every face the die can show after its reroll (only 2) explodes"),
+        case("an explosion on every face", s, &scenario("kind: dice\nrolls:\n  big: d6!>0\n"), "content/bad.yaml:4:8: ", "column 3: every face the die can show (from 1 to 6) explodes"),
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),

@@ -127,3 +127,42 @@ fn eval_json_is_serde_jsons_pretty_form_of_its_document() {
         assert_eq!(printed, serde_json::to_string_pretty(&doc).unwrap() + "\n");
     }
 }
+
+/// ESC, CR and BEL from an expression, a YAML file or an argument reach
+/// the terminal escaped (`\u{1b}`, `\r`), in errors and in results alike,
+/// never raw (issue 27).
+#[test]
+fn control_characters_in_user_text_are_printed_escaped() {
+    let raw = |bytes: &[u8]| bytes.iter().any(|b| [0x1b, b'\r', 0x07].contains(b));
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let dir = crate::common::fixture(&[
+        (
+            "good.yaml",
+            "title: \"Good\\e]0;title\\a\"\nkind: dice\nrolls:\n  two: \"2d6\\r+1\"\n",
+        ),
+        (
+            "bad.yaml",
+            "title: Bad\nkind: dice\nrolls:\n  three: \"3d6\\e[2J\"\n",
+        ),
+    ]);
+    let runs: [(&[&str], i32, &str); 5] = [
+        (&["roll", "3d6\u{1b}[31m"], 1, "`3d6\\u{1b}[31m`, column 4"),
+        (&["roll", "2d6\r+1"], 0, "2d6\\r+1"),
+        (&["eval", "good.yaml"], 0, "Good\\u{1b}]0;title\\u{7}"),
+        (&["eval", "bad.yaml"], 1, "`3d6\\u{1b}[2J`, column 4"),
+        (&["roll", "--explode-depth", "4\r", "d6!"], 2, "'4\\r'"),
+    ];
+    for (args, code, shown) in runs {
+        let out = fairdice(args, dir.path());
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(
+            !raw(&out.stdout) && !raw(&out.stderr),
+            "{args:?}: {stdout:?} {stderr:?}"
+        );
+        assert!(
+            stdout.contains(shown) || stderr.contains(shown),
+            "{args:?}: {stdout} {stderr}"
+        );
+    }
+}

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundation",
-        &["engine", "hash", "progress", "paths", "limits"],
+        &["engine", "hash", "progress", "paths", "limits", "printable"],
     ),
     ("analyses", &["analyses"]),
     ("layout", &["layout", "kinds", "gates"]),

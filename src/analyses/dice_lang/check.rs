@@ -1,15 +1,17 @@
 //! Checking an expression before any work: every rule that can be broken
 //! (keeping more dice than rolled, rerolling every face, a modulus that can
-//! be zero), and the price of the exact computation, estimated from the
-//! bounds of each part in floating point so that even `1000000d1000000`
-//! is priced, and refused, at once.
+//! be zero), and the price of the exact computation, estimated in
+//! floating point so that even `1000000d1000000` is priced, and refused,
+//! at once. The bounds of each part's values are kept in exact integers:
+//! in `f64`, 2^53 + 1 rounds back to 2^53 and a value past the limit
+//! would pass.
 
-use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Node, Pool, Span};
+use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span};
 use crate::engine::pool::Condition;
 
 /// Values beyond this cannot be computed (they must stay exact in `i64`
 /// sums and products, and in the `f64` of charts).
-pub const MAX_VALUE: f64 = 9_007_199_254_740_992.0; // 2^53
+pub const MAX_VALUE: i128 = 1 << 53;
 
 /// Big-integer word operations per second, on the safe side (as the other
 /// kinds' estimates).
@@ -56,16 +58,18 @@ pub fn check(expr: &Expr, explode_depth: u32) -> Result<Price, LangError> {
 /// What is known of a part before computing it.
 #[derive(Debug, Clone, Copy)]
 struct Shape {
-    /// Bounds of its values (safe: the true ones lie within).
-    low: f64,
-    high: f64,
+    /// Bounds of its values (safe: the true ones lie within), exact: each
+    /// is checked against [`MAX_VALUE`] as soon as it is made, so sums and
+    /// products of two checked bounds stay far inside `i128`.
+    low: i128,
+    high: i128,
     /// log2 of its outcome count.
     bits: f64,
 }
 
 impl Shape {
     fn width(&self) -> f64 {
-        self.high - self.low + 1.0
+        (self.high - self.low + 1) as f64
     }
     fn words(&self) -> f64 {
         self.bits / 64.0 + 1.0
@@ -82,12 +86,7 @@ struct Pricer {
 impl Pricer {
     /// Charge a part's own work and its largest table.
     fn charge(&mut self, span: Span, ops: f64, shape: &Shape) -> Result<Shape, LangError> {
-        if shape.low < -MAX_VALUE || shape.high > MAX_VALUE {
-            return Err(LangError::new(
-                span,
-                "its values can go beyond ±2^53, too large to compute exactly: use smaller dice or numbers",
-            ));
-        }
+        within_limit(span, shape)?;
         self.ops += ops;
         self.bytes = self.bytes.max(shape.width() * (32.0 + 8.0 * shape.words()));
         if ops > self.costliest.1 {
@@ -100,7 +99,7 @@ impl Pricer {
         let span = expr.span;
         match &expr.node {
             Node::Number(value) => {
-                let v = *value as f64;
+                let v = i128::from(*value);
                 self.charge(
                     span,
                     1.0,
@@ -149,12 +148,12 @@ impl Pricer {
                             a.high * b.low,
                             a.high * b.high,
                         ];
-                        let low = corners.iter().copied().fold(f64::INFINITY, f64::min);
-                        let high = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                        let low = corners.iter().copied().min().unwrap_or(0);
+                        let high = corners.iter().copied().max().unwrap_or(0);
                         (Shape { low, high, bits }, pairs * MAP_OVERHEAD)
                     }
                     BinaryOp::Modulo => {
-                        if b.low < 1.0 {
+                        if b.low < 1 {
                             return Err(LangError::new(
                                 right.span,
                                 format!(
@@ -166,8 +165,8 @@ impl Pricer {
                         }
                         (
                             Shape {
-                                low: 0.0,
-                                high: b.high - 1.0,
+                                low: 0,
+                                high: b.high - 1,
                                 bits,
                             },
                             pairs * MAP_OVERHEAD,
@@ -185,12 +184,12 @@ impl Pricer {
                 let mut acc = shapes[0];
                 if *function == Function::Abs {
                     let s = acc;
-                    acc.low = if s.low >= 0.0 {
+                    acc.low = if s.low >= 0 {
                         s.low
-                    } else if s.high <= 0.0 {
+                    } else if s.high <= 0 {
                         -s.high
                     } else {
-                        0.0
+                        0
                     };
                     acc.high = s.high.abs().max(s.low.abs());
                     ops += s.width() * s.words() * MAP_OVERHEAD;
@@ -237,18 +236,15 @@ impl Pricer {
         let mut distinct = faces.count().min(faces.width());
         if let Some(explode) = pool.explode {
             let extra = f64::from(self.depth);
-            if explode.rule.is_none() && low == high {
-                return Err(LangError::new(
-                    explode.span,
-                    "a die with one face would explode on every roll: give it more faces",
-                ));
-            }
-            let width = (high - low + 1.0) * (extra + 1.0);
+            let rolls = i128::from(self.depth) + 1;
+            let rerolled = pool.reroll.is_some_and(|r| r.rule.until);
+            explodes_sometimes(&faces, explode, rerolled)?;
+            let width = faces.width() * (extra + 1.0);
             die_ops +=
                 extra * distinct * width * (die_bits * (extra + 1.0) / 64.0 + 1.0) * MAP_OVERHEAD;
             die_bits *= extra + 1.0;
-            low = low.min(low * (extra + 1.0));
-            high = high.max(high * (extra + 1.0));
+            low = low.min(low * rolls);
+            high = high.max(high * rolls);
             distinct = width;
         }
         let die = Shape {
@@ -256,10 +252,13 @@ impl Pricer {
             high,
             bits: die_bits,
         };
+        if let Some(explode) = pool.explode {
+            within_limit(explode.span, &die)?;
+        }
         let bits = die_bits * n;
         let big_words = bits / 64.0 + 1.0;
         let count_only = pool.successes.is_some();
-        let (value_low, value_high) = if count_only { (0.0, 1.0) } else { (low, high) };
+        let (value_low, value_high) = if count_only { (0, 1) } else { (low, high) };
         let mut ops = die_ops;
         let shape = match pool.keep {
             Some(keep) => {
@@ -277,7 +276,7 @@ impl Pricer {
                     ));
                 }
                 let m = kept as f64;
-                let range = value_high - value_low + 1.0;
+                let range = (value_high - value_low + 1) as f64;
                 let small_words = m * die.bits / 64.0 + 1.0;
                 let per_face = (m * m * range * distinct / 2.0) * small_words * MAP_OVERHEAD
                     + (m * m / 2.0) * big_words
@@ -285,15 +284,15 @@ impl Pricer {
                     + 3.0 * n * big_words;
                 ops += distinct * per_face;
                 Shape {
-                    low: m * value_low,
-                    high: m * value_high,
+                    low: times(kept, value_low),
+                    high: times(kept, value_high),
                     bits,
                 }
             }
             None => {
                 let shape = Shape {
-                    low: n * value_low,
-                    high: n * value_high,
+                    low: times(pool.count, value_low),
+                    high: times(pool.count, value_high),
                     bits,
                 };
                 let faces_used = if count_only { 1.0 } else { distinct };
@@ -303,6 +302,54 @@ impl Pricer {
         };
         self.charge(span, ops, &shape)
     }
+}
+
+/// Refuses an explosion that every face the die can still show meets:
+/// each roll would explode until the depth ran out, so the result would
+/// measure the depth, not the die. `faces` are those left after `rr`
+/// (`rerolled`); after `ro` every face can still show. A bare `!` explodes
+/// on the highest of them, as [`super::evaluate`] does.
+fn explodes_sometimes(
+    faces: &Faces,
+    explode: Modifier<Option<Condition>>,
+    rerolled: bool,
+) -> Result<(), LangError> {
+    let condition = explode.rule.unwrap_or(Condition::Eq(faces.range().1));
+    if faces.without(condition).is_some() {
+        return Ok(());
+    }
+    let (after, reroll_fewer) = if rerolled {
+        (" after its reroll", ", reroll fewer")
+    } else {
+        ("", "")
+    };
+    Err(LangError::new(
+        explode.span,
+        format!(
+            "every face the die can show{after} ({}) explodes, so it would explode on \
+             every roll: explode on fewer faces{reroll_fewer} or give the die faces that \
+             do not explode",
+            faces.describe()
+        ),
+    ))
+}
+
+/// Refuses a part whose values can pass ±[`MAX_VALUE`], where `i64`
+/// products and the `f64` of charts stop being exact.
+fn within_limit(span: Span, shape: &Shape) -> Result<(), LangError> {
+    if shape.low < -MAX_VALUE || shape.high > MAX_VALUE {
+        return Err(LangError::new(
+            span,
+            "its values can go beyond ±2^53, too large to compute exactly: use smaller dice or numbers",
+        ));
+    }
+    Ok(())
+}
+
+/// `count` dice each showing `value`, exact; past `i128` it saturates,
+/// still beyond [`MAX_VALUE`], so the pool is refused rather than wrapped.
+fn times(count: u64, value: i128) -> i128 {
+    i128::from(count).saturating_mul(value)
 }
 
 fn resolve(rule: KeepRule, count: u64) -> Option<u64> {
@@ -322,7 +369,7 @@ fn keep_amount(rule: KeepRule) -> (&'static str, u64) {
 /// faces, or the written faces.
 #[derive(Debug, Clone)]
 enum Faces {
-    Run(f64, f64),
+    Run(i64, i64),
     Written(Vec<i64>),
 }
 
@@ -330,14 +377,15 @@ impl Faces {
     fn of(die: &Die, span: Span) -> Result<Faces, LangError> {
         Ok(match die {
             Die::Standard(sides) => {
-                if *sides > 1 << 53 {
-                    return Err(LangError::new(span, "too many faces to compute exactly"));
-                }
-                Faces::Run(1.0, *sides as f64)
+                let sides = i64::try_from(*sides)
+                    .ok()
+                    .filter(|&sides| i128::from(sides) <= MAX_VALUE)
+                    .ok_or_else(|| LangError::new(span, "too many faces to compute exactly"))?;
+                Faces::Run(1, sides)
             }
-            Die::Fudge => Faces::Run(-1.0, 1.0),
+            Die::Fudge => Faces::Run(-1, 1),
             Die::Custom(faces) => {
-                if faces.iter().any(|f| f.unsigned_abs() > 1 << 53) {
+                if faces.iter().any(|&f| i128::from(f).abs() > MAX_VALUE) {
                     return Err(LangError::new(
                         span,
                         "a face beyond ±2^53 is too large to compute exactly",
@@ -350,24 +398,38 @@ impl Faces {
 
     fn count(&self) -> f64 {
         match self {
-            Faces::Run(low, high) => high - low + 1.0,
+            Faces::Run(low, high) => (high - low + 1) as f64,
             Faces::Written(faces) => faces.len() as f64,
         }
     }
 
-    fn bounds(&self) -> (f64, f64) {
+    /// The lowest and the highest face.
+    fn range(&self) -> (i64, i64) {
         match self {
             Faces::Run(low, high) => (*low, *high),
             Faces::Written(faces) => (
-                faces.iter().copied().min().unwrap_or(0) as f64,
-                faces.iter().copied().max().unwrap_or(0) as f64,
+                faces.iter().copied().min().unwrap_or(0),
+                faces.iter().copied().max().unwrap_or(0),
             ),
+        }
+    }
+
+    fn bounds(&self) -> (i128, i128) {
+        let (low, high) = self.range();
+        (i128::from(low), i128::from(high))
+    }
+
+    /// The faces for an author: `only 2`, `from 1 to 6`.
+    fn describe(&self) -> String {
+        match self.range() {
+            (low, high) if low == high => format!("only {low}"),
+            (low, high) => format!("from {low} to {high}"),
         }
     }
 
     fn width(&self) -> f64 {
         let (low, high) = self.bounds();
-        high - low + 1.0
+        (high - low + 1) as f64
     }
 
     /// The faces left when those meeting `condition` are rerolled away;
@@ -385,18 +447,13 @@ impl Faces {
             Faces::Run(low, high) => {
                 let (mut low, mut high) = (*low, *high);
                 match condition {
-                    Condition::Eq(x) => {
-                        let x = x as f64;
-                        if x == low {
-                            low += 1.0;
-                        } else if x == high {
-                            high -= 1.0;
-                        }
-                    }
-                    Condition::Lt(x) => low = low.max(x as f64),
-                    Condition::Le(x) => low = low.max(x as f64 + 1.0),
-                    Condition::Gt(x) => high = high.min(x as f64),
-                    Condition::Ge(x) => high = high.min(x as f64 - 1.0),
+                    Condition::Eq(x) if x == low => low += 1,
+                    Condition::Eq(x) if x == high => high -= 1,
+                    Condition::Eq(_) => {}
+                    Condition::Lt(x) => low = low.max(x),
+                    Condition::Le(x) => low = low.max(x.saturating_add(1)),
+                    Condition::Gt(x) => high = high.min(x),
+                    Condition::Ge(x) => high = high.min(x.saturating_sub(1)),
                 }
                 (low <= high).then_some(Faces::Run(low, high))
             }
@@ -412,6 +469,13 @@ mod tests {
     fn message(text: &str) -> String {
         let expr = parse(text).unwrap();
         check(&expr, 3).unwrap_err().describe(text)
+    }
+
+    /// Each of `texts` passes the check with this explode depth.
+    fn all_pass(texts: &[&str], depth: u32) {
+        for text in texts {
+            assert!(check(&parse(text).unwrap(), depth).is_ok(), "{text}");
+        }
     }
 
     fn seconds(text: &str) -> f64 {
@@ -437,23 +501,111 @@ mod tests {
         assert!(message("4d6dl4").contains("keeps no dice"));
         assert!(message("d9007199254740993").contains("too many faces"));
         assert!(message("1000000d1000000000000").contains("±2^53"));
-        assert!(message("d1!").contains("one face"));
+        assert!(message("d1!").contains("(only 1) explodes"));
+    }
+
+    /// Each of these passed while bounds were added in `f64`, where
+    /// 2^53 + 1 rounds to 2^53: sums, differences, products, pools, kept
+    /// dice, explosions and faces.
+    #[test]
+    fn values_one_past_2_to_the_53_are_refused_exactly() {
+        let past = |text: &str, depth: u32| {
+            let expr = parse(text).unwrap();
+            let error = check(&expr, depth).expect_err(text).describe(text);
+            assert!(error.contains("±2^53"), "{error}");
+        };
+        past("9007199254740992+d{1,1}+1", 3);
+        past("9007199254740992+1", 3);
+        past("-9007199254740992-1", 3);
+        past("1-(-9007199254740992)", 3);
+        past("d9007199254740992+1", 3);
+        past("3*3002399751580331", 3);
+        past("-3*3002399751580331", 3);
+        past("3d{1,3002399751580331}", 3);
+        past("4d{1,3002399751580331}kh3", 3);
+        past("d{1,3002399751580331}!", 2);
+        past("d{1,3002399751580331}!>=2>=1", 2);
+        past("abs(-9007199254740992-d{1,1})", 3);
+        past("max(9007199254740993, 1)", 3);
+        assert!(message("d{9007199254740993}").contains("beyond ±2^53"));
+        assert!(message("d{-9007199254740993}").contains("beyond ±2^53"));
+        assert!(message("d9007199254740993").contains("too many faces"));
+        all_pass(
+            &[
+                "9007199254740991+1",
+                "-9007199254740991-1",
+                "d9007199254740992",
+                "d{-9007199254740992}",
+                "3*3002399751580330",
+                "3d{1,3002399751580330}",
+            ],
+            2,
+        );
+    }
+
+    /// Every spelling of an explosion that every face left after the
+    /// rerolls meets is refused alike, saying why and what to change.
+    #[test]
+    fn a_die_that_would_explode_on_every_roll_is_refused() {
+        for text in [
+            "d1!",
+            "d{2,2}!",
+            "d6!>0",
+            "d6!>=1",
+            "d6!<7",
+            "dF!>=-1",
+            "d{3,3}ro3!",
+            "d{1,2}rr1!",
+            "d{1,2}rr1!2",
+            "d{1,2,2}rr<=1!>=2",
+            "d{1,2}rr<2!>1",
+            "d6rr<6!",
+            "d6rr<=5!=6",
+            "d6rr>1!1",
+            "3d6rr<6!kh2>=6",
+        ] {
+            let error = message(text);
+            assert!(error.contains("would explode on every roll"), "{error}");
+            assert!(error.contains("explode on fewer faces"), "{error}");
+        }
+        assert_eq!(
+            message("d{1,2}rr1!"),
+            "`d{1,2}rr1!`, column 10: every face the die can show after its reroll (only 2) \
+             explodes, so it would explode on every roll: explode on fewer faces, reroll fewer \
+             or give the die faces that do not explode"
+        );
+        assert!(message("d6!>0").contains("show (from 1 to 6) explodes"));
+        all_pass(
+            &[
+                "d{1,2}ro1!",
+                "d6rr1!",
+                "d6rr6!",
+                "d6!>5",
+                "d6!<2",
+                "dF!",
+                "d{1,2,2}rr<=0!>=2",
+                "d{1,2,3}rr2!>=3",
+                "d6rr<5!6",
+            ],
+            3,
+        );
     }
 
     #[test]
     fn allowed_rules_pass() {
-        for ok in [
-            "2d6rr<3",
-            "d6rr6",
-            "4d6dl1",
-            "3d6!",
-            "d6 % 3",
-            "d1",
-            "10dF",
-            "abs(d6-d6)",
-        ] {
-            assert!(check(&parse(ok).unwrap(), 3).is_ok(), "{ok}");
-        }
+        all_pass(
+            &[
+                "2d6rr<3",
+                "d6rr6",
+                "4d6dl1",
+                "3d6!",
+                "d6 % 3",
+                "d1",
+                "10dF",
+                "abs(d6-d6)",
+            ],
+            3,
+        );
     }
 
     #[test]
