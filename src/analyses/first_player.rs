@@ -5,6 +5,7 @@
 //! is just how many of them there are: a Markov chain on 2..=p contenders,
 //! whose one-round transitions come from the distribution of one player's total.
 
+use crate::engine::combinatorics::binomial;
 use crate::engine::{text, to_f64, Dist, Exact};
 use crate::progress::Progress;
 use num_bigint::{BigInt, BigUint};
@@ -63,10 +64,6 @@ impl TieRule {
             TieRule::RerollTied => binomial(contenders - 1, tied - 1),
         }
     }
-}
-
-fn binomial(n: u64, k: u64) -> BigUint {
-    (0..k).fold(BigUint::one(), |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// One round's outcome counts for one player's dice.

@@ -8,6 +8,7 @@
 
 use crate::analyses::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
 use crate::analyses::values::SizeSet;
+use crate::engine::combinatorics::{binomial, factorial};
 use crate::engine::{ratio, text, Exact};
 use crate::progress::Progress;
 use num_bigint::{BigInt, BigUint};
@@ -53,10 +54,6 @@ pub fn eulerian_row(n: u64) -> Vec<BigUint> {
     row
 }
 
-fn factorial(n: u64) -> BigUint {
-    (1..=n).map(BigUint::from).product()
-}
-
 /// C(2^r + n - s, n) for s = 1..=n: of the 2^(rn) equally likely ways r
 /// riffles can fall, how many give one given order of the n cards with s
 /// rising sequences (Bayer and Diaconis).
@@ -64,7 +61,7 @@ pub fn riffle_ways(n: u64, riffles: u64) -> Vec<BigUint> {
     let top = BigUint::one() << riffles;
     // C(2^r + n - s, n) for s = 1, then down by one per step of s.
     let mut upper = &top + n - 1u64;
-    let mut binomial = binomial(&upper, n);
+    let mut binomial = binomial(upper.clone(), n);
     let mut ways = Vec::with_capacity(n as usize);
     for _ in 0..n {
         ways.push(binomial.clone());
@@ -105,16 +102,6 @@ pub fn rising_sequences(n: u64, riffles: u64, eulerian: &[BigUint]) -> Vec<Exact
         .zip(riffle_ways(n, riffles))
         .map(|(orders, ways)| ratio(&(orders * ways), &outcomes))
         .collect()
-}
-
-/// C(m, k) by the multiplicative formula; each partial product is a binomial,
-/// so every division is exact.
-fn binomial(m: &BigUint, k: u64) -> BigUint {
-    let mut result = BigUint::one();
-    for i in 0..k {
-        result = result * (m - i) / (i + 1);
-    }
-    result
 }
 
 /// Every pile after every number of riffles, and the riffles each pile needs.

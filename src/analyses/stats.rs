@@ -6,6 +6,7 @@
 //! irrational by nature (chi-square p-values, Clopper-Pearson bounds, power),
 //! from `statrs`'s regularized gamma and incomplete beta functions.
 
+use crate::engine::combinatorics::factorials;
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive, Zero};
@@ -271,15 +272,6 @@ pub fn multinomial_outcomes(trials: u64, ways: &[u64]) -> Option<f64> {
         total = next;
     }
     Some(total[t])
-}
-
-fn factorials(n: u64) -> Vec<BigUint> {
-    let mut out = vec![BigUint::one()];
-    for i in 1..=n {
-        let next = out.last().expect("0!") * i;
-        out.push(next);
-    }
-    out
 }
 
 /// n! / prod(c_i!) * prod(w_i^c_i): an outcome's probability times total^n.

@@ -3,6 +3,7 @@
 //! Pure computation, no I/O: everything here is a function of its arguments,
 //! so it can be tested against brute force and reused by every analysis.
 
+pub mod combinatorics;
 pub mod decimal;
 mod dist;
 mod exact;

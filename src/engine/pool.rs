@@ -2,6 +2,7 @@
 //! together and some kept, or their successes counted. The building blocks
 //! of the dice language, each exact and each checked against brute force.
 
+use super::combinatorics::binomial_row;
 use super::outcomes::Outcomes;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -133,7 +134,7 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
     }
     let n = count as usize;
     let m = kept as usize;
-    let binomial_n = binomials(count);
+    let binomial_n = binomial_row(count);
     let mut result: BTreeMap<i64, BigUint> = BTreeMap::new();
     // Weight strictly beyond the current face, as a die of values.
     let mut beyond: Vec<(i64, BigUint)> = Vec::new();
@@ -180,18 +181,6 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
         beyond.push((*face, w_t.clone()));
     }
     Outcomes::from_map(result).expect("some roll keeps dice")
-}
-
-/// `C(n, 0..=n)`.
-fn binomials(n: u64) -> Vec<BigUint> {
-    let mut row = Vec::with_capacity(n as usize + 1);
-    let mut c = BigUint::one();
-    row.push(c.clone());
-    for k in 0..n {
-        c = c * (n - k) / (k + 1);
-        row.push(c.clone());
-    }
-    row
 }
 
 /// `x^0..=x^n`.
@@ -379,7 +368,7 @@ mod tests {
         );
         // All 50 kept dice are sixes unless at most 49 of 500 show a six.
         let at_most_49: BigUint = (0..50u32)
-            .map(|k| binomials(500)[k as usize].clone() * BigUint::from(5u32).pow(500 - k))
+            .map(|k| binomial_row(500)[k as usize].clone() * BigUint::from(5u32).pow(500 - k))
             .sum();
         assert_eq!(top.ways(300), BigUint::from(6u32).pow(500) - at_most_49);
     }
