@@ -180,3 +180,51 @@ fn the_workflow_runs_the_local_script_on_content_and_template_changes() {
     assert!(readme.contains("scripts/site-ci.sh"));
     assert!(readme.contains(".github/workflows/site.yml"));
 }
+
+/// The paragraph of `text` that begins with `start`, up to a blank line.
+fn paragraph<'a>(text: &'a str, start: &str) -> Option<&'a str> {
+    let from = text.find(start)?;
+    let rest = &text[from..];
+    Some(&rest[..rest.find("\n\n").unwrap_or(rest.len())])
+}
+
+/// Issue 26: the guide to adding a kind named 5 of 8 kinds. It and the
+/// README's list name every registered kind.
+#[test]
+fn the_guide_and_the_readme_name_every_kind() {
+    for (file, start) in [
+        ("docs/adding-a-kind.md", "A kind is what"),
+        ("README.md", "Kinds: "),
+    ] {
+        let text = fs::read_to_string(repo().join(file)).unwrap();
+        let listed = paragraph(&text, start)
+            .unwrap_or_else(|| panic!("{file}: no paragraph beginning {start:?}"));
+        for kind in ::fairdice::kinds::names() {
+            assert!(
+                listed.contains(&format!("`{kind}`")),
+                "{file}: the paragraph beginning {start:?} does not name the kind `{kind}` \
+                 (registered in src/kinds.rs)"
+            );
+        }
+    }
+}
+
+/// Every file or folder of the repository the guide names in backticks
+/// (without a `<placeholder>`) exists.
+#[test]
+fn the_guide_names_only_files_that_exist() {
+    let text = fs::read_to_string(repo().join("docs/adding-a-kind.md")).unwrap();
+    let roots = ["src/", "tests/", "docs/", "scripts/", "templates/", "wasm/"];
+    let named = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| roots.iter().any(|root| s.starts_with(root)))
+        .filter(|s| !s.contains(['<', '*', ' ']));
+    for path in named {
+        assert!(
+            repo().join(path).exists(),
+            "docs/adding-a-kind.md names {path}, which does not exist"
+        );
+    }
+}
