@@ -310,7 +310,7 @@ pub fn check_gates(computed: &[Computed], prefix: &str) -> Vec<Error> {
 
 /// The failed gates of one scenario, as errors located in its source text
 /// (read once, however many gates fail).
-pub fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
+pub(crate) fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
     let scenario = computed.scenario;
     let failures = gates::check(&scenario.header.expect, &computed.page.results);
     if failures.is_empty() {
@@ -456,9 +456,4 @@ pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> 
     let html = site::standalone::report_html(&computed)?;
     drop(watch);
     output::files::replace(out, html.as_bytes()).map_err(|e| Error::io(out, e))
-}
-
-/// Where the project is when no `--root` is given: the current folder.
-pub fn default_root() -> PathBuf {
-    Path::new(".").to_path_buf()
 }

@@ -32,7 +32,7 @@ pub const FOLDER: &str = ".fairdice-cache";
 
 /// What produced computed results: the crate version and a digest of the
 /// engine and analysis sources (set by the cargo build script).
-pub const ENGINE_VERSION: &str = concat!(
+pub(crate) const ENGINE_VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     "+",
     env!("FAIRDICE_ENGINE_DIGEST")

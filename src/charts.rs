@@ -61,7 +61,7 @@ pub struct ChartError {
 
 /// The chart as two standalone `<svg>` elements (wide, then narrow), each
 /// with a title and description.
-pub fn render_svg(chart: &Chart) -> Result<String, ChartError> {
+pub(crate) fn render_svg(chart: &Chart) -> Result<String, ChartError> {
     let error = |message: String| ChartError {
         id: chart.id.clone(),
         message,

@@ -417,7 +417,7 @@ fn vanished() -> String {
 /// named on the command line, data files scenarios name) goes through here
 /// or [`open_limited`], so one limit holds for all. `name` is how errors
 /// name the file.
-pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let (file, size, limit) = open_checked(path, name)?;
     // Read one byte past the limit, in case the file grows while we read.
@@ -434,7 +434,7 @@ pub fn read_limited(path: &Path, name: &str) -> Result<Vec<u8>> {
 /// A user's file to stream through (a log of a million rolls), under the
 /// same checks and limit as [`read_limited`]: reading fails, saying so,
 /// once the file has grown past the limit.
-pub fn open_limited(path: &Path, name: &str) -> Result<std::io::BufReader<Limited>> {
+pub(crate) fn open_limited(path: &Path, name: &str) -> Result<std::io::BufReader<Limited>> {
     let (file, _, limit) = open_checked(path, name)?;
     let message = format!(
         "{name}: the file grew past {} MB while being read, the most {} files may have",
@@ -450,7 +450,7 @@ pub fn open_limited(path: &Path, name: &str) -> Result<std::io::BufReader<Limite
 
 /// A file that refuses to be read past its size limit.
 #[derive(Debug)]
-pub struct Limited {
+pub(crate) struct Limited {
     file: std::fs::File,
     left: u64,
     message: String,
@@ -555,7 +555,7 @@ fn utf8(mut bytes: Vec<u8>, name: &str) -> Result<String> {
 
 /// Largest file read per kind, so no input makes fairdice allocate without
 /// bound: scenarios are short by nature, pages are text.
-pub fn max_file_bytes(extension: &str) -> u64 {
+pub(crate) fn max_file_bytes(extension: &str) -> u64 {
     match extension {
         "yaml" | "yml" => 1_000_000,
         "md" => 5_000_000,

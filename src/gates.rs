@@ -127,9 +127,9 @@ impl Condition {
 
 /// The most digits a bound's number may have (each of `p` and `q` in
 /// `p/q`): far more than any figure a budget admits needs.
-pub const MAX_DIGITS: usize = 10_000;
+pub(crate) const MAX_DIGITS: usize = 10_000;
 /// The largest exponent a bound may have, either way (`1e-4000`).
-pub const MAX_EXPONENT: u32 = 4_000;
+pub(crate) const MAX_EXPONENT: u32 = 4_000;
 
 /// `text` quoted for a message, cut short when long.
 fn quoted(text: &str) -> String {
@@ -145,7 +145,7 @@ fn quoted(text: &str) -> String {
 /// spell, never through a float. Digits and exponents are bounded
 /// ([`MAX_DIGITS`], [`MAX_EXPONENT`]) before any arithmetic, so the work is
 /// linear in the text and small.
-pub fn parse_exact(text: &str) -> Result<Exact, String> {
+pub(crate) fn parse_exact(text: &str) -> Result<Exact, String> {
     let malformed = || {
         "the bound must be an integer, a fraction like 1/1000 or a decimal like 0.001".to_string()
     };
@@ -254,7 +254,7 @@ impl<'de> Deserialize<'de> for Condition {
 }
 
 /// The most gates one scenario may set: each is checked on every case.
-pub const MAX_GATES: usize = 100;
+pub(crate) const MAX_GATES: usize = 100;
 
 impl<'de> Deserialize<'de> for Expect {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -324,7 +324,7 @@ pub fn cases(results: &Value) -> Vec<&Value> {
 
 /// How a case is named in messages: its number from 1 and its first plain
 /// top-level value (`case 3 (targets 10)`), or its `label` when it has one.
-pub fn case_name(index: usize, case: &Value) -> String {
+pub(crate) fn case_name(index: usize, case: &Value) -> String {
     let number = index + 1;
     let object = case.as_object();
     let label = object

@@ -9,7 +9,7 @@ use crate::site::defaults;
 use std::path::{Path, PathBuf};
 
 /// Keeps generated files out of version control (the site is committed).
-pub const GITIGNORE: &str = "/.fairdice-cache\n/site.tmp-*\n/site.old-*\n";
+pub(crate) const GITIGNORE: &str = "/.fairdice-cache\n/site.tmp-*\n/site.old-*\n";
 
 /// Write the starter project into `dir`, which must be missing or empty.
 /// Returns the files written, relative to `dir`.

@@ -66,10 +66,10 @@ impl Budget {
     /// watchdog holds the process to that memory.
     pub const SCENARIOS_PER_BUILD: f64 = 4.0;
     /// Time allowed for rendering one template once.
-    pub const TEMPLATE_SECONDS: f64 = 10.0;
+    pub(crate) const TEMPLATE_SECONDS: f64 = 10.0;
     /// The smallest and largest factors: beyond, sizes derived from the
     /// budget stop meaning anything (a thousand times is 256 GB a scenario).
-    pub const MIN_FACTOR: f64 = 0.001;
+    pub(crate) const MIN_FACTOR: f64 = 0.001;
     /// See [`Budget::MIN_FACTOR`].
     pub const MAX_FACTOR: f64 = 1000.0;
 
@@ -130,7 +130,7 @@ impl Budget {
     }
 
     /// Time allowed for one template rendering.
-    pub fn template_seconds(&self) -> f64 {
+    pub(crate) fn template_seconds(&self) -> f64 {
         Self::TEMPLATE_SECONDS * self.clamped()
     }
 
@@ -336,7 +336,7 @@ pub fn template(name: &str, title: Option<&str>) -> Phase {
 }
 
 /// The process's resident memory, where the system tells it cheaply.
-pub fn resident_bytes() -> Option<u64> {
+pub(crate) fn resident_bytes() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         let statm = std::fs::read_to_string("/proc/self/statm").ok()?;

@@ -129,7 +129,8 @@ pub fn plan_rules(
 
 /// Render a page of a numbered section: every rule numbered, keyed and
 /// anchored, its `{#key}` taken out of the text.
-pub fn render_numbered(
+#[cfg(test)]
+pub(crate) fn render_numbered(
     body: &str,
     first_line: usize,
     expand: &dyn Expand,

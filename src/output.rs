@@ -126,7 +126,7 @@ pub fn write_site_with(
 
 /// The file that marks a staging folder as made by fairdice, so start-up
 /// recovery never removes or restores a folder a person made.
-pub const STAGING_MARKER: &str = ".fairdice-staging";
+pub(crate) const STAGING_MARKER: &str = ".fairdice-staging";
 
 mod staging {
     //! Staging folders: `NAME.tmp-PID/`, marked inside, the only folders
@@ -134,7 +134,7 @@ mod staging {
     use super::{files, Error, Result, STAGING_MARKER};
     use std::path::{Path, PathBuf};
 
-    pub fn marker_text(pid: u32) -> String {
+    pub(crate) fn marker_text(pid: u32) -> String {
         format!("fairdice staging folder of process {pid}; safe to delete when no build runs\n")
     }
 
@@ -203,7 +203,7 @@ mod staging {
     /// An empty folder of the pattern (a build killed before writing its
     /// marker) is removed too, by `remove_dir`, which refuses a folder that
     /// holds anything. Anything else, whatever its name, is left alone.
-    pub fn recover(parent: &Path, name: &str, out: &Path) -> Result<()> {
+    pub(crate) fn recover(parent: &Path, name: &str, out: &Path) -> Result<()> {
         let entries = std::fs::read_dir(parent).map_err(|e| Error::io(parent, e))?;
         let mut leftovers: Vec<PathBuf> = entries
             .filter_map(|entry| {
@@ -321,13 +321,13 @@ mod lock {
     use std::path::Path;
 
     /// Held while writing; released when dropped or when the process dies.
-    pub struct Lock {
+    pub(crate) struct Lock {
         _file: File,
     }
 
     /// Take the lock at `path`, waiting (with a message) while another build holds it.
     #[cfg(target_os = "linux")]
-    pub fn acquire(path: &Path) -> Result<Lock> {
+    pub(crate) fn acquire(path: &Path) -> Result<Lock> {
         use std::os::unix::io::AsRawFd;
         let file = files::open_lock(path).map_err(|e| Error::io(path, e))?;
         let fd = file.as_raw_fd();
@@ -346,7 +346,7 @@ mod lock {
     }
 
     #[cfg(not(target_os = "linux"))]
-    pub fn acquire(path: &Path) -> Result<Lock> {
+    pub(crate) fn acquire(path: &Path) -> Result<Lock> {
         let file = files::open_lock(path).map_err(|e| Error::io(path, e))?;
         Ok(Lock { _file: file })
     }
@@ -422,7 +422,7 @@ pub mod files {
 
     /// Create `path`, which must not exist, and write `bytes`; a partly
     /// written file is removed.
-    pub fn create_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    pub(crate) fn create_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
         file.write_all(bytes).inspect_err(|_| {
             let _ = std::fs::remove_file(path);
@@ -445,7 +445,7 @@ pub mod files {
     }
 
     /// The first `n` bytes of the regular file `path` (fewer if shorter).
-    pub fn read_prefix(path: &Path, n: usize) -> std::io::Result<Vec<u8>> {
+    pub(crate) fn read_prefix(path: &Path, n: usize) -> std::io::Result<Vec<u8>> {
         let file = open(path, options().read(true))?;
         let mut bytes = Vec::new();
         file.take(n as u64).read_to_end(&mut bytes)?;
@@ -453,7 +453,7 @@ pub mod files {
     }
 
     /// Open (or create) the lock file, never truncating it.
-    pub fn open_lock(path: &Path) -> std::io::Result<File> {
+    pub(crate) fn open_lock(path: &Path) -> std::io::Result<File> {
         open(path, options().read(true).write(true).create(true))
     }
 

@@ -60,7 +60,8 @@ impl Progress {
     }
 
     /// Whether anything will be drawn.
-    pub fn is_shown(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_shown(&self) -> bool {
         self.bars.is_some()
     }
 
@@ -132,7 +133,7 @@ mod browser {
         pub fn hidden() -> Progress {
             Progress
         }
-        pub fn is_shown(&self) -> bool {
+        pub(crate) fn is_shown(&self) -> bool {
             false
         }
         pub fn with_bar<T>(
@@ -150,7 +151,7 @@ mod browser {
 
     /// A bar that only counts: the calls work makes on an indicatif bar.
     #[derive(Debug, Default)]
-    pub struct ProgressBar {
+    pub(crate) struct ProgressBar {
         position: AtomicU64,
     }
 
@@ -162,7 +163,7 @@ mod browser {
             self.position.load(Ordering::Relaxed)
         }
         pub fn set_message(&self, _message: impl Into<std::borrow::Cow<'static, str>>) {}
-        pub fn finish_and_clear(&self) {}
+        pub(crate) fn finish_and_clear(&self) {}
     }
 }
 

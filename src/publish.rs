@@ -89,7 +89,7 @@ fn civil_date(days: i64) -> String {
 const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
 
 /// A browser able to print, found on the `PATH`.
-pub fn find_browser() -> Result<PathBuf> {
+pub(crate) fn find_browser() -> Result<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     for name in BROWSERS {
         for dir in std::env::split_paths(&path) {

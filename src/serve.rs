@@ -27,12 +27,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
 /// How often the watcher looks for changes.
-pub const POLL: Duration = Duration::from_millis(300);
+pub(crate) const POLL: Duration = Duration::from_millis(300);
 
 /// The endpoint pages poll for the build version and error.
 pub const VERSION_PATH: &str = "/__fairdice/version";
 /// The dice playground: expressions in, the engine's page out.
-pub const PLAYGROUND_PATH: &str = "/__fairdice/playground";
+pub(crate) const PLAYGROUND_PATH: &str = "/__fairdice/playground";
 /// The playground's results for `?roll=EXPR&roll=EXPR&depth=N`: the page
 /// `fairdice report` would write for those rolls.
 const ROLL_PATH: &str = "/__fairdice/roll";

@@ -32,7 +32,7 @@ pub fn width() -> usize {
 /// `table` as lines of text at most `width` characters wide where the
 /// numbers allow: its caption and id, a header, a rule and one line per
 /// row, ending with a newline.
-pub fn render_table(table: &Table, width: usize) -> String {
+pub(crate) fn render_table(table: &Table, width: usize) -> String {
     let mut columns = columns(table);
     let mut dropped = Vec::new();
     while total_width(&columns) > width {
@@ -115,7 +115,7 @@ pub fn render_blocks(blocks: &[Block], width: usize) -> String {
 }
 
 /// Key figures as `label: value` lines, labels aligned.
-pub fn render_facts(items: &[(String, String)]) -> String {
+pub(crate) fn render_facts(items: &[(String, String)]) -> String {
     let label_width = items
         .iter()
         .map(|(label, _)| label.chars().count())

@@ -106,7 +106,7 @@ impl Ui {
 }
 
 /// `built site: 4 pages, 1 scenario (1 computed, 0 cached), 75 files in 0.12 s`.
-pub fn summary_line(verb: &str, out: &Path, summary: &Summary) -> String {
+pub(crate) fn summary_line(verb: &str, out: &Path, summary: &Summary) -> String {
     format!(
         "{verb} {}: {}, {} ({} computed, {} cached), {}{} in {:.2} s",
         out.display(),

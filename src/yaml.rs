@@ -6,7 +6,7 @@ use serde::{de, Deserialize, Deserializer};
 use std::fmt;
 
 /// A problem at a place: 1-based line and column, and what is wrong.
-pub type Problem = (usize, usize, String);
+pub(crate) type Problem = (usize, usize, String);
 
 /// `text` read as `T`, refusing YAML tags first (serde_yaml drops `!!binary`
 /// and the like without a word, or keeps an unknown tag where a plain value

@@ -66,7 +66,7 @@ impl Tables {
 impl Cost {
     /// This cost and showing `rows` table rows of numbers up to `digits`
     /// long, priced for pages (see [`Tables::on_pages`]).
-    pub fn with_tables(self, rows: f64, digits: f64) -> Cost {
+    pub(crate) fn with_tables(self, rows: f64, digits: f64) -> Cost {
         let tables = Tables {
             rows: self.tables.rows + rows,
             digits: self.tables.digits + rows * digits,
@@ -86,7 +86,7 @@ impl Cost {
 
     /// What this costs a command that makes `form` of the results: the
     /// tables priced for pages are priced again for JSON alone.
-    pub fn in_form(&self, form: Form) -> Cost {
+    pub(crate) fn in_form(&self, form: Form) -> Cost {
         match form {
             Form::Pages => *self,
             Form::Json => {
@@ -232,7 +232,7 @@ fn raise(needed: f64) -> String {
 
 /// "about 3 minutes", but "more than a century" and "under 1 s" as they are.
 /// An estimated time in words: "about 3 minutes", "more than a century".
-pub fn estimated_time(seconds: f64) -> String {
+pub(crate) fn estimated_time(seconds: f64) -> String {
     about(human_seconds(seconds))
 }
 

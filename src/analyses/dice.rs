@@ -31,7 +31,7 @@ pub struct Total {
 /// long lists of big numbers (the 5,001 totals of 1000d6): spelling
 /// thousand-digit numbers in decimal is most of the work of printing them,
 /// so the items are spelled on every core, then written in order.
-pub fn in_parallel<T, S>(items: &[T], serializer: S) -> Result<S::Ok, S::Error>
+pub(crate) fn in_parallel<T, S>(items: &[T], serializer: S) -> Result<S::Ok, S::Error>
 where
     T: Serialize + Sync,
     S: serde::Serializer,

@@ -70,7 +70,7 @@ pub struct Die {
 }
 
 /// The most faces a die may have.
-pub const MAX_FACES: usize = 10_000;
+pub(crate) const MAX_FACES: usize = 10_000;
 
 impl Die {
     /// One die in the dice language, with at most [`MAX_FACES`] faces and at

@@ -72,7 +72,7 @@ impl TieRule {
 /// exactly j of them share the highest total: C(m, j) sum over t of
 /// c_t^j F_t^(m-j), with c_t the ways to roll t and F_t the ways to roll less.
 #[derive(Debug, Clone)]
-pub struct RoundCounts {
+pub(crate) struct RoundCounts {
     /// Ways one player rolls each total, lowest first.
     ways: Vec<BigUint>,
     /// Ways one player rolls below each total.
@@ -122,7 +122,7 @@ impl RoundCounts {
 
 /// The chain for one number of players, one dice choice and one tie rule.
 #[derive(Debug, Clone)]
-pub struct Chain {
+pub(crate) struct Chain {
     players: u64,
     /// For each contender count: (next contender count, P, P that a given contender stays).
     moves: BTreeMap<u64, Vec<(u64, Exact, Exact)>>,

@@ -5,7 +5,7 @@
 
 pub mod cost;
 pub mod dice;
-pub mod dice_lang;
+pub(crate) mod dice_lang;
 pub mod die_test;
 pub mod fields;
 pub mod first_player;

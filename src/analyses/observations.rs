@@ -70,7 +70,7 @@ impl fmt::Display for DataPath {
 /// The most rolls or games one table may count, each count and their sum
 /// alike: a trillion, far past any real log, so sums over every face or
 /// seat stay exact in u64 and in the f64 the statistics take (below 2^53).
-pub const MAX_COUNT: u64 = 1_000_000_000_000;
+pub(crate) const MAX_COUNT: u64 = 1_000_000_000_000;
 
 /// `counts` added up, if the sum stays within [`MAX_COUNT`].
 pub fn total(counts: impl IntoIterator<Item = u64>) -> Option<u64> {
@@ -81,7 +81,7 @@ pub fn total(counts: impl IntoIterator<Item = u64>) -> Option<u64> {
 }
 
 /// The message for counts past [`MAX_COUNT`].
-pub fn too_many(what: &str) -> String {
+pub(crate) fn too_many(what: &str) -> String {
     format!("{what} add up past {MAX_COUNT} (a trillion): give the counts of a real log")
 }
 
@@ -210,7 +210,7 @@ fn count(row: &Row, index: usize) -> Result<u64, DataError> {
 /// Rolls of a die tallied per face, from either one roll per line (`4`) or
 /// `face,count` rows (`4,17`), with an optional header row (`roll`, or
 /// `face,count`). `faces` are the die's faces in increasing order.
-pub fn tally_rolls(reader: &mut dyn BufRead, faces: &[i64]) -> Result<Vec<u64>, DataError> {
+pub(crate) fn tally_rolls(reader: &mut dyn BufRead, faces: &[i64]) -> Result<Vec<u64>, DataError> {
     let mut counts = vec![0u64; faces.len()];
     let mut rolls = 0u64;
     let mut width: Option<usize> = None;
@@ -299,7 +299,7 @@ fn list(faces: &[i64]) -> String {
 }
 
 /// The most players a game may have.
-pub const MAX_PLAYERS: u64 = 64;
+pub(crate) const MAX_PLAYERS: u64 = 64;
 
 /// Wins by turn position (1 = went first) for each number of players.
 pub type Tally = BTreeMap<u64, Vec<u64>>;
@@ -308,7 +308,7 @@ pub type Tally = BTreeMap<u64, Vec<u64>>;
 /// order. The header names the columns, in any order: `players` and
 /// `winner` (seats 1..players), optionally `first` (the seat that went
 /// first; seat 1 when absent or empty) and `event` (any text).
-pub fn tally_games(reader: &mut dyn BufRead) -> Result<Tally, DataError> {
+pub(crate) fn tally_games(reader: &mut dyn BufRead) -> Result<Tally, DataError> {
     let mut columns: Option<Columns> = None;
     let mut tally = Tally::new();
     each_row(reader, |row| {

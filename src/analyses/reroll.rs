@@ -80,7 +80,7 @@ pub enum Scheme {
 
 impl Scheme {
     /// Every scheme, in the order results list them.
-    pub const ALL: [Scheme; 3] = [Scheme::OneFace, Scheme::MultiFace, Scheme::Mod];
+    pub(crate) const ALL: [Scheme; 3] = [Scheme::OneFace, Scheme::MultiFace, Scheme::Mod];
 
     /// The name used in results (as serde spells it).
     pub fn name(self) -> &'static str {
@@ -92,7 +92,7 @@ impl Scheme {
     }
 
     /// The card face `face` names among `cards`, `None` for a reroll.
-    pub fn card_of(self, face: u64, cards: u64, sides: u64) -> Option<u64> {
+    pub(crate) fn card_of(self, face: u64, cards: u64, sides: u64) -> Option<u64> {
         match self {
             Scheme::OneFace => (face <= cards).then_some(face),
             Scheme::MultiFace => {
@@ -110,7 +110,7 @@ impl Scheme {
 /// One scheme for n cards and one die, counted face by face: the map every
 /// figure of a [`Case`] is worked out from.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FaceCount {
+pub(crate) struct FaceCount {
     /// Cards n.
     pub cards: u64,
     /// Faces f of the die.
@@ -209,7 +209,7 @@ impl FaceCount {
 
 /// Mean rolls to pick one of `cards` with a `sides` die under `multi-face`;
 /// `None` when the die has fewer faces than there are cards.
-pub fn multi_face_rolls(cards: u64, sides: u64) -> Option<Exact> {
+pub(crate) fn multi_face_rolls(cards: u64, sides: u64) -> Option<Exact> {
     FaceCount::count(cards, sides, Scheme::MultiFace).expected_rolls()
 }
 

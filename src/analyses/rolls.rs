@@ -298,7 +298,7 @@ impl Analysis for Rolls {
 
 /// The results for rolls already evaluated (shared with `fairdice roll`
 /// and the playground, which evaluate outside a scenario file).
-pub fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes]) -> Analysed {
+pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes]) -> Analysed {
     let mut results = Results {
         rolls: Vec::new(),
         comparisons: Vec::new(),

@@ -24,7 +24,7 @@ pub struct Shuffle;
 const WORD_OPS_PER_SECOND: f64 = 6.7e7;
 
 /// Distances a pile must come under to count as shuffled, for the summary.
-pub const THRESHOLDS: [(u64, u64); 3] = [(1, 2), (1, 4), (1, 10)];
+pub(crate) const THRESHOLDS: [(u64, u64); 3] = [(1, 2), (1, 4), (1, 10)];
 
 /// Parameters of a `shuffle` scenario.
 #[derive(Debug, Clone, Deserialize)]
@@ -37,7 +37,7 @@ pub struct Params {
 
 /// The Eulerian numbers A(n, s), s = 1..=n: permutations of n cards with
 /// s rising sequences (s - 1 descents), by A(m, s) = s A(m-1, s) + (m-s+1) A(m-1, s-1).
-pub fn eulerian_row(n: u64) -> Vec<BigUint> {
+pub(crate) fn eulerian_row(n: u64) -> Vec<BigUint> {
     let mut row = vec![BigUint::one()];
     for m in 2..=n {
         row.push(BigUint::ZERO);
@@ -57,7 +57,7 @@ pub fn eulerian_row(n: u64) -> Vec<BigUint> {
 /// C(2^r + n - s, n) for s = 1..=n: of the 2^(rn) equally likely ways r
 /// riffles can fall, how many give one given order of the n cards with s
 /// rising sequences (Bayer and Diaconis).
-pub fn riffle_ways(n: u64, riffles: u64) -> Vec<BigUint> {
+pub(crate) fn riffle_ways(n: u64, riffles: u64) -> Vec<BigUint> {
     let top = BigUint::one() << riffles;
     // C(2^r + n - s, n) for s = 1, then down by one per step of s.
     let mut upper = &top + n - 1u64;
@@ -77,7 +77,7 @@ pub fn riffle_ways(n: u64, riffles: u64) -> Vec<BigUint> {
 
 /// Exact total variation distance between r GSR riffles of n cards and a
 /// uniformly random order.
-pub fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
+pub(crate) fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
     let n_factorial = factorial(n);
     let outcomes = BigUint::one() << (riffles * n);
     let mut excess = BigUint::ZERO;
@@ -95,7 +95,7 @@ pub fn riffle_tvd(n: u64, riffles: u64, eulerian: &[BigUint]) -> Exact {
 /// P(the pile has s rising sequences) after r riffles, s = 1..=n: the
 /// A(n, s) orders with s rising sequences are equally likely. The distance
 /// [`riffle_tvd`] is a function of these alone.
-pub fn rising_sequences(n: u64, riffles: u64, eulerian: &[BigUint]) -> Vec<Exact> {
+pub(crate) fn rising_sequences(n: u64, riffles: u64, eulerian: &[BigUint]) -> Vec<Exact> {
     let outcomes = BigUint::one() << (riffles * n);
     eulerian
         .iter()

@@ -35,7 +35,7 @@ pub const DEFAULT_SEED: u64 = 20_261_123;
 
 /// Trials run from one stream: the blocks of an experiment run in parallel
 /// and are added in order, so the counts never depend on the threads.
-pub const TRIALS_PER_BLOCK: u64 = 1 << 14;
+pub(crate) const TRIALS_PER_BLOCK: u64 = 1 << 14;
 
 /// How a kind replays its procedure: the optional capability `verify`
 /// reaches through the registry.
@@ -154,7 +154,7 @@ impl Event {
     }
 
     /// This mean with its measure's exact variance.
-    pub fn with_variance(mut self, variance: Exact) -> Event {
+    pub(crate) fn with_variance(mut self, variance: Exact) -> Event {
         self.variance = Some(variance);
         self
     }

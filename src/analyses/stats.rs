@@ -9,7 +9,7 @@
 use crate::engine::combinatorics::factorials;
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use statrs::function::beta::inv_beta_reg;
@@ -22,14 +22,14 @@ pub use chi_power::{
 };
 
 /// The confidence of every interval: 95 %.
-pub const CONFIDENCE: f64 = 0.95;
+pub(crate) const CONFIDENCE: f64 = 0.95;
 /// The significance level of the power tables: 5 %.
-pub const SIGNIFICANCE: f64 = 0.05;
+pub(crate) const SIGNIFICANCE: f64 = 0.05;
 /// The power asked of the power tables: 80 %.
-pub const POWER: f64 = 0.8;
+pub(crate) const POWER: f64 = 0.8;
 /// Relative advantages the power tables look for: 10 %, 25 %, 50 % more
 /// often than fair.
-pub const ADVANTAGES: [(u64, u64); 3] = [(1, 10), (1, 4), (1, 2)];
+pub(crate) const ADVANTAGES: [(u64, u64); 3] = [(1, 10), (1, 4), (1, 2)];
 
 /// A chi-square statistic and its p-value (floats: irrational by nature).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,7 +55,7 @@ impl ChiSquare {
 
 /// P(X >= x) for X chi-square with `df` degrees of freedom: the upper
 /// regularized gamma function Q(df/2, x/2).
-pub fn chi_square_tail(x: f64, df: u64) -> f64 {
+pub(crate) fn chi_square_tail(x: f64, df: u64) -> f64 {
     if df == 0 {
         return 1.0;
     }
@@ -67,7 +67,7 @@ pub fn chi_square_tail(x: f64, df: u64) -> f64 {
 
 /// Pearson's chi-square of `observed` against `expected` (same total).
 /// Categories expected never are left out (they cannot be observed).
-pub fn pearson(observed: &[u64], expected: &[f64]) -> ChiSquare {
+pub(crate) fn pearson(observed: &[u64], expected: &[f64]) -> ChiSquare {
     let mut statistic = 0.0;
     let mut categories = 0u64;
     for (&o, &e) in observed.iter().zip(expected) {
@@ -97,7 +97,7 @@ pub fn g_test(observed: &[u64], expected: &[f64]) -> ChiSquare {
 
 /// The exact (Clopper-Pearson) interval for a proportion with `successes`
 /// in `trials`, at [`CONFIDENCE`]: beta quantiles, so it never undercovers.
-pub fn clopper_pearson(successes: u64, trials: u64) -> [f64; 2] {
+pub(crate) fn clopper_pearson(successes: u64, trials: u64) -> [f64; 2] {
     if trials == 0 {
         return [0.0, 1.0];
     }
@@ -120,14 +120,15 @@ pub fn clopper_pearson(successes: u64, trials: u64) -> [f64; 2] {
 /// `share` each, as scipy's `binomtest`: the probability of every outcome no
 /// more likely than the one observed, summed exactly (scipy compares with a
 /// relative tolerance of 1e-7; here ties are exact).
-pub fn binomial_p_value(successes: u64, trials: u64, share: &Exact) -> Exact {
+#[cfg(test)]
+pub(crate) fn binomial_p_value(successes: u64, trials: u64, share: &Exact) -> Exact {
     binomial_p_values(&[successes], trials, share).remove(0)
 }
 
 /// [`binomial_p_value`] for several observed counts of the same trials and
 /// share (every seat of a table): two passes over the outcomes whatever
 /// their number, in memory for one weight at a time.
-pub fn binomial_p_values(successes: &[u64], trials: u64, share: &Exact) -> Vec<Exact> {
+pub(crate) fn binomial_p_values(successes: &[u64], trials: u64, share: &Exact) -> Vec<Exact> {
     // With share = a/b, P(k) = C(n,k) a^k (b-a)^(n-k) / b^n: compare and
     // sum the integer weights, divide once.
     let a = share.numer().magnitude().clone();
@@ -156,7 +157,12 @@ pub fn binomial_p_values(successes: &[u64], trials: u64, share: &Exact) -> Vec<E
 
 /// Hand C(n,k) a^k r^(n-k) for k = 0..=n to `each`, each weight from the
 /// one before: W(k+1) = W(k) (n-k) a / ((k+1) r), an exact division.
-pub fn binomial_weights(n: u64, a: &BigUint, r: &BigUint, mut each: impl FnMut(u64, &BigUint)) {
+pub(crate) fn binomial_weights(
+    n: u64,
+    a: &BigUint,
+    r: &BigUint,
+    mut each: impl FnMut(u64, &BigUint),
+) {
     if r.is_zero() {
         // A sure thing: every trial succeeds.
         for k in 0..=n {
@@ -184,7 +190,7 @@ pub fn binomial_weights(n: u64, a: &BigUint, r: &BigUint, mut each: impl FnMut(u
 /// exchangeable, so only outcomes sorted within each such group are visited,
 /// each counted with its number of arrangements. `None` when more than
 /// `limit` outcomes would be visited.
-pub fn multinomial_p_value(observed: &[u64], ways: &[u64], limit: u64) -> Option<Exact> {
+pub(crate) fn multinomial_p_value(observed: &[u64], ways: &[u64], limit: u64) -> Option<Exact> {
     let trials: u64 = observed.iter().sum();
     if multinomial_outcomes(trials, ways)? > limit as f64 {
         return None;
@@ -223,7 +229,7 @@ fn grouped_order(ways: &[u64]) -> Vec<usize> {
 /// trials into groups, each group's counts sorted. Counted exactly by
 /// dynamic programming when small, `None` (too many) when even the
 /// estimate C(n+k-1, k-1) / prod(g!) is far over any limit.
-pub fn multinomial_outcomes(trials: u64, ways: &[u64]) -> Option<f64> {
+pub(crate) fn multinomial_outcomes(trials: u64, ways: &[u64]) -> Option<f64> {
     let order = grouped_order(ways);
     let mut groups: Vec<u64> = Vec::new();
     let mut last = None;
@@ -362,7 +368,7 @@ fn small_factorial(n: u64) -> BigUint {
 /// summing to 1): the least n whose noncentral chi-square, of noncentrality
 /// n * sum (p1 - p0)^2 / p0, passes the critical value that often. `None`
 /// beyond a billion trials.
-pub fn chi_square_trials_needed(fair: &[f64], alternative: &[f64]) -> Option<u64> {
+pub(crate) fn chi_square_trials_needed(fair: &[f64], alternative: &[f64]) -> Option<u64> {
     let df = fair.iter().filter(|&&p| p > 0.0).count().saturating_sub(1) as u64;
     if df == 0 {
         return None;
@@ -383,7 +389,7 @@ pub fn chi_square_trials_needed(fair: &[f64], alternative: &[f64]) -> Option<u64
 
 /// The statistic beyond which the chi-square test with `df` degrees of
 /// freedom rejects at [`SIGNIFICANCE`]; `None` for no degrees of freedom.
-pub fn chi_square_critical(df: u64) -> Option<f64> {
+pub(crate) fn chi_square_critical(df: u64) -> Option<f64> {
     Some(
         ChiSquared::new(df as f64)
             .ok()?
@@ -393,7 +399,7 @@ pub fn chi_square_critical(df: u64) -> Option<f64> {
 
 /// The most trials (rolls, games) a search for the trials needed looks
 /// at: a bias that needs more is never noticed.
-pub const MOST_TRIALS: u64 = 1_000_000_000;
+pub(crate) const MOST_TRIALS: u64 = 1_000_000_000;
 
 /// The least n with `power(n) >= POWER`, by doubling then bisection.
 fn least_trials(power: impl Fn(u64) -> f64) -> Option<u64> {
@@ -449,14 +455,14 @@ fn noncentral_chi_square_tail(x: f64, df: u64, lambda: f64) -> f64 {
 
 /// The most trials [`binomial_exact_trials_needed`] searches: each try
 /// costs one pass over every count, so the search stays under a second.
-pub const MOST_EXACT_TRIALS: u64 = 2_000_000;
+pub(crate) const MOST_EXACT_TRIALS: u64 = 2_000_000;
 
 /// The power of the exact two-sided binomial test at [`SIGNIFICANCE`] (the
 /// test of [`binomial_p_value`]: reject the least likely counts under
 /// `fair`, ties together, while their chances add up to at most 5 %) when
 /// each trial succeeds with chance `alternative`. In floats: a power is a
 /// planning figure, not one the site calls exact.
-pub fn binomial_exact_power(trials: u64, fair: f64, alternative: f64) -> f64 {
+pub(crate) fn binomial_exact_power(trials: u64, fair: f64, alternative: f64) -> f64 {
     let n = trials as usize;
     // Log chances by the recurrence ln C(n,k+1) = ln C(n,k) + ln((n-k)/(k+1)),
     // so nothing underflows before it is compared.
@@ -506,7 +512,7 @@ pub fn binomial_exact_power(trials: u64, fair: f64, alternative: f64) -> f64 {
 /// [`binomial_exact_power`] reaches 80 %. The power of an exact test rises
 /// in a saw-tooth, so the search brackets by doubling, bisects, then walks
 /// down through the teeth below. `None` past [`MOST_EXACT_TRIALS`].
-pub fn binomial_exact_trials_needed(fair: f64, alternative: f64) -> Option<u64> {
+pub(crate) fn binomial_exact_trials_needed(fair: f64, alternative: f64) -> Option<u64> {
     if alternative == fair || !(0.0..1.0).contains(&alternative) || !(0.0..1.0).contains(&fair) {
         return None;
     }
@@ -536,7 +542,7 @@ pub fn binomial_exact_trials_needed(fair: f64, alternative: f64) -> Option<u64> 
 }
 
 /// A fraction as a float, for the float statistics.
-pub fn share_f64(value: &Exact) -> f64 {
+pub(crate) fn share_f64(value: &Exact) -> f64 {
     crate::engine::to_f64(value)
 }
 
@@ -551,11 +557,6 @@ pub fn favoured(fair: &Exact, advantage: (u64, u64)) -> Exact {
 pub fn within(interval: &[f64; 2], share: &Exact) -> bool {
     let value = share_f64(share);
     interval[0] <= value && value <= interval[1]
-}
-
-/// A count as f64 for float statistics.
-pub fn count_f64(count: &BigUint) -> f64 {
-    count.to_f64().unwrap_or(f64::INFINITY)
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ pub struct Fairness {
 
 impl Fairness {
     /// The fairness of a choice among `bins.len()` targets with these counts.
-    pub fn of_bins(bins: &[BigUint]) -> Fairness {
+    pub(crate) fn of_bins(bins: &[BigUint]) -> Fairness {
         let total: BigUint = bins.iter().sum();
         let fair = Exact::new(One::one(), (bins.len() as u64).into());
         let deviations: Vec<Exact> = bins

@@ -85,7 +85,7 @@ impl Serialize for DicePool {
 /// A list key that also takes one value: `dice: d20` reads as `[d20]`.
 /// Use as `#[serde(deserialize_with = "one_or_many")]`. Each value is read
 /// inside serde_yaml's visitor, so its errors keep their line and column.
-pub fn one_or_many<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+pub(crate) fn one_or_many<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
@@ -123,11 +123,11 @@ where
 pub struct SizeSet(pub Vec<u64>);
 
 /// The longest range a scenario may spell out; larger sweeps are a typo.
-pub const MAX_RANGE_LEN: u64 = 10_000;
+pub(crate) const MAX_RANGE_LEN: u64 = 10_000;
 
 impl SizeSet {
     /// Parse the range form `a..b`, both ends included.
-    pub fn parse_range(text: &str) -> Result<Self, String> {
+    pub(crate) fn parse_range(text: &str) -> Result<Self, String> {
         let expected = || format!("expected a range like \"2..30\", found {text:?}");
         let (lo, hi) = text.split_once("..").ok_or_else(expected)?;
         let hi = hi.strip_prefix('=').unwrap_or(hi);
@@ -146,7 +146,7 @@ impl SizeSet {
     }
 
     /// Validate explicit values: non-empty and all at least 1.
-    pub fn from_values(mut values: Vec<u64>) -> Result<Self, String> {
+    pub(crate) fn from_values(mut values: Vec<u64>) -> Result<Self, String> {
         if values.is_empty() {
             return Err("expected at least one value, found an empty list".into());
         }

@@ -8,7 +8,7 @@ use crate::layout::blocks::ValueFormat;
 
 /// A linear or logarithmic scale from data values to pixels.
 #[derive(Debug, Clone)]
-pub struct Scale {
+pub(crate) struct Scale {
     /// Data value at the low end (log10 of it on a log scale).
     pub lo: f64,
     /// Data value at the high end (log10 of it on a log scale).
@@ -36,7 +36,7 @@ impl Scale {
 
 /// A tick: where, and what it says.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Tick {
+pub(crate) struct Tick {
     /// Data value.
     pub value: f64,
     /// Label.
@@ -44,7 +44,7 @@ pub struct Tick {
 }
 
 /// The step of about `count` intervals over `span`: 1, 2 or 5 times 10^k.
-pub fn nice_step(span: f64, count: usize) -> f64 {
+pub(crate) fn nice_step(span: f64, count: usize) -> f64 {
     let raw = (span / count.max(1) as f64).max(f64::MIN_POSITIVE);
     let power = 10f64.powf(raw.log10().floor());
     let m = raw / power;
@@ -123,7 +123,7 @@ pub fn label(value: f64, step: f64, format: ValueFormat, signed: bool) -> String
 
 /// Powers of ten covering `lo..=hi` (both positive) and the exponents
 /// labelled, at most `count` of them.
-pub fn log_decades(lo: f64, hi: f64, count: usize) -> (i32, i32, Vec<i32>) {
+pub(crate) fn log_decades(lo: f64, hi: f64, count: usize) -> (i32, i32, Vec<i32>) {
     let first = lo.log10().floor() as i32;
     let last = (hi.log10().ceil() as i32).max(first + 1);
     let every = ((last - first) as usize).div_ceil(count.max(1)).max(1) as i32;
@@ -134,7 +134,7 @@ pub fn log_decades(lo: f64, hi: f64, count: usize) -> (i32, i32, Vec<i32>) {
 }
 
 /// `10⁻⁵`, the label of a power of ten.
-pub fn power_label(exponent: i32) -> String {
+pub(crate) fn power_label(exponent: i32) -> String {
     let sup: String = exponent
         .to_string()
         .chars()
@@ -151,13 +151,13 @@ pub fn power_label(exponent: i32) -> String {
 
 /// Approximate width of a label in SVG units: there are no font files to
 /// measure with, so a generous average for sans-serif.
-pub fn text_width(text: &str, size: f64) -> f64 {
+pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * size * 0.6
 }
 
 /// Every `k`-th tick, the smallest `k` that keeps labels of this width
 /// from touching over `pixels_per_tick`.
-pub fn thin<T: Clone>(ticks: &[T], widest: f64, pixels_per_tick: f64) -> Vec<T> {
+pub(crate) fn thin<T: Clone>(ticks: &[T], widest: f64, pixels_per_tick: f64) -> Vec<T> {
     let k = ((widest + 6.0) / pixels_per_tick.max(1e-9)).ceil().max(1.0) as usize;
     ticks.iter().step_by(k).cloned().collect()
 }

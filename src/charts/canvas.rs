@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Where text hangs from its point.
 #[derive(Debug, Clone, Copy)]
-pub enum Anchor {
+pub(crate) enum Anchor {
     /// Left end, vertically centred.
     Left,
     /// Right end, vertically centred.
@@ -36,7 +36,7 @@ enum Op {
 }
 
 /// One SVG drawing of `width` x `height` units.
-pub struct Canvas {
+pub(crate) struct Canvas {
     /// Width in SVG units.
     pub width: i32,
     /// Height in SVG units.
@@ -79,7 +79,7 @@ pub fn fill(role: Role) -> String {
 }
 
 /// `class="k-NAME" stroke="#..."`: the stroke of a role.
-pub fn stroke(role: Role) -> String {
+pub(crate) fn stroke(role: Role) -> String {
     format!(
         "class=\"k-{}\" stroke=\"{}\"",
         role.name,

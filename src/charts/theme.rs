@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 /// A colour with a job, in the light and the dark theme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Role {
+pub(crate) struct Role {
     /// The class suffix.
     pub name: &'static str,
     /// On a light background (also the SVG's own attribute).
@@ -27,22 +27,22 @@ const fn role(name: &'static str, light: RGBColor, dark: RGBColor) -> Role {
 }
 
 /// Text: tick labels, axis labels, legend.
-pub const INK: Role = role("ink", RGBColor(29, 35, 48), RGBColor(228, 231, 236));
+pub(crate) const INK: Role = role("ink", RGBColor(29, 35, 48), RGBColor(228, 231, 236));
 /// Axis lines and tick marks.
-pub const AXIS: Role = role("axis", RGBColor(110, 118, 133), RGBColor(140, 148, 162));
+pub(crate) const AXIS: Role = role("axis", RGBColor(110, 118, 133), RGBColor(140, 148, 162));
 /// Grid lines behind the data.
-pub const GRID: Role = role("grid", RGBColor(221, 225, 232), RGBColor(50, 56, 68));
+pub(crate) const GRID: Role = role("grid", RGBColor(221, 225, 232), RGBColor(50, 56, 68));
 /// Reference lines (a fair share, zero on a deviation chart).
-pub const REFERENCE: Role = role("reference", RGBColor(60, 66, 80), RGBColor(200, 205, 214));
+pub(crate) const REFERENCE: Role = role("reference", RGBColor(60, 66, 80), RGBColor(200, 205, 214));
 /// The chart's background, and the "nothing" end of a heatmap's scale.
-pub const PAPER: Role = role("paper", RGBColor(255, 255, 254), RGBColor(27, 31, 39));
+pub(crate) const PAPER: Role = role("paper", RGBColor(255, 255, 254), RGBColor(27, 31, 39));
 
 /// Series colours, in order: no chart uses one twice, so a chart has at
 /// most this many series. Okabe and Ito's hues first (distinct under the
 /// common colour-vision deficiencies), darkened where they were too pale on
 /// white (no yellow), then Paul Tol's; each has a lighter twin for the
 /// dark theme. Every light colour has at least 3:1 contrast on white.
-pub const SERIES: [Role; crate::layout::blocks::MAX_SERIES] = [
+pub(crate) const SERIES: [Role; crate::layout::blocks::MAX_SERIES] = [
     role("s1", RGBColor(0, 114, 178), RGBColor(86, 180, 233)),
     role("s2", RGBColor(213, 94, 0), RGBColor(240, 138, 75)),
     role("s3", RGBColor(0, 128, 94), RGBColor(72, 201, 150)),
@@ -56,13 +56,13 @@ pub const SERIES: [Role; crate::layout::blocks::MAX_SERIES] = [
 ];
 
 /// Heatmap: the row is favoured.
-pub const POSITIVE: Role = SERIES[0];
+pub(crate) const POSITIVE: Role = SERIES[0];
 /// Heatmap: the column is favoured.
-pub const NEGATIVE: Role = SERIES[1];
+pub(crate) const NEGATIVE: Role = SERIES[1];
 
 /// Roles drawn through plotters, found again by their light colour when
 /// classes are added: their light colours must differ.
-pub const FRAME_ROLES: [Role; 4] = [INK, AXIS, GRID, REFERENCE];
+pub(crate) const FRAME_ROLES: [Role; 4] = [INK, AXIS, GRID, REFERENCE];
 
 /// Text sizes in SVG units. Wide charts are drawn 720 units wide and shown
 /// at most 720 px wide; narrow ones 360 units for a column of about 350 px:
@@ -71,7 +71,7 @@ pub mod size {
     /// Tick labels and legend entries.
     pub const TICK: f64 = 13.0;
     /// Axis titles.
-    pub const LABEL: f64 = 14.0;
+    pub(crate) const LABEL: f64 = 14.0;
 }
 
 /// `#RRGGBB`, as plotters writes colours.

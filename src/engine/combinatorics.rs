@@ -16,7 +16,7 @@ pub fn binomial(n: impl Into<BigUint>, k: u64) -> BigUint {
 }
 
 /// The row C(n, 0), C(n, 1), ..., C(n, n), each from the one before.
-pub fn binomial_row(n: u64) -> Vec<BigUint> {
+pub(crate) fn binomial_row(n: u64) -> Vec<BigUint> {
     let mut row = Vec::with_capacity(n as usize + 1);
     let mut c = BigUint::one();
     row.push(c.clone());

@@ -34,7 +34,7 @@ pub fn decimal(n: &BigUint) -> String {
 }
 
 /// `n` in decimal with a `-` when negative, as `n.to_string()` spells it.
-pub fn signed_decimal(n: &BigInt) -> String {
+pub(crate) fn signed_decimal(n: &BigInt) -> String {
     let mut out = String::new();
     if n.sign() == Sign::Minus {
         out.push('-');
@@ -44,7 +44,7 @@ pub fn signed_decimal(n: &BigInt) -> String {
 }
 
 /// Append `n` in decimal to `out`.
-pub fn push_decimal(n: &BigUint, out: &mut String) {
+pub(crate) fn push_decimal(n: &BigUint, out: &mut String) {
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.reserve(digits_bound(n));
     if n.is_zero() {

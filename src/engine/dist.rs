@@ -95,11 +95,6 @@ impl Dist {
         })
     }
 
-    /// A distribution from explicit counts, lowest total first.
-    pub fn from_counts(min_total: u64, counts: Vec<BigUint>) -> Self {
-        Dist { min_total, counts }
-    }
-
     /// The smallest total with a count (possibly zero) in the table.
     pub fn min_total(&self) -> u64 {
         self.min_total

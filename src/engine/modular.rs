@@ -17,7 +17,7 @@ use num_traits::{One, Zero};
 use std::sync::OnceLock;
 
 /// Bits every prime contributes at least.
-pub const BITS_PER_PRIME: u64 = 61;
+pub(crate) const BITS_PER_PRIME: u64 = 61;
 
 /// How many primes are available: enough for integers of about 15,000 bits.
 pub const PRIMES: usize = 256;

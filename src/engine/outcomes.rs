@@ -49,7 +49,7 @@ impl Outcomes {
 
     /// Outcomes from (value, ways) pairs in any order; repeated values add
     /// up and zero counts are dropped. `None` when nothing has a way.
-    pub fn from_map(counts: BTreeMap<i64, BigUint>) -> Option<Self> {
+    pub(crate) fn from_map(counts: BTreeMap<i64, BigUint>) -> Option<Self> {
         let counts: Vec<(i64, BigUint)> =
             counts.into_iter().filter(|(_, w)| !w.is_zero()).collect();
         let (&(min, _), &(max, _)) = (counts.first()?, counts.last()?);
@@ -117,7 +117,7 @@ impl Outcomes {
     }
 
     /// Whether only one value is possible.
-    pub fn is_constant(&self) -> bool {
+    pub(crate) fn is_constant(&self) -> bool {
         self.ways.len() == 1
     }
 
@@ -287,11 +287,6 @@ impl Outcomes {
     /// `X mod m` with results from 0 to m-1, for m > 0.
     pub fn modulo(&self, modulus: i64) -> Self {
         self.map(|v| v.mod_floor(&modulus))
-    }
-
-    /// Whether every value is positive.
-    pub fn all_positive(&self) -> bool {
-        self.min > 0
     }
 }
 

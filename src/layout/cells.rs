@@ -30,12 +30,12 @@ pub fn count(value: &BigUint) -> Cell {
 }
 
 /// A fraction that may be undefined, shown as a dash.
-pub fn optional_fraction(value: Option<&Exact>) -> Cell {
+pub(crate) fn optional_fraction(value: Option<&Exact>) -> Cell {
     value.map_or(Cell::plain("—"), fraction)
 }
 
 /// A yes/no flag.
-pub fn yes_no(flag: bool) -> Cell {
+pub(crate) fn yes_no(flag: bool) -> Cell {
     Cell::plain(if flag { "yes" } else { "no" })
 }
 

@@ -69,7 +69,7 @@ fn exact_field(text: &str) -> String {
 
 /// Text a spreadsheet must not take for a formula: a leading apostrophe
 /// before `=`, `+`, `-`, `@`, tab or carriage return.
-pub fn text_field(text: &str) -> String {
+pub(crate) fn text_field(text: &str) -> String {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {

@@ -11,7 +11,7 @@ use num_traits::{Signed, Zero};
 const MAX_GROUPED_DIGITS: usize = 15;
 
 /// Significant digits shown for probabilities and other fractions.
-pub const SIGNIFICANT: usize = 6;
+pub(crate) const SIGNIFICANT: usize = 6;
 
 /// A count: `4,395,456`, or `1.23457 × 10⁴⁵` when it is very long.
 pub fn count(value: &BigUint) -> String {
@@ -75,7 +75,7 @@ pub fn percent(value: &Exact) -> String {
 /// The tooltip of a charted point: its label and its exact value, with
 /// the percentage for a probability (`bin 3: 1/6 = 16.6667%`) or the
 /// rounded decimal for anything else (`2 players: 11/10 = 1.1`).
-pub fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
+pub(crate) fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
     let exact = crate::engine::exact_string(value);
     let shown = if probability {
         percent(value)
@@ -97,7 +97,7 @@ pub fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
 /// A float chance as a percentage a reader takes in at a glance, for
 /// verdict sentences: two significant digits ("23 %", "0.028 %"), more
 /// only where two would show 0 % or 100 % for a chance that is not.
-pub fn rough_percent(chance: f64) -> String {
+pub(crate) fn rough_percent(chance: f64) -> String {
     let value = chance * 100.0;
     if value <= 0.0 || value >= 100.0 || !value.is_finite() {
         return format!("{} %", float(value));

@@ -10,7 +10,7 @@ fn allowed(c: char) -> bool {
 
 /// An id written by the author (`## Title {#id}`, a footnote's `[^label]`),
 /// or what is wrong with it.
-pub fn check_id(id: &str) -> Result<(), String> {
+pub(crate) fn check_id(id: &str) -> Result<(), String> {
     if !id.is_empty() && id.chars().all(allowed) {
         return Ok(());
     }
@@ -39,7 +39,7 @@ pub fn slugify(text: &str) -> String {
 
 /// Ids the page templates give their own elements (`templates/*.html`): no
 /// heading, rule key or glossary term may take one.
-pub const TEMPLATE_IDS: &[&str] = &[
+pub(crate) const TEMPLATE_IDS: &[&str] = &[
     "main",
     "site-nav",
     "theme-toggle",

@@ -42,7 +42,7 @@ const MARKUP: [(char, &str); 5] = [
 
 /// What is left of a page's MathML allowance.
 #[derive(Debug)]
-pub struct Allowance {
+pub(crate) struct Allowance {
     left: usize,
     spent: bool,
 }
@@ -70,7 +70,7 @@ impl Allowance {
 
     /// Whether the page went over its allowance (said once, for the
     /// formula that did).
-    pub fn is_spent(&self) -> bool {
+    pub(crate) fn is_spent(&self) -> bool {
         self.spent
     }
 }
@@ -86,7 +86,11 @@ fn over_allowance() -> String {
 ///
 /// The renderer would draw a red error box for a bad formula; refusing it
 /// here instead means no reader ever sees one.
-pub fn to_mathml(latex: &str, display: bool, allowance: &mut Allowance) -> Result<String, String> {
+pub(crate) fn to_mathml(
+    latex: &str,
+    display: bool,
+    allowance: &mut Allowance,
+) -> Result<String, String> {
     check_source(latex)?;
     let source = map_unsupported(latex);
     let storage = Storage::new();

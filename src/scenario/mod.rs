@@ -95,7 +95,7 @@ pub enum DataOpenError {
 }
 
 /// No data files: scenarios parsed from their text alone.
-pub struct NoData;
+pub(crate) struct NoData;
 
 impl DataSource for NoData {
     fn open(&self, _: &str, written: &str) -> Result<DataFile, DataOpenError> {

@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 /// The releases of the site, oldest first.
 #[derive(Debug, Default)]
-pub struct History<'a> {
+pub(crate) struct History<'a> {
     releases: &'a [Release],
     /// Each release's rules by key (the first of a key): what one rule was
     /// at each release is a look-up, not a walk through every rule, which
@@ -27,7 +27,7 @@ pub struct History<'a> {
 
 /// How a rule changed from one release to the next.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change<'r> {
+pub(crate) enum Change<'r> {
     /// New in this release.
     Added(&'r RuleAt),
     /// Gone in this release.
@@ -42,12 +42,12 @@ pub enum Change<'r> {
 }
 
 /// The output path of a release's "what changed" page.
-pub fn change_page(version: &str) -> String {
+pub(crate) fn change_page(version: &str) -> String {
     format!("{FOLDER}/{version}.html")
 }
 
 /// The output path of the rule history.
-pub fn history_page() -> String {
+pub(crate) fn history_page() -> String {
     format!("{FOLDER}/history.html")
 }
 
@@ -55,7 +55,7 @@ pub fn history_page() -> String {
 /// (`releases/_index.md`), one page per release and the rule history. Each
 /// is a shortcode the site expands, so they are pages like any other (in
 /// the sidebar, the search and the print page).
-pub fn add_pages(content: &mut Content) {
+pub(crate) fn add_pages(content: &mut Content) {
     if content.releases.is_empty() {
         return;
     }
@@ -99,7 +99,7 @@ pub fn add_pages(content: &mut Content) {
 
 /// Add the glossary page (`glossary.md`, the `glossary()` shortcode) when
 /// the site has a glossary and the author wrote no such page.
-pub fn add_glossary_page(content: &mut Content) {
+pub(crate) fn add_glossary_page(content: &mut Content) {
     if content.glossary.is_none() || content.pages.iter().any(|p| p.source == GLOSSARY_PAGE) {
         return;
     }
@@ -117,7 +117,7 @@ pub fn add_glossary_page(content: &mut Content) {
 }
 
 /// The glossary page's source.
-pub const GLOSSARY_PAGE: &str = "glossary.md";
+pub(crate) const GLOSSARY_PAGE: &str = "glossary.md";
 
 fn page(name: &str, title: &str, weight: Option<i64>, description: &str, body: &str) -> Page {
     Page {
@@ -217,7 +217,7 @@ impl<'a> History<'a> {
     }
 
     /// Whether rule `key` was added or reworded in the latest release.
-    pub fn changed_in_latest(&self, key: &str) -> bool {
+    pub(crate) fn changed_in_latest(&self, key: &str) -> bool {
         self.releases.len() > 1
             && self.latest().map(|r| r.snapshot.version.as_str()) == self.changed_in(key)
     }
@@ -225,7 +225,7 @@ impl<'a> History<'a> {
     /// The "what changed" page of `version`, seen from `from`: each changed
     /// rule linked to where it stands now, its changed words marked; then
     /// the figures that changed.
-    pub fn changes_html(
+    pub(crate) fn changes_html(
         &self,
         version: &str,
         from: &str,
@@ -275,7 +275,7 @@ impl<'a> History<'a> {
     }
 
     /// The list of releases, newest first, linked to their pages.
-    pub fn releases_html(&self, from: &str) -> String {
+    pub(crate) fn releases_html(&self, from: &str) -> String {
         let mut html = String::from("<ul class=\"releases\">\n");
         for release in self.releases.iter().rev() {
             let s = &release.snapshot;
@@ -294,7 +294,7 @@ impl<'a> History<'a> {
 
     /// Every rule that any release held, with its number and words at each
     /// release where it was added, renumbered, reworded or removed.
-    pub fn history_html(&self, live: &dyn Fn(&str) -> Option<String>) -> String {
+    pub(crate) fn history_html(&self, live: &dyn Fn(&str) -> Option<String>) -> String {
         let mut order: Vec<&str> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::new();
         for release in self.releases.iter().rev() {
@@ -424,7 +424,7 @@ fn renumbering(old: &RuleAt, new: &RuleAt) -> String {
 /// different words take 3 ms, and rules have a few hundred words at most.
 /// Past this, the change is shown as rewritten: the old text struck, the
 /// new one added.
-pub const MOST_DIFF_WORDS: usize = 1_000;
+pub(crate) const MOST_DIFF_WORDS: usize = 1_000;
 
 /// Whether the change from `old` to `new` is diffed word by word.
 fn diffable(old: &RuleAt, new: &RuleAt) -> bool {

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// Where a file of the site comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Owner<'a> {
+pub(crate) enum Owner<'a> {
     /// A file under `content/` (a page, a scenario or a copied file),
     /// relative to it.
     Content(&'a str),
@@ -29,7 +29,7 @@ impl Owner<'_> {
 /// The paths claimed so far, keyed case-folded: names that differ only in
 /// case are one file on macOS and Windows.
 #[derive(Default)]
-pub struct Claims<'a> {
+pub(crate) struct Claims<'a> {
     files: BTreeMap<String, (String, Owner<'a>)>,
     folders: BTreeMap<String, (String, Owner<'a>)>,
     /// One error per clash, on the content file that came second.

@@ -27,7 +27,7 @@ pub struct Checked<'a> {
 }
 
 /// One `href` or `src` value of an article.
-pub struct Ref {
+pub(crate) struct Ref {
     /// `true` for `src` (an image), `false` for `href`.
     pub is_source: bool,
     /// The value with HTML entities decoded.
@@ -58,7 +58,7 @@ pub fn scan(article: &str) -> (BTreeSet<String>, Vec<Ref>) {
 }
 
 /// Every id given more than once in `html`, once each, in order.
-pub fn duplicate_ids(html: &str) -> Vec<String> {
+pub(crate) fn duplicate_ids(html: &str) -> Vec<String> {
     let mut seen = BTreeSet::new();
     let mut twice = BTreeSet::new();
     for (_, range) in attributes(html, &[ID]) {
@@ -70,9 +70,9 @@ pub fn duplicate_ids(html: &str) -> Vec<String> {
     twice.into_iter().collect()
 }
 
-pub const ID: &str = " id=\"";
-pub const HREF: &str = " href=\"";
-pub const SRC: &str = " src=\"";
+pub(crate) const ID: &str = " id=\"";
+pub(crate) const HREF: &str = " href=\"";
+pub(crate) const SRC: &str = " src=\"";
 
 /// Check every page's links against the files of the site and the ids of
 /// each page.
@@ -216,7 +216,7 @@ pub fn attributes<'h>(
 
 /// HTML character references decoded: the named ones templates and
 /// markdown write, and numeric ones.
-pub fn decode_entities(text: &str) -> String {
+pub(crate) fn decode_entities(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(amp) = rest.find('&') {

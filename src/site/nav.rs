@@ -19,7 +19,7 @@ struct Entry {
 
 /// The site's structure, computed once and viewed from each page.
 #[derive(Debug, Clone)]
-pub struct Nav {
+pub(crate) struct Nav {
     entries: Vec<Entry>,
     by_output: BTreeMap<String, usize>,
     /// Entries by parent (`None`: the top level), in reading order.
@@ -28,7 +28,7 @@ pub struct Nav {
 
 /// A link as a template sees it: `href` relative to the current page.
 #[derive(Debug, Clone, Serialize)]
-pub struct NavLink {
+pub(crate) struct NavLink {
     title: String,
     href: Option<String>,
     description: Option<String>,
@@ -36,7 +36,7 @@ pub struct NavLink {
 
 /// A sidebar row.
 #[derive(Debug, Clone, Serialize)]
-pub struct NavItem {
+pub(crate) struct NavItem {
     title: String,
     href: Option<String>,
     depth: usize,
@@ -287,7 +287,7 @@ impl Nav {
 
     /// Every page's output path in reading order (the order of the sidebar
     /// and of the previous and next links).
-    pub fn reading_order(&self) -> Vec<&str> {
+    pub(crate) fn reading_order(&self) -> Vec<&str> {
         self.entries
             .iter()
             .filter_map(|e| e.output.as_deref())
@@ -295,7 +295,7 @@ impl Nav {
     }
 
     /// From the home page down to the current page's parent.
-    pub fn breadcrumbs(&self, output: &str) -> Vec<NavLink> {
+    pub(crate) fn breadcrumbs(&self, output: &str) -> Vec<NavLink> {
         let Some(&current) = self.by_output.get(output) else {
             return Vec::new();
         };
@@ -330,7 +330,7 @@ impl Nav {
     }
 
     /// The pages and sections directly inside the section whose index is `output`.
-    pub fn children_of(&self, output: &str) -> Vec<NavLink> {
+    pub(crate) fn children_of(&self, output: &str) -> Vec<NavLink> {
         let Some(&current) = self.by_output.get(output) else {
             return Vec::new();
         };

@@ -11,7 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// -> `page-targets-method`. Other characters than letters, digits and `_`
 /// become one `-` (so no anchor holds the `--` that joins it to the ids
 /// inside), and a name taken twice gets a number: every page keeps its own.
-pub fn page_anchors<'a>(outputs: impl IntoIterator<Item = &'a str>) -> BTreeMap<&'a str, String> {
+pub(crate) fn page_anchors<'a>(
+    outputs: impl IntoIterator<Item = &'a str>,
+) -> BTreeMap<&'a str, String> {
     let mut used = BTreeSet::new();
     // The next number to try per name, so many pages of one name cost no
     // more than their count.

@@ -17,7 +17,7 @@ pub const RULES_JSON: &str = "rules.json";
 
 /// A rule as the whole site sees it.
 #[derive(Debug, Clone)]
-pub struct Placed {
+pub(crate) struct Placed {
     /// The rule as planned on its page.
     pub rule: Rule,
     /// The page's content file (`rules/start.md`).
@@ -40,7 +40,7 @@ impl Placed {
 
 /// Every rule of the site, in reading order.
 #[derive(Debug, Default)]
-pub struct Book {
+pub(crate) struct Book {
     /// Numbered pages: source -> (chapter, stem).
     chapters: BTreeMap<String, (usize, String)>,
     rules: Vec<Placed>,
@@ -227,11 +227,11 @@ impl Book {
     /// A hint listing some keys, for errors.
     /// Whether an unknown key is the author's mistake rather than a rule
     /// of a page that failed (see `incomplete`).
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         !self.incomplete
     }
 
-    pub fn known_keys(&self) -> String {
+    pub(crate) fn known_keys(&self) -> String {
         if self.rules.is_empty() {
             return "the site has no numbered rules (a section's _index.md says \
                     `numbered: true`)"
@@ -256,7 +256,7 @@ impl Book {
     }
 
     /// The rules a scenario measures, as links from its page.
-    pub fn measured_by(&self, computed: &Computed, from: &str) -> Vec<Value> {
+    pub(crate) fn measured_by(&self, computed: &Computed, from: &str) -> Vec<Value> {
         computed
             .scenario
             .header

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// What the index knows of one page.
 #[derive(Debug, Clone)]
-pub struct SearchDoc {
+pub(crate) struct SearchDoc {
     /// Page title, matched with extra weight.
     pub title: String,
     /// The page's link from the site root, encoded.
@@ -28,7 +28,7 @@ pub struct SearchDoc {
 
 /// A part of a page from one heading to the next.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Section {
+pub(crate) struct Section {
     /// The heading's `id` (empty for the top of the page).
     pub anchor: String,
     /// The heading's text (empty for the top of the page).
@@ -57,7 +57,7 @@ const B: f64 = 0.75;
 /// `sections[j] = [page, anchor (encoded), heading, text]` and
 /// `terms[word]` lists section numbers and weights (in thousandths)
 /// alternately.
-pub fn index_js(docs: &[SearchDoc]) -> String {
+pub(crate) fn index_js(docs: &[SearchDoc]) -> String {
     let mut sections: Vec<(usize, &Section)> = Vec::new();
     for (page, doc) in docs.iter().enumerate() {
         sections.extend(doc.sections.iter().map(|section| (page, section)));

@@ -62,7 +62,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
 /// exactly as its page shows them but with each table's CSV inside a
 /// `data:` link, since no file beside the page holds it: what the
 /// calculators in the page show.
-pub fn blocks_html(computed: &Computed) -> Result<String> {
+pub(crate) fn blocks_html(computed: &Computed) -> Result<String> {
     let tera = built_in_templates()?;
     with_renderer(&tera, computed, |renderer| {
         let (blocks, _) = renderer.scenario_blocks(computed, &data_csv_link(computed.scenario))?;

@@ -139,7 +139,7 @@ pub fn mean(
 /// Trials from which a mean of unknown variance is judged by its sample's
 /// spread: fewer leave the central limit theorem too far to lean on (ten
 /// trials of a race's rolls once failed at 8 sd).
-pub const CENTRAL_TRIALS: u64 = 1000;
+pub(crate) const CENTRAL_TRIALS: u64 = 1000;
 
 /// Every trial gave the same value, `gap` from the exact mean of a measure
 /// of variance `v`: in standard errors (`sqrt(v / N)`), the gap and the
@@ -172,7 +172,7 @@ fn relative_entropy(q: f64, p: f64) -> f64 {
 /// The z beyond which a normal variable falls, on either side, with
 /// probability at most `share`: 2 phi(z) / z = share (Mills' ratio bounds
 /// the tail by phi(z) / z), found by bisection.
-pub fn normal_limit(share: f64) -> f64 {
+pub(crate) fn normal_limit(share: f64) -> f64 {
     let tail = |z: f64| 2.0 * (-z * z / 2.0).exp() / (z * (2.0 * std::f64::consts::PI).sqrt());
     let (mut low, mut high) = (1.0, 64.0);
     for _ in 0..200 {

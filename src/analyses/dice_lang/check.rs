@@ -11,7 +11,7 @@ use crate::engine::pool::Condition;
 
 /// Values beyond this cannot be computed (they must stay exact in `i64`
 /// sums and products, and in the `f64` of charts).
-pub const MAX_VALUE: i128 = 1 << 53;
+pub(crate) const MAX_VALUE: i128 = 1 << 53;
 
 /// Big-integer word operations per second, on the safe side (as the other
 /// kinds' estimates).

@@ -21,9 +21,9 @@ use crate::engine::Outcomes;
 use std::fmt;
 
 /// The default number of extra rolls an exploding die may make.
-pub const DEFAULT_EXPLODE_DEPTH: u32 = 3;
+pub(crate) const DEFAULT_EXPLODE_DEPTH: u32 = 3;
 /// The most extra rolls an author may allow an exploding die.
-pub const MAX_EXPLODE_DEPTH: u32 = 20;
+pub(crate) const MAX_EXPLODE_DEPTH: u32 = 20;
 
 /// A place in an expression: character offsets, end excluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +175,7 @@ pub enum Die {
 
 impl Die {
     /// How many faces the die has, repeats counted.
-    pub fn face_count(&self) -> u64 {
+    pub(crate) fn face_count(&self) -> u64 {
         match self {
             Die::Standard(sides) => *sides,
             Die::Fudge => 3,

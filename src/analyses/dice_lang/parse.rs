@@ -23,7 +23,7 @@ use crate::engine::pool::Condition;
 
 /// The longest expression read, so a hostile file cannot make the parser
 /// recurse or allocate without bound.
-pub const MAX_LENGTH: usize = 1000;
+pub(crate) const MAX_LENGTH: usize = 1000;
 /// The deepest nesting of parentheses, unary minus and calls.
 const MAX_DEPTH: usize = 64;
 

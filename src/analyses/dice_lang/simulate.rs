@@ -41,7 +41,7 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
 
 /// Dice rolled (roughly) by one roll of `expr`, for the cost estimate: a
 /// die that may reroll counts twice, one that may explode `1 + depth`.
-pub fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
+pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
     match &expr.node {
         Node::Number(_) => 0.0,
         Node::Negate(inner) => dice_per_roll(inner, explode_depth),

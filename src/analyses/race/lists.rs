@@ -61,7 +61,7 @@ impl Totals {
 
     /// Indices from the most probable total to the least, ties to the
     /// smaller total: the order the seed's greedy search starts from.
-    pub fn by_probability(&self) -> Vec<usize> {
+    pub(crate) fn by_probability(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.kinds()).collect();
         order.sort_by(|&x, &y| self.ways[y].cmp(&self.ways[x]).then(x.cmp(&y)));
         order
@@ -95,7 +95,7 @@ pub fn mirror(counts: &[u8]) -> Counts {
 /// For each list, the index of its mirror image in `lists` (which must hold
 /// every list of its size). Margins are the same when both lists are
 /// mirrored, so a row of the margin table gives its mirror's row for free.
-pub fn mirror_indices(lists: &[Counts]) -> Vec<usize> {
+pub(crate) fn mirror_indices(lists: &[Counts]) -> Vec<usize> {
     let index: std::collections::HashMap<&Counts, usize> =
         lists.iter().enumerate().map(|(i, l)| (l, i)).collect();
     lists.iter().map(|l| index[&mirror(l)]).collect()

@@ -50,7 +50,7 @@ pub struct Mixed {
 }
 
 /// The double oracle, starting from the strategies in `start`.
-pub fn double_oracle(game: &impl Margins, start: &[usize]) -> Mixed {
+pub(crate) fn double_oracle(game: &impl Margins, start: &[usize]) -> Mixed {
     assert!(!start.is_empty(), "the oracle starts from some strategy");
     let mut oracle = Oracle {
         game,

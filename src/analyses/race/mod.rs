@@ -15,7 +15,8 @@ mod game;
 mod greedy;
 mod lists;
 mod mixed;
-pub mod poisson;
+#[cfg(test)]
+mod poisson;
 pub mod residues;
 pub mod results;
 mod search;
@@ -39,10 +40,10 @@ use super::{Analysis, Cost, ParamError};
 pub struct Race;
 
 /// The most picks a list may have.
-pub const MAX_PICKS: u64 = 40;
+pub(crate) const MAX_PICKS: u64 = 40;
 
 /// Largest state space of one exactly computed game.
-pub const MAX_GAME_STATES: f64 = 2e5;
+pub(crate) const MAX_GAME_STATES: f64 = 2e5;
 
 /// Pools with more outcomes than this lose exactness in machine words.
 const MAX_OUTCOMES: f64 = 9.0e15;
@@ -187,7 +188,7 @@ impl Analysis for Race {
 /// Within a factor of about two on 2d6 (M = 5 to 8) and 3d6 (M = 5). A game
 /// with no unbeaten list also plays the mix exactly against every list,
 /// a few rows more (3d4 with 6 picks: 3.4 s measured, 0.6 s estimated).
-pub fn estimated_seconds(lists: f64, picks: u64) -> f64 {
+pub(crate) fn estimated_seconds(lists: f64, picks: u64) -> f64 {
     const ROWS: f64 = 2.0;
     const SECONDS_PER_STATE: f64 = 1e-6;
     ROWS * lists * 2f64.powf(picks as f64) * SECONDS_PER_STATE

@@ -57,7 +57,7 @@ fn integral(terms: &Terms) -> Exact {
 }
 
 /// P(s is the last total to reach its quota c_s), for every s with c_s > 0.
-pub fn last_to_finish(totals: &Totals, quotas: &[u8]) -> Vec<(usize, Exact)> {
+pub(crate) fn last_to_finish(totals: &Totals, quotas: &[u8]) -> Vec<(usize, Exact)> {
     let useful: Vec<usize> = (0..quotas.len()).filter(|&i| quotas[i] > 0).collect();
     useful
         .iter()

@@ -43,7 +43,7 @@ pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
 
 /// Expected rolls for one player alone to empty `list`, exactly (the list
 /// against itself: the game ends on the roll that empties it).
-pub fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
+pub(crate) fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
     match solve(totals, list, list, Wanted::All) {
         Solved::Fractions(odds) => odds.expected_rolls,
         Solved::Residues(run) => run.exact(run.rolls.iter().copied()),

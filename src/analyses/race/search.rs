@@ -39,7 +39,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many of the strongest lists the margin table and the cycle look at.
-pub const STRONGEST: usize = 12;
+pub(crate) const STRONGEST: usize = 12;
 
 /// A list with its exact worst margin.
 #[derive(Debug, Clone, PartialEq)]
@@ -536,7 +536,7 @@ fn strongest(lists: &[Counts], rows: &[Row], leader: &Counts) -> Vec<Counts> {
 }
 
 /// Exact margins among `lists`, row against column; the diagonal is 0.
-pub fn exact_margins(totals: &Totals, lists: &[Counts]) -> Vec<Vec<Exact>> {
+pub(crate) fn exact_margins(totals: &Totals, lists: &[Counts]) -> Vec<Vec<Exact>> {
     let n = lists.len();
     let pairs: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))

@@ -13,11 +13,11 @@ use num_traits::{One, Signed, Zero};
 /// A linear programme with nothing to bound its objective.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the linear programme is unbounded")]
-pub struct Unbounded;
+pub(crate) struct Unbounded;
 
 /// An optimal solution of [`maximise`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct LpSolution {
+pub(crate) struct LpSolution {
     /// The best objective value.
     pub objective: Exact,
     /// The primal solution x, one value per column.
@@ -32,7 +32,11 @@ pub struct LpSolution {
 ///
 /// Panics if some b is negative or the shapes disagree: callers build these
 /// programmes themselves.
-pub fn maximise(a: &[Vec<Exact>], b: &[Exact], c: &[Exact]) -> Result<LpSolution, Unbounded> {
+pub(crate) fn maximise(
+    a: &[Vec<Exact>],
+    b: &[Exact],
+    c: &[Exact],
+) -> Result<LpSolution, Unbounded> {
     assert_eq!(a.len(), b.len(), "one bound per constraint");
     assert!(
         a.iter().all(|row| row.len() == c.len()),
@@ -155,7 +159,7 @@ impl Tableau {
 
 /// An optimal solution of a zero-sum game.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GameSolution {
+pub(crate) struct GameSolution {
     /// What the row player can guarantee and the column player can hold
     /// them to.
     pub value: Exact,
@@ -171,7 +175,7 @@ pub struct GameSolution {
 /// without changing the optimal mixes. Then y = columns / value solves
 /// max Σy subject to payoff y <= 1, y >= 0: bounded because every payoff
 /// is at least 1, and its dual is the row player's mix over the value.
-pub fn solve_game(payoff: &[Vec<Exact>]) -> GameSolution {
+pub(crate) fn solve_game(payoff: &[Vec<Exact>]) -> GameSolution {
     assert!(
         !payoff.is_empty() && !payoff[0].is_empty(),
         "a game has moves"

@@ -13,7 +13,7 @@ use num_traits::{ToPrimitive, Zero};
 /// `list` by roll n, for n = 0, 1, ... until at least `coverage` of all
 /// sequences have (or `max_rolls`). Exact counts: divide by K^n. With the
 /// state after the last roll, to carry the counts further.
-pub fn finished_by<'t>(
+pub(crate) fn finished_by<'t>(
     totals: &'t Totals,
     list: &[u8],
     coverage: f64,
@@ -27,7 +27,7 @@ pub fn finished_by<'t>(
 
 /// The count of roll sequences in each state of a list after some rolls,
 /// kept so a distribution can be carried further without starting over.
-pub struct Finishing<'t> {
+pub(crate) struct Finishing<'t> {
     totals: &'t Totals,
     /// Index in `totals` of each total on the list.
     useful: Vec<usize>,

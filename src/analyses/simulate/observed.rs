@@ -22,13 +22,13 @@ use num_traits::{One, ToPrimitive, Zero};
 /// ([`Loaded::counts`]); what needs a big-integer weight for every count
 /// (an interval's coverage, the binomial test's rejection region) is not
 /// replayed past it.
-pub const MAX_REPLAYED: u64 = 20_000;
+pub(crate) const MAX_REPLAYED: u64 = 20_000;
 
 /// Outcomes with rational chances, drawn by one uniform integer below
 /// their common denominator: a die with repeated faces, a die favouring
 /// one face, a game whose first player wins more often.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// Running totals of the outcomes' weights; the last is the whole.
     cumulative: Vec<u64>,
 }
@@ -48,7 +48,7 @@ impl Loaded {
 
     /// Outcome `i` with chance `chances[i]` (adding up to 1); `None` when
     /// their common denominator does not fit a 64-bit draw.
-    pub fn from_chances(chances: &[Exact]) -> Option<Loaded> {
+    pub(crate) fn from_chances(chances: &[Exact]) -> Option<Loaded> {
         let mut denominator = BigUint::one();
         for chance in chances {
             denominator = denominator.lcm(chance.denom().magnitude());
@@ -178,7 +178,7 @@ pub fn binomial(sampler: &mut Sampler, n: u64, p: f64) -> u64 {
 /// ratio is `prod obs_i! / prod c_i! * prod w_i^(c_i - obs_i)`; its
 /// logarithm decides unless it is within rounding of zero, and then the
 /// two sides are multiplied out exactly, so ties count as they must.
-pub fn no_more_likely(counts: &[u64], observed: &[u64], weights: &[u64]) -> bool {
+pub(crate) fn no_more_likely(counts: &[u64], observed: &[u64], weights: &[u64]) -> bool {
     let mut log_ratio = 0.0f64;
     let mut magnitude = 0.0f64;
     for ((&c, &o), &w) in counts.iter().zip(observed).zip(weights) {
@@ -210,7 +210,7 @@ pub fn no_more_likely(counts: &[u64], observed: &[u64], weights: &[u64]) -> bool
 }
 
 /// Pearson's statistic, the sum of (observed - expected)^2 / expected.
-pub fn pearson(counts: &[u64], expected: &[f64]) -> f64 {
+pub(crate) fn pearson(counts: &[u64], expected: &[f64]) -> f64 {
     counts
         .iter()
         .zip(expected)
@@ -219,7 +219,7 @@ pub fn pearson(counts: &[u64], expected: &[f64]) -> f64 {
 }
 
 /// The G statistic, 2 sum observed ln(observed / expected) (0 ln 0 = 0).
-pub fn g_statistic(counts: &[u64], expected: &[f64]) -> f64 {
+pub(crate) fn g_statistic(counts: &[u64], expected: &[f64]) -> f64 {
     2.0 * counts
         .iter()
         .zip(expected)
@@ -238,7 +238,7 @@ pub fn at_least(statistic: f64, observed: f64) -> bool {
 /// interval that holds the true chance, and the exact chance of those
 /// counts.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Coverage {
+pub(crate) struct Coverage {
     /// The true chance.
     pub chance: Exact,
     /// Per count `0..=trials`, whether its interval holds the chance. The
@@ -252,14 +252,14 @@ pub struct Coverage {
 /// Whether a big-integer weight for every count up to `trials` is within
 /// reach, as an interval's coverage and the binomial test's rejection
 /// region need: up to [`MAX_REPLAYED`].
-pub fn weights_within_reach(trials: u64) -> bool {
+pub(crate) fn weights_within_reach(trials: u64) -> bool {
     trials <= MAX_REPLAYED
 }
 
 impl Coverage {
     /// Why `whose` interval coverage is not replayed for `trials` `unit`
     /// (past [`weights_within_reach`]), for the figures not replayed.
-    pub fn out_of_reach(whose: &str, trials: u64, unit: &str) -> String {
+    pub(crate) fn out_of_reach(whose: &str, trials: u64, unit: &str) -> String {
         format!(
             "{whose} interval coverage: its exact chance needs a big-integer weight for \
              every count up to {trials} {unit} (the p-values are replayed, the {unit} \
@@ -289,7 +289,7 @@ impl Coverage {
 
     /// One coverage per distinct chance among `chances`, and each chance's
     /// index into them: a d6's six faces share one.
-    pub fn per_chance(trials: u64, chances: &[Exact]) -> (Vec<Coverage>, Vec<usize>) {
+    pub(crate) fn per_chance(trials: u64, chances: &[Exact]) -> (Vec<Coverage>, Vec<usize>) {
         let mut distinct: Vec<Coverage> = Vec::new();
         let index = chances
             .iter()
@@ -310,7 +310,7 @@ impl Coverage {
 /// A power-table row replayed: `steps` draws a trial, made by `notices`,
 /// which says whether the test noticed the bias; the row's power there is
 /// `reached` (at least [`stats::POWER`]).
-pub fn power_experiment(
+pub(crate) fn power_experiment(
     label: String,
     test: &str,
     steps: f64,
@@ -336,7 +336,7 @@ pub fn power_experiment(
 
 /// A relative advantage in words, for a label: `10 % more often`,
 /// `24.4 % more often`, `27.5 % less often`.
-pub fn more_often(advantage: &Exact) -> String {
+pub(crate) fn more_often(advantage: &Exact) -> String {
     let percent = crate::engine::to_f64(advantage) * 100.0;
     let way = if percent < 0.0 { "less" } else { "more" };
     let size = percent.abs();
@@ -352,7 +352,7 @@ pub fn more_often(advantage: &Exact) -> String {
 /// the least likely counts, ties together, while their chances add up to
 /// at most 5 %. The chances rise to a peak and fall, so the least likely
 /// count left is always at one end: two walks inward, one weight each.
-pub fn binomial_rejections(trials: u64, a: u64, r: u64) -> Vec<bool> {
+pub(crate) fn binomial_rejections(trials: u64, a: u64, r: u64) -> Vec<bool> {
     // 5 % as a fraction: rejected while 20 * sum <= whole.
     const PER_WHOLE: u32 = 20;
     debug_assert!((stats::SIGNIFICANCE - 1.0 / f64::from(PER_WHOLE)).abs() < 1e-15);

@@ -426,7 +426,7 @@ fn exact_search(ways: &[u64], alternative: &[f64], guess: u64) -> Option<(u64, f
 /// `faces - 2` degrees of freedom; exact for one or two other faces). Needs
 /// `alternative` proportional to `ways` off the favoured face. `None` for
 /// a die of one face or weights past 64 bits.
-pub fn conditioned_power(
+pub(crate) fn conditioned_power(
     trials: u64,
     ways: &[u64],
     alternative: &[f64],
