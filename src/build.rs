@@ -142,7 +142,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
     )
     .unwrap_or_default();
     let meta = site::Meta { config, updated };
-    if let Err(err) = admit_all(&content.scenarios, "content/", &project.budget) {
+    if let Err(err) = admit_all(&content.scenarios, crate::paths::CONTENT, &project.budget) {
         // Nothing is computed over budget; pages are still checked.
         problems.push(err);
         let refused = content.scenarios.drain(..).map(|s| s.source);
@@ -172,7 +172,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
             page: evaluated.results.page(),
         })
         .collect();
-    let gate_failures = check_gates(&computed, "content/");
+    let gate_failures = check_gates(&computed, crate::paths::CONTENT);
     let figures = headline_figures(&computed);
     drop(stage);
     // Render.

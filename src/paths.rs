@@ -19,6 +19,15 @@ pub const SITEMAP: &str = "sitemap.xml";
 /// The folder of the template assets (`templates/assets/`).
 pub const ASSETS: &str = "assets";
 
+/// The content folder as errors name files in it (`content/rules/x.md`).
+pub const CONTENT: &str = "content/";
+
+/// A content file as errors and messages name it, from its path relative
+/// to the content folder.
+pub fn content_file(relative: &str) -> String {
+    format!("{CONTENT}{relative}")
+}
+
 /// Whether a markdown source introduces its folder (`_index.md` or
 /// `index.md`), and so becomes the folder's `index.html`.
 pub fn is_section_index(source: &str) -> bool {

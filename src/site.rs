@@ -582,7 +582,7 @@ impl Renderer<'_> {
         let mut errors: Vec<Error> = errors
             .into_iter()
             .map(|e| Error::Source {
-                file: format!("content/{}", page.source),
+                file: crate::paths::content_file(&page.source),
                 line: e.line,
                 column: e.column,
                 message: e.message,
@@ -592,7 +592,7 @@ impl Renderer<'_> {
         // glossary or tables) that still meet.
         for id in links::duplicate_ids(&body.html) {
             errors.push(Error::Source {
-                file: format!("content/{}", page.source),
+                file: crate::paths::content_file(&page.source),
                 line: page.body_line,
                 column: 1,
                 message: format!(
@@ -870,7 +870,7 @@ impl Renderer<'_> {
         let at_key = |message: String| {
             let (line, column) = computed.scenario.key_position("compare_with");
             Error::Source {
-                file: format!("content/{}", computed.scenario.source),
+                file: crate::paths::content_file(&computed.scenario.source),
                 line,
                 column,
                 message: format!("compare_with: {message}"),

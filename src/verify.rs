@@ -218,7 +218,7 @@ pub fn run(options: &Options) -> Result<Report> {
     let _watch = limits::watch(&options.budget, "verify");
     let stage = limits::stage("loading content/");
     let content = content::load_with_budget(&options.root.join("content"), &options.budget)?;
-    build::admit_all(&content.scenarios, "content/", &options.budget)?;
+    build::admit_all(&content.scenarios, crate::paths::CONTENT, &options.budget)?;
     drop(stage);
     let stage = limits::stage("computing the scenarios");
     let evaluated =
@@ -300,7 +300,7 @@ fn admit(sources: &[&str], simulations: &[Simulation], options: &Options) -> Res
         total += seconds;
         if seconds > options.budget.seconds() {
             return refuse(
-                format!("content/{source}: simulating"),
+                format!("{}: simulating", crate::paths::content_file(source)),
                 seconds,
                 options.budget.seconds(),
                 "a scenario",

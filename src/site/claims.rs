@@ -20,7 +20,7 @@ pub(crate) enum Owner<'a> {
 impl Owner<'_> {
     fn describe(&self) -> String {
         match self {
-            Owner::Content(source) => format!("content/{source}"),
+            Owner::Content(source) => crate::paths::content_file(source),
             Owner::Generated(what) => (*what).to_string(),
         }
     }
@@ -118,7 +118,7 @@ impl<'a> Claims<'a> {
 
 fn located(source: &str, message: String) -> Error {
     Error::Source {
-        file: format!("content/{source}"),
+        file: crate::paths::content_file(source),
         line: 1,
         column: 1,
         message,

@@ -126,7 +126,7 @@ pub fn check(
                 }
             };
             errors.push(Error::Source {
-                file: format!("content/{}", page.source),
+                file: crate::paths::content_file(page.source),
                 line,
                 column,
                 message,

@@ -118,7 +118,7 @@ impl Book {
                 Err(found) => {
                     book.incomplete = true;
                     errors.extend(found.into_iter().map(|e| Error::Source {
-                        file: format!("content/{}", page.source),
+                        file: crate::paths::content_file(&page.source),
                         line: e.line,
                         column: e.column,
                         message: e.message,
@@ -136,7 +136,7 @@ impl Book {
                 } else if !book.incomplete {
                     let (line, column) = place_of(&c.scenario.text, key);
                     errors.push(Error::Source {
-                        file: format!("content/{}", c.scenario.source),
+                        file: crate::paths::content_file(&c.scenario.source),
                         line,
                         column,
                         message: format!(
@@ -154,7 +154,7 @@ impl Book {
                 .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
             {
                 errors.push(Error::Source {
-                    file: format!("content/{}", crate::glossary::SOURCE),
+                    file: crate::paths::content_file(crate::glossary::SOURCE),
                     line: entry.line,
                     column: 1,
                     message: format!(
@@ -173,7 +173,7 @@ impl Book {
             let first = &self.rules[first];
             let how = |r: &Rule| if r.explicit { "" } else { " (derived)" };
             errors.push(Error::Source {
-                file: format!("content/{}", page.source),
+                file: crate::paths::content_file(&page.source),
                 line: rule.line,
                 column: rule.column,
                 message: format!(
@@ -274,7 +274,7 @@ impl Book {
             .iter()
             .filter(|p| !p.rule.explicit)
             .map(|p| Error::Source {
-                file: format!("content/{}", p.source),
+                file: crate::paths::content_file(&p.source),
                 line: p.rule.line,
                 column: p.rule.column,
                 message: format!(
