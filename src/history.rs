@@ -26,7 +26,9 @@ use std::process::{Command, Stdio};
 pub struct Date(pub String);
 
 impl Date {
-    /// Check `YYYY-MM-DD` with a real month and day.
+    /// Check `YYYY-MM-DD`, ASCII digits only (no sign or space that
+    /// Rust's number parsing would take), with a real month and day: the one
+    /// owner of date parsing, for front matter and release snapshots alike.
     pub fn parse(text: &str) -> std::result::Result<Date, String> {
         let expected =
             || format!("{text:?} is not a date: expected YYYY-MM-DD, such as 2026-11-23");
@@ -258,6 +260,8 @@ mod tests {
             "26-01-05",
             "2026-01-00",
             "yesterday",
+            "+202-+1-+1",
+            "２０２６-01-01",
         ] {
             assert!(Date::parse(bad).is_err(), "{bad}");
         }

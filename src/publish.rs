@@ -140,6 +140,8 @@ impl Scratch {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let pid = name.to_str().and_then(|n| n.strip_prefix(SCRATCH));
+            // Digits only: `parse` takes a sign, and `+1` is not a name we make.
+            let pid = pid.filter(|p| p.bytes().all(|b| b.is_ascii_digit()));
             let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else {
                 continue;
             };
@@ -226,12 +228,17 @@ mod tests {
         child.wait().unwrap();
         let dead = std::env::temp_dir().join(format!("{SCRATCH}{ended}"));
         let alive = std::env::temp_dir().join(format!("{SCRATCH}1"));
+        let signed = std::env::temp_dir().join(format!("{SCRATCH}+{ended}"));
+        std::fs::create_dir_all(&signed).unwrap();
         std::fs::create_dir_all(dead.join("profile")).unwrap();
         std::fs::create_dir_all(&alive).unwrap();
         Scratch::sweep();
         assert!(!dead.exists());
         // Process 1 always runs: its folder stays.
         assert!(alive.exists());
+        // Not a name a print makes: left alone.
+        assert!(signed.exists());
+        std::fs::remove_dir(&signed).unwrap();
         std::fs::remove_dir(&alive).unwrap();
     }
 

@@ -172,33 +172,13 @@ pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error>
     })
 }
 
-/// A calendar date `YYYY-MM-DD`, checked (months of the right length,
-/// leap years included).
+/// An effective date: a calendar day `YYYY-MM-DD`, checked by the one
+/// owner of date parsing ([`crate::history::Date::parse`]), so a release and
+/// a page's "last updated" accept the same days.
 pub fn check_date(date: &str) -> Result<(), String> {
-    let bad =
-        || format!("effective date {date:?} is not a day written YYYY-MM-DD, such as 2026-01-31");
-    let parts: Vec<&str> = date.split('-').collect();
-    let [y, m, d] = parts.as_slice() else {
-        return Err(bad());
-    };
-    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
-        return Err(bad());
-    }
-    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
-        return Err(bad());
-    };
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return Err(bad()),
-    };
-    if d == 0 || d > days {
-        return Err(bad());
-    }
-    Ok(())
+    crate::history::Date::parse(date)
+        .map(|_| ())
+        .map_err(|message| format!("effective date {message}"))
 }
 
 /// Line and column of the first `needle` in `text` (1, 1 when absent).
@@ -286,6 +266,10 @@ mod tests {
             "2026-1-01",
             "today",
             "2026-04-31",
+            "+202-+1-+1",
+            "2026-+1-01",
+            "2026-01-+1",
+            " 2026-01-01",
         ] {
             assert!(check_date(bad).is_err(), "{bad}");
         }

@@ -136,6 +136,8 @@ fn cases() -> Vec<Case> {
             location: "content/r.csv:2:3: ",
             message: "expected a count (a whole number)",
         },
+        // Release snapshots (issue 27: a signed date passed).
+        case("a snapshot's date with signs", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}", "content/releases/1.0.0.json:1:22: ", "effective date \"+202-+1-+1\" is not a date"),
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),

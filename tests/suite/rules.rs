@@ -293,7 +293,11 @@ fn a_snapshot_that_does_not_parse_fails_and_leaves_the_site() {
         ),
         (
             "{\"version\": \"1.0.0\", \"effective\": \"2026-02-30\", \"rules\": [], \"figures\": []}",
-            "content/releases/1.0.0.json:1:22: effective date \"2026-02-30\" is not a day",
+            "content/releases/1.0.0.json:1:22: effective date \"2026-02-30\" is not a date",
+        ),
+        (
+            "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}",
+            "content/releases/1.0.0.json:1:22: effective date \"+202-+1-+1\" is not a date",
         ),
     ] {
         write(dir.path(), "content/releases/1.0.0.json", text);
