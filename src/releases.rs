@@ -35,6 +35,18 @@ impl Version {
             _ => Err(bad_version(text)),
         }
     }
+
+    /// The smallest version after this one worth suggesting: the next
+    /// patch, else the next minor, else the next major; `None` past the
+    /// last (checked, since a number may be `u64::MAX` and must not wrap).
+    pub fn next(self) -> Option<Version> {
+        let Version(major, minor, patch) = self;
+        patch
+            .checked_add(1)
+            .map(|p| Version(major, minor, p))
+            .or_else(|| minor.checked_add(1).map(|m| Version(major, m, 0)))
+            .or_else(|| major.checked_add(1).map(|m| Version(m, 0, 0)))
+    }
 }
 
 fn bad_version(text: &str) -> String {
@@ -205,15 +217,17 @@ pub fn check_newer(new: Version, latest: Option<&Release>, prefix: &str) -> Resu
         return Ok(());
     }
     let (line, column) = place_of(&latest.text, "\"version\"");
+    let fix = match latest.version.next() {
+        Some(next) => format!("pick a version after it (such as {next})"),
+        None => "no version comes after it: its numbers are the largest there are".to_string(),
+    };
     Err(Error::Source {
         file: format!("{prefix}{}", latest.source),
         line,
         column,
         message: format!(
-            "release {new} is not newer than the latest release, {}: pick a version after it \
-             (such as {})",
+            "release {new} is not newer than the latest release, {}: {fix}",
             latest.version,
-            Version(latest.version.0, latest.version.1, latest.version.2 + 1)
         ),
     })
 }
@@ -252,6 +266,32 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_next_version_never_wraps() {
+        let max = u64::MAX;
+        assert_eq!(Version(1, 2, 3).next(), Some(Version(1, 2, 4)));
+        assert_eq!(Version(1, 2, max).next(), Some(Version(1, 3, 0)));
+        assert_eq!(Version(1, max, max).next(), Some(Version(2, 0, 0)));
+        assert_eq!(Version(max, max, max).next(), None);
+        let text = snapshot(&format!("1.0.{max}"));
+        let latest = parse(&format!("releases/1.0.{max}.json"), &text, "content/").unwrap();
+        let err = check_newer(Version(1, 0, 0), Some(&latest), "content/").unwrap_err();
+        assert!(err.to_string().ends_with("(such as 1.1.0)"), "{err}");
+        let last = format!("{max}.{max}.{max}");
+        let latest = parse(
+            &format!("releases/{last}.json"),
+            &snapshot(&last),
+            "content/",
+        )
+        .unwrap();
+        let err = check_newer(Version(1, 0, 0), Some(&latest), "content/").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("no version comes after it: its numbers are the largest there are"),
+            "{err}"
+        );
     }
 
     #[test]
