@@ -98,15 +98,8 @@ pub fn write_site_with(
     files: &SiteFiles,
     write_file: &(dyn Fn(&Path, &[u8]) -> std::io::Result<()> + Sync),
 ) -> Result<()> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let name = out
-        .file_name()
-        .map_or("site".into(), |n| n.to_string_lossy().to_string());
-    let _lock = lock::acquire(&parent.join(format!(".{name}.lock")))?;
+    let (parent, name) = beside(out)?;
+    let _lock = lock::acquire(&lock_path(parent, &name))?;
     staging::recover(parent, &name, out)?;
     let staging = staging::create(parent, &name, out)?;
     let new = staging.join("new");
@@ -122,6 +115,36 @@ pub fn write_site_with(
     // Tidying it is best effort: the next build removes it (it is marked).
     let _ = std::fs::remove_dir_all(&staging);
     result
+}
+
+/// The lock file of the site `out`, `.NAME.lock` beside it.
+fn lock_path(parent: &Path, name: &str) -> std::path::PathBuf {
+    parent.join(format!(".{name}.lock"))
+}
+
+pub use lock::Lock;
+
+/// Take the project's lock, the one a build holds while it writes the site
+/// `out`, waiting while another fairdice command holds it: so two commands
+/// that read then write the project (`release`) never both act on what they
+/// read before the other wrote.
+pub fn lock_project(out: &Path) -> Result<Lock> {
+    let (parent, name) = beside(out)?;
+    lock::acquire(&lock_path(parent, &name))
+}
+
+/// The folder that holds the site `out` (made if missing), where its lock
+/// and staging folder go, and the site folder's name.
+fn beside(out: &Path) -> Result<(&Path, String)> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    let name = out
+        .file_name()
+        .map_or("site".into(), |n| n.to_string_lossy().to_string());
+    Ok((parent, name))
 }
 
 /// The file that marks a staging folder as made by fairdice, so start-up

@@ -12,10 +12,13 @@ use std::process::Command;
 /// Record release `version` of the rules, effective `effective`
 /// (`YYYY-MM-DD`), as `content/releases/VERSION.json`. The site must build
 /// and its gates hold; the version must be newer than the latest release.
-/// Returns the file written.
+/// Returns the file written. The project's lock is held from reading the
+/// latest release to writing the new one, so two releases at once cannot
+/// both pass the check against the same latest release and both write.
 pub fn release(project: &Project, version: &str, effective: &str) -> Result<PathBuf> {
     let parsed = Version::parse(version).map_err(Error::Refused)?;
     releases::check_date(effective).map_err(Error::Refused)?;
+    let _lock = crate::output::lock_project(&project.out)?;
     let content_dir = project.root.join("content");
     let loaded = content::load_with_budget(&content_dir, &project.budget)?;
     releases::check_newer(parsed, loaded.releases.last(), "content/")?;

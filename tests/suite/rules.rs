@@ -166,6 +166,32 @@ fn bad_rules_fail_with_their_place_and_leave_the_site() {
     }
 }
 
+/// Two `release` commands at once (issue 27): the project's lock makes
+/// the second read what the first wrote, so exactly one records 1.0.0 and
+/// the other is told it is not newer; before, both checked the same latest
+/// release and both wrote.
+#[test]
+fn two_releases_at_once_do_not_both_write() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| fairdice::publish::release(&project, "1.0.0", "2026-01-15")))
+            .collect();
+        runs.into_iter().map(|run| run.join().unwrap()).collect()
+    });
+    let refused: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(ToString::to_string))
+        .collect();
+    assert_eq!(refused.len(), 1, "{results:?}");
+    assert!(
+        refused[0].contains("release 1.0.0 is not newer than the latest release, 1.0.0"),
+        "{}",
+        refused[0]
+    );
+}
+
 /// Two releases of a fixture's rules: the second inserts a rule above
 /// others (renumbering them), rewords one and deletes one. The change page
 /// says so rule by rule, matched by key; the history keeps every version.
