@@ -480,25 +480,37 @@ pub mod files {
         open(path, options().read(true).write(true).create(true))
     }
 
-    /// The name of a new temporary beside `base`: `BASE.tmp-PID-N`.
+    /// The name of a new temporary beside `base` ([`crate::paths::temporary_name`]).
     fn temporary_name(base: &str) -> String {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        format!("{base}.tmp-{}-{n}", std::process::id())
+        crate::paths::temporary_name(base, std::process::id(), n)
     }
 
     /// If `name` is a temporary of this naming scheme left by a process
     /// that has ended, the name it was meant to become.
     pub fn stale_temporary(name: &str) -> Option<&str> {
-        let (base, rest) = name.rsplit_once(".tmp-")?;
-        let (pid, n) = rest.split_once('-')?;
-        let digits =
-            |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
-        if !digits(pid) || !digits(n) {
-            return None;
-        }
-        let pid: u32 = pid.parse().ok()?;
+        let (base, pid) = crate::paths::temporary_of(name)?;
         (pid != std::process::id() && !process_runs(pid)).then_some(base)
+    }
+
+    /// Remove the regular files in `dir` that are temporaries left by ended
+    /// processes for a name `is_base` accepts; nothing else (a kill between
+    /// writing a temporary and renaming it leaves one behind).
+    pub fn remove_stale_temporaries(dir: &Path, is_base: impl Fn(&str) -> bool) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let stale = name
+                .to_str()
+                .and_then(stale_temporary)
+                .is_some_and(&is_base);
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Whether a process with this id exists (assumed so where unknown).

@@ -19,6 +19,25 @@ pub const SITEMAP: &str = "sitemap.xml";
 /// The folder of the template assets (`templates/assets/`).
 pub const ASSETS: &str = "assets";
 
+/// The name of the `n`th temporary that process `pid` writes before
+/// renaming it to `base`: `BASE.tmp-PID-N`. The one owner of the scheme,
+/// so the writer, the sweeps and the content reader that skips them agree.
+pub fn temporary_name(base: &str, pid: u32, n: u64) -> String {
+    format!("{base}.tmp-{pid}-{n}")
+}
+
+/// The base name and process id of a name of [`temporary_name`]'s form
+/// (digits only: no sign, at most 20 of them).
+pub fn temporary_of(name: &str) -> Option<(&str, u32)> {
+    let (base, rest) = name.rsplit_once(".tmp-")?;
+    let (pid, n) = rest.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(n) {
+        return None;
+    }
+    Some((base, pid.parse().ok()?))
+}
+
 /// Whether a markdown source introduces its folder (`_index.md` or
 /// `index.md`), and so becomes the folder's `index.html`.
 pub fn is_section_index(source: &str) -> bool {

@@ -59,6 +59,9 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
         .join(format!("{parsed}.json"));
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+        crate::output::files::remove_stale_temporaries(folder, |base| {
+            releases::is_snapshot(&format!("{}/{base}", releases::FOLDER))
+        });
     }
     crate::output::files::replace(&path, snapshot.to_text().as_bytes())
         .map_err(|e| Error::io(&path, e))?;

@@ -133,6 +133,17 @@ pub fn is_snapshot(relative: &str) -> bool {
         .is_some_and(|name| !name.contains('/') && name.ends_with(".json"))
 }
 
+/// Whether `relative` (to `content/`) is a temporary that `fairdice
+/// release` writes before renaming it to a snapshot: never a page's file to
+/// publish, though an interrupted release may leave one (the next sweeps it).
+pub fn is_temporary(relative: &str) -> bool {
+    relative
+        .strip_prefix(FOLDER)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(crate::paths::temporary_of)
+        .is_some_and(|(base, _)| is_snapshot(&format!("{FOLDER}/{base}")))
+}
+
 /// Parse the snapshot `relative` (`releases/1.0.0.json`); `prefix` names
 /// the content folder in errors.
 pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error> {
@@ -344,5 +355,9 @@ mod tests {
         assert!(is_snapshot("releases/1.0.0.json"));
         assert!(!is_snapshot("releases/old/1.0.0.json"));
         assert!(!is_snapshot("data/1.0.0.json"));
+        assert!(is_temporary("releases/1.0.0.json.tmp-12-0"));
+        assert!(!is_temporary("releases/1.0.0.json"));
+        assert!(!is_temporary("releases/notes.txt.tmp-12-0"));
+        assert!(!is_temporary("data/1.0.0.json.tmp-12-0"));
     }
 }

@@ -192,6 +192,34 @@ fn two_releases_at_once_do_not_both_write() {
     );
 }
 
+/// Temporaries of a release (issue 27): one left by a killed release and
+/// one a running release is writing are never published; the next release
+/// removes the stale one and leaves the running one's alone.
+#[test]
+fn release_temporaries_are_never_published_and_stale_ones_are_swept() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let ended = child.id();
+    child.wait().unwrap();
+    let stale = format!("content/releases/1.0.0.json.tmp-{ended}-0");
+    let running = "content/releases/1.0.0.json.tmp-1-0";
+    write(dir.path(), &stale, "{\"half\": ");
+    write(dir.path(), running, "{\"half\": ");
+    build::build(&project).unwrap();
+    let published: Vec<_> = snapshot(&dir.path().join("site"))
+        .into_iter()
+        .filter(|(path, _)| path.to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(published.is_empty(), "{published:?}");
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    assert!(!dir.path().join(&stale).exists());
+    assert!(dir.path().join(running).exists());
+    build::build(&project).unwrap();
+    assert!(dir.path().join("site/releases/1.0.0.json").is_file());
+    assert!(!dir.path().join("site/releases/1.0.0.json.tmp-1-0").exists());
+}
+
 /// Two releases of a fixture's rules: the second inserts a rule above
 /// others (renumbering them), rewords one and deletes one. The change page
 /// says so rule by rule, matched by key; the history keeps every version.
