@@ -76,6 +76,19 @@ pub fn scenario_name(source: &str) -> String {
         .to_string()
 }
 
+/// Whether `name` could name a scenario (or any source) of `content/`: a
+/// `/`-separated relative path of non-empty segments, none hidden (`.`,
+/// `..` or a dotfile, which the content reader never reads), without
+/// backslashes or control characters. What a release snapshot may name.
+pub fn is_source_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains('\\')
+        && !name.chars().any(char::is_control)
+        && name
+            .split('/')
+            .all(|part| !part.is_empty() && !part.starts_with('.'))
+}
+
 /// The files a page or scenario source writes that other pages may link to
 /// (`rules/dice.md` -> its HTML and markdown, `a.yaml` -> `a.html` and
 /// `a.json`); its table CSVs are left out, as their ids come from results.
@@ -315,6 +328,19 @@ pub fn percent_decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn source_names_stay_inside_content() {
+        for good in ["dice", "rules/dice", "a b/c-d"] {
+            assert!(is_source_name(good), "{good}");
+        }
+        for bad in [
+            "", "../x", "a/../b", "/abs", "a//b", ".hidden", "a\\b", "a\nb", "a/",
+        ] {
+            assert!(!is_source_name(bad), "{bad:?}");
+        }
+    }
 
     #[test]
     fn a_scenarios_table_csvs_are_told_from_other_files() {
@@ -343,8 +369,6 @@ mod tests {
         assert!(!is_within("", "rules"));
         assert!(!is_within("guide", "rules"));
     }
-
-    use super::*;
 
     #[test]
     fn sources_land_where_the_site_expects() {

@@ -187,12 +187,37 @@ pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error>
         let (line, column) = place_of(text, "\"effective\"");
         return Err(at(line, column, message));
     }
+    if let Err((needle, message)) = check_scenarios(&snapshot) {
+        let (line, column) = place_after(text, "\"figures\"", &needle);
+        return Err(at(line, column, message));
+    }
     Ok(Release {
         source: relative.to_string(),
         version,
         snapshot,
         text: text.to_string(),
     })
+}
+
+/// Every scenario a snapshot names must be a name a scenario could have,
+/// since the release's page links to it: else the JSON string to locate
+/// and what is wrong. (A scenario removed since the release is history,
+/// not an error: its page shows it unlinked.)
+fn check_scenarios(snapshot: &Snapshot) -> Result<(), (String, String)> {
+    for (i, figures) in snapshot.figures.iter().enumerate() {
+        let name = &figures.scenario;
+        if !crate::paths::is_source_name(name) {
+            let needle = serde_json::to_string(name).expect("strings serialise");
+            return Err((
+                needle,
+                format!(
+                    "figures[{i}].scenario {name:?} is not a scenario's name: write its path \
+                     in content/ without .yaml, such as rules/dice"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// An effective date: a calendar day `YYYY-MM-DD`, checked by the one
@@ -206,7 +231,14 @@ pub fn check_date(date: &str) -> Result<(), String> {
 
 /// Line and column of the first `needle` in `text` (1, 1 when absent).
 fn place_of(text: &str, needle: &str) -> (usize, usize) {
-    let at = text.find(needle).unwrap_or(0);
+    place_after(text, "", needle)
+}
+
+/// Line and column of the first `needle` after the first `anchor` (of the
+/// anchor when the needle is not there; 1, 1 when neither is).
+fn place_after(text: &str, anchor: &str, needle: &str) -> (usize, usize) {
+    let from = text.find(anchor).unwrap_or(0);
+    let at = text[from..].find(needle).map_or(from, |i| from + i);
     let line = text[..at].matches('\n').count() + 1;
     let column = text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1;
     (line, column)

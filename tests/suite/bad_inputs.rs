@@ -138,6 +138,7 @@ fn cases() -> Vec<Case> {
         },
         // Release snapshots (issue 27: a signed date passed).
         case("a snapshot's date with signs", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}", "content/releases/1.0.0.json:1:22: ", "effective date \"+202-+1-+1\" is not a date"),
+        case("a snapshot's scenario outside the site", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"2026-01-01\", \"rules\": [],\n \"figures\": [{\"scenario\": \"good\", \"title\": \"T\", \"figures\": []},\n  {\"scenario\": \"../../evil\", \"title\": \"T\", \"figures\": []}]}", "content/releases/1.0.0.json:3:16: ", "figures[1].scenario \"../../evil\" is not a scenario's name"),
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),

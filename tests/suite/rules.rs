@@ -220,6 +220,30 @@ fn release_temporaries_are_never_published_and_stale_ones_are_swept() {
     assert!(!dir.path().join("site/releases/1.0.0.json.tmp-1-0").exists());
 }
 
+/// A scenario a release names that the site no longer has (issue 27): the
+/// release's page shows its figures unlinked; before, the build failed with
+/// a broken link at content/releases/1.1.0.md, a file that does not exist.
+#[test]
+fn a_scenario_removed_since_a_release_is_shown_unlinked() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    let first = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
+    let mut second: Value = serde_json::from_str(&first).unwrap();
+    second["version"] = "1.1.0".into();
+    second["figures"][0]["scenario"] = "rules/gone".into();
+    second["figures"][0]["title"] = "Gone".into();
+    write(
+        dir.path(),
+        "content/releases/1.1.0.json",
+        &serde_json::to_string_pretty(&second).unwrap(),
+    );
+    build::build(&project).unwrap();
+    let page = read(dir.path(), "releases/1.1.0.html");
+    assert!(page.contains("<tr><td>Gone</td>"), "{page}");
+    assert!(!page.contains("gone.html"), "{page}");
+}
+
 /// Two releases of a fixture's rules: the second inserts a rule above
 /// others (renumbering them), rewords one and deletes one. The change page
 /// says so rule by rule, matched by key; the history keeps every version.
