@@ -76,7 +76,8 @@ impl<'de> Deserialize<'de> for Date {
 
 /// The date of every file of `content` (a folder of a git checkout), by
 /// path relative to it, from the commits that do not touch `site` (the
-/// site folder, which need not exist). Empty outside git.
+/// site folder, which need not exist). Empty outside git, and in a checkout
+/// with no commits yet.
 pub fn dates(content: &Path, site: &Path) -> Result<BTreeMap<String, String>> {
     let Some(repo) = checkout(content)? else {
         return Ok(BTreeMap::new());
@@ -88,6 +89,9 @@ pub fn dates(content: &Path, site: &Path) -> Result<BTreeMap<String, String>> {
         "-z",
         "--name-only",
         "--no-renames",
+        // An unborn branch (no commit yet) is no history, not a failure.
+        "--ignore-missing",
+        "HEAD",
         "--",
     ];
     let content_spec = format!(":(top,literal){}", repo.content_prefix);
@@ -286,5 +290,31 @@ mod tests {
         // content/ at the checkout's top.
         let dates = last_dates(log, "", Some("site/"));
         assert_eq!(dates["other/x.md"], "2026-11-01");
+    }
+    /// A new git checkout with `content/`, or `None` (with a notice)
+    /// without git.
+    fn checkout_with_content() -> Option<tempfile::TempDir> {
+        let dir = tempfile::tempdir().unwrap();
+        let ran = Command::new("git")
+            .args(["init", "-q"])
+            .arg(dir.path())
+            .status();
+        if !ran.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: git is not available");
+            return None;
+        }
+        std::fs::create_dir(dir.path().join("content")).unwrap();
+        Some(dir)
+    }
+
+    #[test]
+    fn a_checkout_without_commits_has_no_dates() {
+        let Some(dir) = checkout_with_content() else {
+            return;
+        };
+        let content = dir.path().join("content");
+        std::fs::write(content.join("a.md"), "# A\n").unwrap();
+        let dates = dates(&content, &dir.path().join("site")).unwrap();
+        assert!(dates.is_empty(), "{dates:?}");
     }
 }
