@@ -128,21 +128,8 @@ impl Cache {
     /// Remove the temporaries that builds which have ended left in the
     /// cache (named by [`files`]' scheme, for an entry's name); nothing else.
     pub fn remove_stale_temporaries(&self) {
-        let Some(dir) = self.folder() else {
-            return;
-        };
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let stale = name
-                .to_str()
-                .and_then(files::stale_temporary)
-                .is_some_and(is_entry_name);
-            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
-                let _ = std::fs::remove_file(entry.path());
-            }
+        if let Some(dir) = self.folder() {
+            files::remove_stale_temporaries(dir, is_entry_name);
         }
     }
 

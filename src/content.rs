@@ -119,6 +119,9 @@ pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)
     }
     let data = DataFolder::new(dir, "");
     read_folder(dir, &prefix, &mut errors, |relative, bytes| {
+        if releases::is_temporary(&relative) {
+            return Ok(());
+        }
         let name = format!("{prefix}{relative}");
         let loaded = (|| {
             match Path::new(&relative).extension().and_then(|e| e.to_str()) {

@@ -98,15 +98,8 @@ pub fn write_site_with(
     files: &SiteFiles,
     write_file: &(dyn Fn(&Path, &[u8]) -> std::io::Result<()> + Sync),
 ) -> Result<()> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    let name = out
-        .file_name()
-        .map_or("site".into(), |n| n.to_string_lossy().to_string());
-    let _lock = lock::acquire(&parent.join(format!(".{name}.lock")))?;
+    let (parent, name) = beside(out)?;
+    let _lock = lock::acquire(&lock_path(parent, &name))?;
     staging::recover(parent, &name, out)?;
     let staging = staging::create(parent, &name, out)?;
     let new = staging.join("new");
@@ -122,6 +115,36 @@ pub fn write_site_with(
     // Tidying it is best effort: the next build removes it (it is marked).
     let _ = std::fs::remove_dir_all(&staging);
     result
+}
+
+/// The lock file of the site `out`, `.NAME.lock` beside it.
+fn lock_path(parent: &Path, name: &str) -> std::path::PathBuf {
+    parent.join(format!(".{name}.lock"))
+}
+
+pub use lock::Lock;
+
+/// Take the project's lock, the one a build holds while it writes the site
+/// `out`, waiting while another fairdice command holds it: so two commands
+/// that read then write the project (`release`) never both act on what they
+/// read before the other wrote.
+pub fn lock_project(out: &Path) -> Result<Lock> {
+    let (parent, name) = beside(out)?;
+    lock::acquire(&lock_path(parent, &name))
+}
+
+/// The folder that holds the site `out` (made if missing), where its lock
+/// and staging folder go, and the site folder's name.
+fn beside(out: &Path) -> Result<(&Path, String)> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    let name = out
+        .file_name()
+        .map_or("site".into(), |n| n.to_string_lossy().to_string());
+    Ok((parent, name))
 }
 
 /// The file that marks a staging folder as made by fairdice, so start-up
@@ -321,7 +344,7 @@ mod lock {
     use std::path::Path;
 
     /// Held while writing; released when dropped or when the process dies.
-    pub(crate) struct Lock {
+    pub struct Lock {
         _file: File,
     }
 
@@ -457,25 +480,37 @@ pub mod files {
         open(path, options().read(true).write(true).create(true))
     }
 
-    /// The name of a new temporary beside `base`: `BASE.tmp-PID-N`.
+    /// The name of a new temporary beside `base` ([`crate::paths::temporary_name`]).
     fn temporary_name(base: &str) -> String {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        format!("{base}.tmp-{}-{n}", std::process::id())
+        crate::paths::temporary_name(base, std::process::id(), n)
     }
 
     /// If `name` is a temporary of this naming scheme left by a process
     /// that has ended, the name it was meant to become.
     pub fn stale_temporary(name: &str) -> Option<&str> {
-        let (base, rest) = name.rsplit_once(".tmp-")?;
-        let (pid, n) = rest.split_once('-')?;
-        let digits =
-            |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
-        if !digits(pid) || !digits(n) {
-            return None;
-        }
-        let pid: u32 = pid.parse().ok()?;
+        let (base, pid) = crate::paths::temporary_of(name)?;
         (pid != std::process::id() && !process_runs(pid)).then_some(base)
+    }
+
+    /// Remove the regular files in `dir` that are temporaries left by ended
+    /// processes for a name `is_base` accepts; nothing else (a kill between
+    /// writing a temporary and renaming it leaves one behind).
+    pub fn remove_stale_temporaries(dir: &Path, is_base: impl Fn(&str) -> bool) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let stale = name
+                .to_str()
+                .and_then(stale_temporary)
+                .is_some_and(&is_base);
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Whether a process with this id exists (assumed so where unknown).

@@ -28,6 +28,25 @@ pub fn content_file(relative: &str) -> String {
     format!("{CONTENT}{relative}")
 }
 
+/// The name of the `n`th temporary that process `pid` writes before
+/// renaming it to `base`: `BASE.tmp-PID-N`. The one owner of the scheme,
+/// so the writer, the sweeps and the content reader that skips them agree.
+pub fn temporary_name(base: &str, pid: u32, n: u64) -> String {
+    format!("{base}.tmp-{pid}-{n}")
+}
+
+/// The base name and process id of a name of [`temporary_name`]'s form
+/// (digits only: no sign, at most 20 of them).
+pub fn temporary_of(name: &str) -> Option<(&str, u32)> {
+    let (base, rest) = name.rsplit_once(".tmp-")?;
+    let (pid, n) = rest.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(n) {
+        return None;
+    }
+    Some((base, pid.parse().ok()?))
+}
+
 /// Whether a markdown source introduces its folder (`_index.md` or
 /// `index.md`), and so becomes the folder's `index.html`.
 pub fn is_section_index(source: &str) -> bool {
@@ -64,6 +83,19 @@ pub fn scenario_name(source: &str) -> String {
         .or_else(|| source.strip_suffix(".yml"))
         .unwrap_or(source)
         .to_string()
+}
+
+/// Whether `name` could name a scenario (or any source) of `content/`: a
+/// `/`-separated relative path of non-empty segments, none hidden (`.`,
+/// `..` or a dotfile, which the content reader never reads), without
+/// backslashes or control characters. What a release snapshot may name.
+pub fn is_source_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains('\\')
+        && !name.chars().any(char::is_control)
+        && name
+            .split('/')
+            .all(|part| !part.is_empty() && !part.starts_with('.'))
 }
 
 /// The files a page or scenario source writes that other pages may link to
@@ -305,6 +337,19 @@ pub fn percent_decode(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn source_names_stay_inside_content() {
+        for good in ["dice", "rules/dice", "a b/c-d"] {
+            assert!(is_source_name(good), "{good}");
+        }
+        for bad in [
+            "", "../x", "a/../b", "/abs", "a//b", ".hidden", "a\\b", "a\nb", "a/",
+        ] {
+            assert!(!is_source_name(bad), "{bad:?}");
+        }
+    }
 
     #[test]
     fn a_scenarios_table_csvs_are_told_from_other_files() {
@@ -333,8 +378,6 @@ mod tests {
         assert!(!is_within("", "rules"));
         assert!(!is_within("guide", "rules"));
     }
-
-    use super::*;
 
     #[test]
     fn sources_land_where_the_site_expects() {

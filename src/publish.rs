@@ -12,10 +12,13 @@ use std::process::Command;
 /// Record release `version` of the rules, effective `effective`
 /// (`YYYY-MM-DD`), as `content/releases/VERSION.json`. The site must build
 /// and its gates hold; the version must be newer than the latest release.
-/// Returns the file written.
+/// Returns the file written. The project's lock is held from reading the
+/// latest release to writing the new one, so two releases at once cannot
+/// both pass the check against the same latest release and both write.
 pub fn release(project: &Project, version: &str, effective: &str) -> Result<PathBuf> {
     let parsed = Version::parse(version).map_err(Error::Refused)?;
     releases::check_date(effective).map_err(Error::Refused)?;
+    let _lock = crate::output::lock_project(&project.out)?;
     let content_dir = project.root.join("content");
     let loaded = content::load_with_budget(&content_dir, &project.budget)?;
     releases::check_newer(parsed, loaded.releases.last(), "content/")?;
@@ -56,6 +59,9 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
         .join(format!("{parsed}.json"));
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+        crate::output::files::remove_stale_temporaries(folder, |base| {
+            releases::is_snapshot(&format!("{}/{base}", releases::FOLDER))
+        });
     }
     crate::output::files::replace(&path, snapshot.to_text().as_bytes())
         .map_err(|e| Error::io(&path, e))?;
@@ -140,6 +146,8 @@ impl Scratch {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let pid = name.to_str().and_then(|n| n.strip_prefix(SCRATCH));
+            // Digits only: `parse` takes a sign, and `+1` is not a name we make.
+            let pid = pid.filter(|p| p.bytes().all(|b| b.is_ascii_digit()));
             let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else {
                 continue;
             };
@@ -226,12 +234,17 @@ mod tests {
         child.wait().unwrap();
         let dead = std::env::temp_dir().join(format!("{SCRATCH}{ended}"));
         let alive = std::env::temp_dir().join(format!("{SCRATCH}1"));
+        let signed = std::env::temp_dir().join(format!("{SCRATCH}+{ended}"));
+        std::fs::create_dir_all(&signed).unwrap();
         std::fs::create_dir_all(dead.join("profile")).unwrap();
         std::fs::create_dir_all(&alive).unwrap();
         Scratch::sweep();
         assert!(!dead.exists());
         // Process 1 always runs: its folder stays.
         assert!(alive.exists());
+        // Not a name a print makes: left alone.
+        assert!(signed.exists());
+        std::fs::remove_dir(&signed).unwrap();
         std::fs::remove_dir(&alive).unwrap();
     }
 

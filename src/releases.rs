@@ -35,6 +35,18 @@ impl Version {
             _ => Err(bad_version(text)),
         }
     }
+
+    /// The smallest version after this one worth suggesting: the next
+    /// patch, else the next minor, else the next major; `None` past the
+    /// last (checked, since a number may be `u64::MAX` and must not wrap).
+    pub fn next(self) -> Option<Version> {
+        let Version(major, minor, patch) = self;
+        patch
+            .checked_add(1)
+            .map(|p| Version(major, minor, p))
+            .or_else(|| minor.checked_add(1).map(|m| Version(major, m, 0)))
+            .or_else(|| major.checked_add(1).map(|m| Version(m, 0, 0)))
+    }
 }
 
 fn bad_version(text: &str) -> String {
@@ -121,6 +133,17 @@ pub fn is_snapshot(relative: &str) -> bool {
         .is_some_and(|name| !name.contains('/') && name.ends_with(".json"))
 }
 
+/// Whether `relative` (to `content/`) is a temporary that `fairdice
+/// release` writes before renaming it to a snapshot: never a page's file to
+/// publish, though an interrupted release may leave one (the next sweeps it).
+pub fn is_temporary(relative: &str) -> bool {
+    relative
+        .strip_prefix(FOLDER)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(crate::paths::temporary_of)
+        .is_some_and(|(base, _)| is_snapshot(&format!("{FOLDER}/{base}")))
+}
+
 /// Parse the snapshot `relative` (`releases/1.0.0.json`); `prefix` names
 /// the content folder in errors.
 pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error> {
@@ -164,6 +187,10 @@ pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error>
         let (line, column) = place_of(text, "\"effective\"");
         return Err(at(line, column, message));
     }
+    if let Err((needle, message)) = check_scenarios(&snapshot) {
+        let (line, column) = place_after(text, "\"figures\"", &needle);
+        return Err(at(line, column, message));
+    }
     Ok(Release {
         source: relative.to_string(),
         version,
@@ -172,38 +199,46 @@ pub fn parse(relative: &str, text: &str, prefix: &str) -> Result<Release, Error>
     })
 }
 
-/// A calendar date `YYYY-MM-DD`, checked (months of the right length,
-/// leap years included).
-pub fn check_date(date: &str) -> Result<(), String> {
-    let bad =
-        || format!("effective date {date:?} is not a day written YYYY-MM-DD, such as 2026-01-31");
-    let parts: Vec<&str> = date.split('-').collect();
-    let [y, m, d] = parts.as_slice() else {
-        return Err(bad());
-    };
-    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
-        return Err(bad());
-    }
-    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
-        return Err(bad());
-    };
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return Err(bad()),
-    };
-    if d == 0 || d > days {
-        return Err(bad());
+/// Every scenario a snapshot names must be a name a scenario could have,
+/// since the release's page links to it: else the JSON string to locate
+/// and what is wrong. (A scenario removed since the release is history,
+/// not an error: its page shows it unlinked.)
+fn check_scenarios(snapshot: &Snapshot) -> Result<(), (String, String)> {
+    for (i, figures) in snapshot.figures.iter().enumerate() {
+        let name = &figures.scenario;
+        if !crate::paths::is_source_name(name) {
+            let needle = serde_json::to_string(name).expect("strings serialise");
+            return Err((
+                needle,
+                format!(
+                    "figures[{i}].scenario {name:?} is not a scenario's name: write its path \
+                     in content/ without .yaml, such as rules/dice"
+                ),
+            ));
+        }
     }
     Ok(())
 }
 
+/// An effective date: a calendar day `YYYY-MM-DD`, checked by the one
+/// owner of date parsing ([`crate::history::Date::parse`]), so a release and
+/// a page's "last updated" accept the same days.
+pub fn check_date(date: &str) -> Result<(), String> {
+    crate::history::Date::parse(date)
+        .map(|_| ())
+        .map_err(|message| format!("effective date {message}"))
+}
+
 /// Line and column of the first `needle` in `text` (1, 1 when absent).
 fn place_of(text: &str, needle: &str) -> (usize, usize) {
-    let at = text.find(needle).unwrap_or(0);
+    place_after(text, "", needle)
+}
+
+/// Line and column of the first `needle` after the first `anchor` (of the
+/// anchor when the needle is not there; 1, 1 when neither is).
+fn place_after(text: &str, anchor: &str, needle: &str) -> (usize, usize) {
+    let from = text.find(anchor).unwrap_or(0);
+    let at = text[from..].find(needle).map_or(from, |i| from + i);
     let line = text[..at].matches('\n').count() + 1;
     let column = text[..at].rsplit('\n').next().unwrap_or("").chars().count() + 1;
     (line, column)
@@ -225,15 +260,17 @@ pub fn check_newer(new: Version, latest: Option<&Release>, prefix: &str) -> Resu
         return Ok(());
     }
     let (line, column) = place_of(&latest.text, "\"version\"");
+    let fix = match latest.version.next() {
+        Some(next) => format!("pick a version after it (such as {next})"),
+        None => "no version comes after it: its numbers are the largest there are".to_string(),
+    };
     Err(Error::Source {
         file: format!("{prefix}{}", latest.source),
         line,
         column,
         message: format!(
-            "release {new} is not newer than the latest release, {}: pick a version after it \
-             (such as {})",
+            "release {new} is not newer than the latest release, {}: {fix}",
             latest.version,
-            Version(latest.version.0, latest.version.1, latest.version.2 + 1)
         ),
     })
 }
@@ -275,6 +312,32 @@ mod tests {
     }
 
     #[test]
+    fn the_next_version_never_wraps() {
+        let max = u64::MAX;
+        assert_eq!(Version(1, 2, 3).next(), Some(Version(1, 2, 4)));
+        assert_eq!(Version(1, 2, max).next(), Some(Version(1, 3, 0)));
+        assert_eq!(Version(1, max, max).next(), Some(Version(2, 0, 0)));
+        assert_eq!(Version(max, max, max).next(), None);
+        let text = snapshot(&format!("1.0.{max}"));
+        let latest = parse(&format!("releases/1.0.{max}.json"), &text, "content/").unwrap();
+        let err = check_newer(Version(1, 0, 0), Some(&latest), "content/").unwrap_err();
+        assert!(err.to_string().ends_with("(such as 1.1.0)"), "{err}");
+        let last = format!("{max}.{max}.{max}");
+        let latest = parse(
+            &format!("releases/{last}.json"),
+            &snapshot(&last),
+            "content/",
+        )
+        .unwrap();
+        let err = check_newer(Version(1, 0, 0), Some(&latest), "content/").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("no version comes after it: its numbers are the largest there are"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn dates_are_real_days() {
         for good in ["2026-01-31", "2024-02-29", "2000-02-29"] {
             assert_eq!(check_date(good), Ok(()), "{good}");
@@ -286,6 +349,10 @@ mod tests {
             "2026-1-01",
             "today",
             "2026-04-31",
+            "+202-+1-+1",
+            "2026-+1-01",
+            "2026-01-+1",
+            " 2026-01-01",
         ] {
             assert!(check_date(bad).is_err(), "{bad}");
         }
@@ -320,5 +387,9 @@ mod tests {
         assert!(is_snapshot("releases/1.0.0.json"));
         assert!(!is_snapshot("releases/old/1.0.0.json"));
         assert!(!is_snapshot("data/1.0.0.json"));
+        assert!(is_temporary("releases/1.0.0.json.tmp-12-0"));
+        assert!(!is_temporary("releases/1.0.0.json"));
+        assert!(!is_temporary("releases/notes.txt.tmp-12-0"));
+        assert!(!is_temporary("data/1.0.0.json.tmp-12-0"));
     }
 }

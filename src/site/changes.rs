@@ -222,14 +222,15 @@ impl<'a> History<'a> {
             && self.latest().map(|r| r.snapshot.version.as_str()) == self.changed_in(key)
     }
 
-    /// The "what changed" page of `version`, seen from `from`: each changed
-    /// rule linked to where it stands now, its changed words marked; then
-    /// the figures that changed.
+    /// The "what changed" page of `version`: each changed rule linked
+    /// (`live`) to where it stands now, its changed words marked; then the
+    /// figures that changed, linked (`scenario_href`) to the scenarios the
+    /// site still has.
     pub(crate) fn changes_html(
         &self,
         version: &str,
-        from: &str,
         live: &dyn Fn(&str) -> Option<String>,
+        scenario_href: &dyn Fn(&str) -> Option<String>,
     ) -> Result<String, String> {
         let index = self.find(version).ok_or_else(|| {
             format!(
@@ -270,7 +271,7 @@ impl<'a> History<'a> {
             }
             html.push_str("</dl>\n");
         }
-        figures_html(&mut html, previous, release, from);
+        figures_html(&mut html, previous, release, scenario_href);
         Ok(html)
     }
 
@@ -468,7 +469,7 @@ fn figures_html(
     html: &mut String,
     old: &crate::releases::Snapshot,
     new: &crate::releases::Snapshot,
-    from: &str,
+    scenario_href: &dyn Fn(&str) -> Option<String>,
 ) {
     let old_by_name: BTreeMap<&str, &crate::releases::FiguresAt> = old
         .figures
@@ -491,11 +492,16 @@ fn figures_html(
             if was == Some(value.as_str()) {
                 continue;
             }
+            let title = escape_html(&scenario.title);
+            // A scenario removed since the release stays in its history,
+            // unlinked.
+            let title = match scenario_href(&scenario.scenario) {
+                Some(href) => format!("<a href=\"{href}\">{title}</a>"),
+                None => title,
+            };
             let _ = writeln!(
                 rows,
-                "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                paths::href(from, &paths::scenario_output(&scenario.scenario)),
-                escape_html(&scenario.title),
+                "<tr><td>{title}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 escape_html(label),
                 was.map_or("(none)".to_string(), escape_html),
                 escape_html(value)

@@ -38,6 +38,12 @@ impl Expand for Expander<'_, '_> {
         }
         let book = self.renderer.book;
         let live = |key: &str| book.get(key).map(|p| p.href(&self.output));
+        let scenario_href = |name: &str| {
+            self.renderer
+                .scenarios
+                .contains_key(name)
+                .then(|| paths::href(&self.output, &paths::scenario_output(name)))
+        };
         match call.name.as_str() {
             "changes" => {
                 let version = call.arg("version")?;
@@ -47,7 +53,7 @@ impl Expand for Expander<'_, '_> {
                 return self
                     .renderer
                     .history
-                    .changes_html(version, &self.output, &live)
+                    .changes_html(version, &live, &scenario_href)
                     .map(Expansion::Block);
             }
             "releases" => {

@@ -155,6 +155,9 @@ fn cases() -> Vec<Case> {
         // was refused as one-faced while these were accepted).
         case("an explosion on every face left after rr", s, &scenario("kind: dice\nrolls:\n  big: \"d{1,2,2}rr<=1!>=2\"\n"), "content/bad.yaml:4:8: ", "column 14: every face the die can show after its reroll (only 2) explodes"),
         case("an explosion on every face", s, &scenario("kind: dice\nrolls:\n  big: d6!>0\n"), "content/bad.yaml:4:8: ", "column 3: every face the die can show (from 1 to 6) explodes"),
+        // Release snapshots (issue 27: a signed date passed).
+        case("a snapshot's date with signs", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}", "content/releases/1.0.0.json:1:22: ", "effective date \"+202-+1-+1\" is not a date"),
+        case("a snapshot's scenario outside the site", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"2026-01-01\", \"rules\": [],\n \"figures\": [{\"scenario\": \"good\", \"title\": \"T\", \"figures\": []},\n  {\"scenario\": \"../../evil\", \"title\": \"T\", \"figures\": []}]}", "content/releases/1.0.0.json:3:16: ", "figures[1].scenario \"../../evil\" is not a scenario's name"),
         // Pages.
         case("front matter never closes", p, "---\ntitle: Bad page\n\nNo closing line.\n", "content/bad.md:1:1: ", "never closed"),
         case("front matter unknown key", p, "---\ntitle: Bad page\nauthor: me\n---\n", "content/bad.md:3:1: ", "unknown field `author`"),

@@ -166,6 +166,84 @@ fn bad_rules_fail_with_their_place_and_leave_the_site() {
     }
 }
 
+/// Two `release` commands at once (issue 27): the project's lock makes
+/// the second read what the first wrote, so exactly one records 1.0.0 and
+/// the other is told it is not newer; before, both checked the same latest
+/// release and both wrote.
+#[test]
+fn two_releases_at_once_do_not_both_write() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| fairdice::publish::release(&project, "1.0.0", "2026-01-15")))
+            .collect();
+        runs.into_iter().map(|run| run.join().unwrap()).collect()
+    });
+    let refused: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(ToString::to_string))
+        .collect();
+    assert_eq!(refused.len(), 1, "{results:?}");
+    assert!(
+        refused[0].contains("release 1.0.0 is not newer than the latest release, 1.0.0"),
+        "{}",
+        refused[0]
+    );
+}
+
+/// Temporaries of a release (issue 27): one left by a killed release and
+/// one a running release is writing are never published; the next release
+/// removes the stale one and leaves the running one's alone.
+#[test]
+fn release_temporaries_are_never_published_and_stale_ones_are_swept() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let ended = child.id();
+    child.wait().unwrap();
+    let stale = format!("content/releases/1.0.0.json.tmp-{ended}-0");
+    let running = "content/releases/1.0.0.json.tmp-1-0";
+    write(dir.path(), &stale, "{\"half\": ");
+    write(dir.path(), running, "{\"half\": ");
+    build::build(&project).unwrap();
+    let published: Vec<_> = snapshot(&dir.path().join("site"))
+        .into_iter()
+        .filter(|(path, _)| path.to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(published.is_empty(), "{published:?}");
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    assert!(!dir.path().join(&stale).exists());
+    assert!(dir.path().join(running).exists());
+    build::build(&project).unwrap();
+    assert!(dir.path().join("site/releases/1.0.0.json").is_file());
+    assert!(!dir.path().join("site/releases/1.0.0.json.tmp-1-0").exists());
+}
+
+/// A scenario a release names that the site no longer has (issue 27): the
+/// release's page shows its figures unlinked; before, the build failed with
+/// a broken link at content/releases/1.1.0.md, a file that does not exist.
+#[test]
+fn a_scenario_removed_since_a_release_is_shown_unlinked() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    let first = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
+    let mut second: Value = serde_json::from_str(&first).unwrap();
+    second["version"] = "1.1.0".into();
+    second["figures"][0]["scenario"] = "rules/gone".into();
+    second["figures"][0]["title"] = "Gone".into();
+    write(
+        dir.path(),
+        "content/releases/1.1.0.json",
+        &serde_json::to_string_pretty(&second).unwrap(),
+    );
+    build::build(&project).unwrap();
+    let page = read(dir.path(), "releases/1.1.0.html");
+    assert!(page.contains("<tr><td>Gone</td>"), "{page}");
+    assert!(!page.contains("gone.html"), "{page}");
+}
+
 /// Two releases of a fixture's rules: the second inserts a rule above
 /// others (renumbering them), rewords one and deletes one. The change page
 /// says so rule by rule, matched by key; the history keeps every version.
@@ -293,7 +371,11 @@ fn a_snapshot_that_does_not_parse_fails_and_leaves_the_site() {
         ),
         (
             "{\"version\": \"1.0.0\", \"effective\": \"2026-02-30\", \"rules\": [], \"figures\": []}",
-            "content/releases/1.0.0.json:1:22: effective date \"2026-02-30\" is not a day",
+            "content/releases/1.0.0.json:1:22: effective date \"2026-02-30\" is not a date",
+        ),
+        (
+            "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}",
+            "content/releases/1.0.0.json:1:22: effective date \"+202-+1-+1\" is not a date",
         ),
     ] {
         write(dir.path(), "content/releases/1.0.0.json", text);
