@@ -133,7 +133,7 @@ mod browser {
         pub fn hidden() -> Progress {
             Progress
         }
-        pub(crate) fn is_shown(&self) -> bool {
+        pub fn is_shown(&self) -> bool {
             false
         }
         pub fn with_bar<T>(
@@ -151,7 +151,7 @@ mod browser {
 
     /// A bar that only counts: the calls work makes on an indicatif bar.
     #[derive(Debug, Default)]
-    pub(crate) struct ProgressBar {
+    pub struct ProgressBar {
         position: AtomicU64,
     }
 
@@ -163,7 +163,7 @@ mod browser {
             self.position.load(Ordering::Relaxed)
         }
         pub fn set_message(&self, _message: impl Into<std::borrow::Cow<'static, str>>) {}
-        pub(crate) fn finish_and_clear(&self) {}
+        pub fn finish_and_clear(&self) {}
     }
 }
 
