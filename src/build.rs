@@ -396,7 +396,7 @@ fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of
 /// range first.
 fn watch(budget: &Budget, command: &'static str) -> Result<Watch> {
-    budget.check().map_err(Error::Refused)?;
+    budget.check().map_err(Error::Usage)?;
     Ok(limits::watch(budget, command))
 }
 
@@ -407,7 +407,7 @@ pub fn admit_all(scenarios: &[Scenario], prefix: &str, budget: &Budget) -> Resul
         .iter()
         .map(|s| (format!("{prefix}{}", s.source), s.params.cost()))
         .collect();
-    budget.admit_all(&costs).map_err(Error::Refused)
+    budget.admit_all(&costs).map_err(Error::Usage)
 }
 
 /// [`output::diff`], named for the watchdog: it reads the old site.
@@ -451,7 +451,7 @@ pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> 
     }
     let _stage = limits::stage("computing and rendering the report");
     let Some(computed) = compute(&scenarios, progress).into_iter().next() else {
-        return Err(Error::Refused(format!("{}: no scenario", file.display())));
+        return Err(Error::file(file.display(), "no scenario"));
     };
     let html = site::standalone::report_html(&computed)?;
     drop(watch);

@@ -112,10 +112,10 @@ pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)
     let mut errors = Vec::new();
     let mut failed = BTreeSet::new();
     if !dir.is_dir() {
-        return Err(Error::Refused(format!(
-            "{}: no content folder here (expected markdown pages and scenario files)",
-            dir.display()
-        )));
+        return Err(Error::file(
+            dir.display(),
+            "no content folder here (expected markdown pages and scenario files)",
+        ));
     }
     let data = DataFolder::new(dir, "");
     read_folder(dir, &prefix, &mut errors, |relative, bytes| {
@@ -350,7 +350,7 @@ pub fn read_folder(
 /// The folder's real path, which must be inside the project (the folder
 /// holding `dir`): a link from `templates/` to anywhere else is refused.
 fn folder_inside_project(dir: &Path, prefix: &str) -> Result<PathBuf> {
-    let refuse = |why: String| Error::Refused(format!("{prefix}: {why}"));
+    let refuse = |why: String| Error::file(prefix, why);
     let real = dir
         .canonicalize()
         .map_err(|_| match std::fs::read_link(dir) {

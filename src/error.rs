@@ -35,9 +35,22 @@ pub enum Error {
         /// Tera's report.
         message: String,
     },
-    /// A request that cannot be carried out as asked (unsafe output folder...).
+    /// A problem with a whole file or folder, at no line of it (a folder
+    /// that is not a project, a page not written by fairdice, a git
+    /// checkout that gives no dates).
+    #[error("{file}: {message}")]
+    File {
+        /// The path as the user knows it.
+        file: String,
+        /// What was wrong and how to fix it.
+        message: String,
+    },
+    /// A request the command cannot carry out as asked (an output folder or
+    /// file it may not write, a busy port, a budget out of range, a missing
+    /// browser): the command line says so with exit code 2 where it is the
+    /// user's request that is at fault.
     #[error("{0}")]
-    Refused(String),
+    Usage(String),
     /// The program itself failed (a panic caught where a loop must go on,
     /// as `serve` rebuilding): a bug to report, never the author's fault.
     #[error("internal error (please report it): {0}")]
@@ -67,6 +80,14 @@ impl Error {
         Error::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// A problem with the whole file or folder `file`.
+    pub fn file(file: impl std::fmt::Display, message: impl Into<String>) -> Self {
+        Error::File {
+            file: file.to_string(),
+            message: message.into(),
         }
     }
 
@@ -114,11 +135,8 @@ impl Error {
             } => (file.clone(), *line, *column),
             Error::Io { path, .. } => (path.display().to_string(), 0, 0),
             Error::Template { name, .. } => (format!("templates/{name}"), 0, 0),
-            Error::Refused(message) => {
-                let file = message.split(": ").next().unwrap_or(message);
-                (file.to_string(), 0, 0)
-            }
-            Error::Many(_) | Error::Internal(_) => (String::new(), 0, 0),
+            Error::File { file, .. } => (file.clone(), 0, 0),
+            Error::Many(_) | Error::Internal(_) | Error::Usage(_) => (String::new(), 0, 0),
         }
     }
 
@@ -163,7 +181,7 @@ mod tests {
         let errors = vec![
             at("content/b.md", 9, 1),
             Error::Many(vec![at("content/a.md", 10, 2), at("content/b.md", 2, 5)]),
-            Error::Refused("content/a.md: too large".into()),
+            Error::file("content/a.md", "too large"),
             at("content/a.md", 2, 1),
             at("content/b.md", 9, 1),
             Error::Template {

@@ -205,11 +205,11 @@ fn checkout(content: &Path) -> Result<Option<Checkout>> {
         return Ok(None);
     }
     if shallow == "true" {
-        return Err(Error::Refused(format!(
-            "{}: a shallow git clone: the \"last updated\" dates need the history of content/; \
+        return Err(Error::file(
+            content.display(),
+            "a shallow git clone: the \"last updated\" dates need the history of content/; \
              fetch it with `git fetch --unshallow` (in GitHub Actions: `fetch-depth: 0`)",
-            content.display()
-        )));
+        ));
     }
     Ok(Some(Checkout {
         top: PathBuf::from(top),
@@ -239,10 +239,10 @@ fn refused(content: &Path, failure: &Failure) -> Error {
         Failure::NoGit => "git could not be run".to_string(),
         Failure::Failed(message) => message.trim().to_string(),
     };
-    Error::Refused(format!(
-        "{}: the \"last updated\" dates come from git, which failed: {why}",
-        content.display()
-    ))
+    Error::file(
+        content.display(),
+        format!("the \"last updated\" dates come from git, which failed: {why}"),
+    )
 }
 
 /// Each content file's first (most recent) date, by path below

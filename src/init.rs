@@ -15,7 +15,7 @@ pub(crate) const GITIGNORE: &str = "/.fairdice-cache\n/site.tmp-*\n/site.old-*\n
 /// Returns the files written, relative to `dir`.
 pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
     let refuse = |why: &str| {
-        Err(Error::Refused(format!(
+        Err(Error::Usage(format!(
             "{} {why}: `fairdice init` only writes into a new or empty folder",
             dir.display()
         )))
@@ -30,7 +30,7 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
     if dir.exists() {
         let mut entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
         if entries.next().is_some() {
-            return Err(Error::Refused(format!(
+            return Err(Error::Usage(format!(
                 "{} is not empty: `fairdice init` only writes into a new or empty folder",
                 dir.display()
             )));

@@ -266,7 +266,7 @@ fn project(args: &SiteArgs, ui: Ui) -> Result<Project, Exit> {
         Exit::Usage
     };
     if !args.root.join("content").is_dir() {
-        return Err(usage(Error::Refused(format!(
+        return Err(usage(Error::Usage(format!(
             "{}: no content/ folder here: pass --root, or start a site with `fairdice init DIR`",
             args.root.display()
         ))));
@@ -342,7 +342,7 @@ fn print_diff(diff: &fairdice::output::Diff, out: &Path, ui: Ui) {
             ui.always(&format!("{label}: {}", out.join(path).display()));
         }
     }
-    ui.error(&Error::Refused(format!(
+    ui.error(&Error::Usage(format!(
         "{} differs from a fresh build: run `fairdice build`",
         out.display()
     )));
@@ -362,7 +362,7 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
             evaluated.iter().map(|e| &e.results).collect();
         if let Err(err) = print_json(&scenarios, &results) {
             return failed(
-                &Error::Refused(format!("cannot write the results: {err}")),
+                &Error::Usage(format!("cannot write the results: {err}")),
                 ui,
             );
         }
@@ -490,7 +490,7 @@ fn arguments() -> Cli {
 fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget, ui: Ui) -> Exit {
     let params = match fairdice::roll::prepare(expressions, depth, budget) {
         Ok(params) => params,
-        Err(message) => return failed(&Error::Refused(message), ui),
+        Err(message) => return failed(&Error::Usage(message), ui),
     };
     let progress = Progress::new(!ui.quiet);
     if json {
@@ -501,7 +501,7 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
             .and_then(|()| out.flush());
         if let Err(err) = written {
             return failed(
-                &Error::Refused(format!("cannot write the results: {err}")),
+                &Error::Usage(format!("cannot write the results: {err}")),
                 ui,
             );
         }
@@ -601,7 +601,7 @@ fn init(dir: &Path, ui: Ui) -> Exit {
             ));
             Exit::Success
         }
-        Err(err @ Error::Refused(_)) => {
+        Err(err @ Error::Usage(_)) => {
             ui.error(&err);
             Exit::Usage
         }
@@ -613,7 +613,7 @@ fn init(dir: &Path, ui: Ui) -> Exit {
 /// page written only when every figure is within its limit.
 fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
     if !options.root.join("content").is_dir() {
-        ui.error(&Error::Refused(format!(
+        ui.error(&Error::Usage(format!(
             "{}: no content/ folder here: pass --root",
             options.root.display()
         )));
@@ -628,7 +628,7 @@ fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
     }
     let failures = report.failures();
     for (checked, comparison) in &failures {
-        ui.error(&Error::Refused(format!(
+        ui.error(&Error::Usage(format!(
             "content/{}: {comparison}: beyond its limit",
             checked.source
         )));
@@ -641,7 +641,7 @@ fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
         report.seed
     );
     if !failures.is_empty() {
-        ui.error(&Error::Refused(format!(
+        ui.error(&Error::Usage(format!(
             "verify: {} of {what} beyond their limits",
             failures.len()
         )));
@@ -651,7 +651,8 @@ fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
     if write {
         match fairdice::verify::summary::write(&options.root, &report) {
             Ok(path) => ui.note(&format!("wrote {}", path.display())),
-            Err(err @ Error::Refused(_)) => {
+            // A page there that verify did not write: the user's to move.
+            Err(err @ Error::File { .. }) => {
                 ui.error(&err);
                 return Exit::Usage;
             }

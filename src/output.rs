@@ -49,7 +49,7 @@ pub fn check_out_dir(out: &Path, root: &Path) -> Result<()> {
     let out_abs = canonical(out);
     let root_abs = canonical(root);
     let refuse = |why: &str| {
-        Err(Error::Refused(format!(
+        Err(Error::Usage(format!(
             "refusing to write the site to {}: {why}",
             out.display()
         )))
@@ -185,12 +185,14 @@ mod staging {
         let path = parent.join(format!("{name}.tmp-{pid}"));
         if let Err(err) = std::fs::create_dir(&path) {
             if err.kind() == std::io::ErrorKind::AlreadyExists {
-                return Err(Error::Refused(format!(
-                    "{}: cannot stage the new site: {} exists and was not made by fairdice; \
-                     move or rename it",
+                return Err(Error::file(
                     out.display(),
-                    path.display()
-                )));
+                    format!(
+                        "cannot stage the new site: {} exists and was not made by fairdice; \
+                     move or rename it",
+                        path.display()
+                    ),
+                ));
             }
             return Err(Error::io(out, err));
         }
@@ -582,7 +584,7 @@ impl Target<'_> {
     /// command replaces only what the user asked it to.
     pub fn check(&self) -> Result<()> {
         let refuse = |why: String| {
-            Err(Error::Refused(format!(
+            Err(Error::Usage(format!(
                 "refusing to write the {} to {}: {why}",
                 self.what,
                 self.out.display()

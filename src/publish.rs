@@ -16,8 +16,8 @@ use std::process::Command;
 /// latest release to writing the new one, so two releases at once cannot
 /// both pass the check against the same latest release and both write.
 pub fn release(project: &Project, version: &str, effective: &str) -> Result<PathBuf> {
-    let parsed = Version::parse(version).map_err(Error::Refused)?;
-    releases::check_date(effective).map_err(Error::Refused)?;
+    let parsed = Version::parse(version).map_err(Error::Usage)?;
+    releases::check_date(effective).map_err(Error::Usage)?;
     let _lock = crate::output::lock_project(&project.out)?;
     let content_dir = project.root.join("content");
     let loaded = content::load_with_budget(&content_dir, &project.budget)?;
@@ -27,7 +27,7 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
         return Err(err);
     }
     let rules_json = built.files.get(crate::site::RULES_JSON).ok_or_else(|| {
-        Error::Refused(
+        Error::Usage(
             "the site has no numbered rules to release: a section's _index.md must say \
                  `numbered: true`"
                 .into(),
@@ -105,7 +105,7 @@ pub(crate) fn find_browser() -> Result<PathBuf> {
             }
         }
     }
-    Err(Error::Refused(
+    Err(Error::Usage(
         "no Chromium on the PATH (looked for chromium, chromium-browser and google-chrome): \
          install Debian's `chromium` package (apt-get install chromium) and run again"
             .into(),
@@ -208,17 +208,19 @@ pub fn pdf(project: &Project, out: &Path) -> Result<()> {
         .ok()
         .filter(|b| b.starts_with(b"%PDF"));
     let Some(pdf) = pdf else {
-        return Err(Error::Refused(format!(
-            "{} did not print a PDF (exit {}): {}",
+        return Err(Error::file(
             browser.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-                .lines()
-                .rev()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" / ")
-        )));
+            format!(
+                "did not print a PDF (exit {}): {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+                    .lines()
+                    .rev()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            ),
+        ));
     };
     crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
 }

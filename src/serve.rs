@@ -61,7 +61,7 @@ impl Server {
     /// showing the error.
     pub fn start(project: Project, port: u16, ui: Ui) -> Result<Server> {
         let listener = TcpListener::bind(("127.0.0.1", port))
-            .map_err(|e| Error::Refused(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+            .map_err(|e| Error::Usage(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
         let addr = listener.local_addr().map_err(|e| Error::io(".", e))?;
         let status = Arc::new(Mutex::new(Status::default()));
         let stop = Arc::new(AtomicBool::new(false));

@@ -815,7 +815,10 @@ impl Renderer<'_> {
                 Block::Chart(chart) => {
                     let data = chart.table_id.as_ref().map(|t| format!("#table-{t}"));
                     let figure = charts::render_figure(chart, data.as_deref()).map_err(|e| {
-                        Error::Refused(format!("{}: {e}", computed.scenario.source))
+                        Error::file(
+                            paths::content_file(&computed.scenario.source),
+                            e.to_string(),
+                        )
                     })?;
                     json!({"type": "chart", "html": figure})
                 }
@@ -848,11 +851,14 @@ impl Renderer<'_> {
                 match (chances.next(), chances.next()) {
                     (None, _) => Ok(quote.missing.clone()),
                     (Some(chance), None) => Ok(quote.text.replace("{chance}", chance)),
-                    (Some(_), Some(_)) => Err(Error::Refused(format!(
-                        "{}: compare_with: {name:?} gives {} players different chances to go \
-                         first, which this page cannot quote as one",
-                        computed.scenario.source, quote.players
-                    ))),
+                    (Some(_), Some(_)) => Err(Error::file(
+                        paths::content_file(&computed.scenario.source),
+                        format!(
+                            "compare_with: {name:?} gives {} players different chances to go \
+                             first, which this page cannot quote as one",
+                            quote.players
+                        ),
+                    )),
                 }
             })
             .collect()

@@ -214,7 +214,7 @@ impl fmt::Display for Checked {
 /// Load `content/`, compute every scenario exactly, replay each by
 /// simulation and compare.
 pub fn run(options: &Options) -> Result<Report> {
-    options.budget.check().map_err(Error::Refused)?;
+    options.budget.check().map_err(Error::Usage)?;
     let _watch = limits::watch(&options.budget, "verify");
     let stage = limits::stage("loading content/");
     let content = content::load_with_budget(&options.root.join("content"), &options.budget)?;
@@ -288,7 +288,7 @@ fn admit(sources: &[&str], simulations: &[Simulation], options: &Options) -> Res
     let refuse = |what: String, seconds: f64, allowed: f64, per: &str| {
         let advice = Budget::advice(seconds / allowed * options.budget.factor)
             .map_or(String::new(), |flag| format!(", or pass {flag}"));
-        Err(Error::Refused(format!(
+        Err(Error::Usage(format!(
             "{what} {} trials each is estimated to take about {seconds:.0} s, over the \
              budget of {allowed:.0} s {per}: lower --simulate{advice}",
             options.trials

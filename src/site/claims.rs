@@ -110,7 +110,8 @@ impl<'a> Claims<'a> {
                 source,
                 format!("{message}, a name the build keeps for itself: rename content/{source}"),
             ),
-            (Owner::Generated(_), Owner::Generated(_)) => Error::Refused(message),
+            // Two names the build makes itself: a bug, not the author's.
+            (Owner::Generated(_), Owner::Generated(_)) => Error::Internal(message),
         };
         self.errors.push(error);
     }

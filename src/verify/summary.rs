@@ -18,16 +18,16 @@ pub const MARKER: &str =
     "# Written by `fairdice verify --simulate N --write`: run it again instead of editing.";
 
 /// Write the page for `report` under `root/content/`; a usage error
-/// ([`Error::Refused`]) when a page there was not written by `--write`.
+/// ([`Error::File`]) when a page there was not written by `--write`.
 pub fn write(root: &Path, report: &Report) -> Result<PathBuf> {
     let path = root.join("content").join(PAGE);
     match files::read_regular(&path, 1 << 20) {
         Ok(bytes) if !String::from_utf8_lossy(&bytes).contains(MARKER) => {
-            return Err(Error::Refused(format!(
-                "{}: not written by `fairdice verify --write` (its marker line is missing); \
+            return Err(Error::file(
+                path.display(),
+                "not written by `fairdice verify --write` (its marker line is missing); \
                  move it away to let verify write the page",
-                path.display()
-            )))
+            ))
         }
         Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
             return Err(Error::io(&path, err))
