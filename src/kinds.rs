@@ -42,10 +42,10 @@ pub static KINDS: &[Entry] = &[
     #[cfg(not(feature = "browser"))]
     entry::<analyses::race::Race>(),
     #[cfg(not(feature = "browser"))]
-    entry::<analyses::die_test::DieTest>(),
+    entry::<analyses::die_test_kind::DieTest>(),
     #[cfg(not(feature = "browser"))]
     entry::<analyses::seat_advantage::SeatAdvantage>(),
-    entry::<analyses::rolls::Rolls>(),
+    entry::<analyses::dice::Dice>(),
 ];
 
 /// One registered kind, reached by its name.

@@ -28,7 +28,7 @@ pub mod printable;
 pub mod progress;
 pub mod publish;
 pub mod releases;
-pub mod roll;
+pub mod roll_command;
 pub mod scenario;
 pub mod serve;
 pub mod shortcodes;

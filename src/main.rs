@@ -488,7 +488,7 @@ fn arguments() -> Cli {
 }
 
 fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget, ui: Ui) -> Exit {
-    let params = match fairdice::roll::prepare(expressions, depth, budget) {
+    let params = match fairdice::roll_command::prepare(expressions, depth, budget) {
         Ok(params) => params,
         Err(message) => return failed(&Error::Usage(message), ui),
     };
@@ -496,7 +496,7 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
     if json {
         use std::io::Write;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-        let written = fairdice::roll::write_json(&params, &progress, &mut out)
+        let written = fairdice::roll_command::write_json(&params, &progress, &mut out)
             .and_then(|()| writeln!(out))
             .and_then(|()| out.flush());
         if let Err(err) = written {
@@ -507,7 +507,7 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
         }
     } else {
         let width = fairdice::terminal::width();
-        ui.results(&fairdice::roll::text(&params, width, &progress));
+        ui.results(&fairdice::roll_command::text(&params, width, &progress));
     }
     Exit::Success
 }

@@ -671,12 +671,12 @@ fn playground_roll(query: &str, yaml: bool, budget: &Budget) -> Response {
             _ => {}
         }
     }
-    let prepared = crate::roll::prepare(&expressions, depth, budget);
+    let prepared = crate::roll_command::prepare(&expressions, depth, budget);
     let page = prepared.and_then(|params| {
         if yaml {
-            Ok(crate::roll::scenario_yaml(&params).into_bytes())
+            Ok(crate::roll_command::scenario_yaml(&params).into_bytes())
         } else {
-            crate::roll::report(&params, budget, &crate::progress::Progress::hidden())
+            crate::roll_command::report(&params, budget, &crate::progress::Progress::hidden())
                 .map(String::into_bytes)
         }
     });

@@ -13,7 +13,7 @@ use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use super::dice::Dice;
+use super::pool::Pool;
 use super::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
 use super::values::{DicePool, SizeSet};
 use super::{Analysis, Cost, ParamError};
@@ -232,7 +232,7 @@ pub struct Case {
     /// Players p.
     pub players: u64,
     /// What each player rolls; a bare `d6` is one die.
-    pub dice: Dice,
+    pub dice: Pool,
     /// Who rolls again.
     pub ties: TieRule,
     /// P(tie for the top in the first round).
@@ -257,7 +257,7 @@ pub struct Fastest {
     /// Who rolls again.
     pub ties: TieRule,
     /// The fastest dice; the first listed win ties.
-    pub dice: Dice,
+    pub dice: Pool,
     /// Their mean rounds.
     #[serde(with = "text")]
     pub expected_rounds: Exact,
@@ -307,7 +307,7 @@ impl Params {
                     let chain = Chain::new(players, rule, round);
                     cases.push(Case {
                         players,
-                        dice: Dice {
+                        dice: Pool {
                             count: dice.count_or(1),
                             sides: dice.sides,
                         },
@@ -410,7 +410,7 @@ impl Simulate for FirstPlayer {
 impl Case {
     fn experiment(&self) -> Experiment {
         let (players, ties) = (self.players, self.ties);
-        let Dice { count, sides } = self.dice;
+        let Pool { count, sides } = self.dice;
         let tie_event = players as usize;
         let events = (1..=players)
             .zip(&self.p_first)

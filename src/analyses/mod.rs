@@ -6,13 +6,13 @@
 pub mod cost;
 pub mod dice;
 pub(crate) mod dice_lang;
-pub mod die_test;
+pub mod die_test_kind;
 pub mod fields;
 pub mod first_player;
 pub mod observations;
+pub mod pool;
 pub mod race;
 pub mod reroll;
-pub mod rolls;
 pub mod seat_advantage;
 pub mod shuffle;
 pub mod simulate;

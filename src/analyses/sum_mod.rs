@@ -7,7 +7,7 @@ use num_traits::{One, Zero};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::dice::{Dice, Total};
+use super::pool::{Pool, Total};
 use super::simulate::{Event, Experiment, Simulate, Simulation};
 use super::values::{DicePool, SizeSet};
 use super::{Analysis, Cost, ParamError};
@@ -35,14 +35,14 @@ pub struct Results {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// The dice rolled.
-    pub dice: Dice,
+    pub dice: Pool,
     /// Number of targets n.
     pub targets: u64,
     /// k^N, the equally likely outcomes of the roll.
     #[serde(with = "text")]
     pub total_outcomes: BigUint,
     /// Ways and probability of each total.
-    #[serde(serialize_with = "crate::analyses::dice::in_parallel")]
+    #[serde(serialize_with = "crate::analyses::pool::in_parallel")]
     pub sums: Vec<Total>,
     /// Ways and probability of each bin v = total mod n.
     pub bins: Vec<Bin>,
@@ -183,7 +183,7 @@ impl Case {
         let over = Denominator::with_primes(&total_outcomes, &prime_factors(sides));
         let probability = |ways: &BigUint| over.ratio(ways);
         Case {
-            dice: Dice { count, sides },
+            dice: Pool { count, sides },
             targets,
             sums: sums
                 .iter()
@@ -220,7 +220,7 @@ impl Simulate for SumMod {
 
 impl Case {
     fn experiment(&self) -> Experiment {
-        let Dice { count, sides } = self.dice;
+        let Pool { count, sides } = self.dice;
         let targets = self.targets;
         let lowest = self.sums.first().map_or(count, |s| s.total);
         let totals = self.sums.len();

@@ -1,10 +1,10 @@
 //! The `first-player` page: expected rounds and first-round ties against the
 //! number of players, the fastest dice, then every case.
 
-use crate::analyses::dice::Dice;
 use crate::analyses::first_player::{
     Case, Fastest, FirstPlayer, Params, Results, TieRule, ROUNDS_SHOWN,
 };
+use crate::analyses::pool::Pool;
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, optional_fraction};
@@ -74,7 +74,7 @@ impl View {
 }
 
 /// `2d6`, with the count written even for one die.
-fn dice_label(dice: &Dice) -> String {
+fn dice_label(dice: &Pool) -> String {
     format!("{}d{}", dice.count, dice.sides)
 }
 
@@ -87,7 +87,7 @@ fn series<'a>(params: &Params, cases: &'a [Case], view: View) -> Vec<(String, Ve
     let mut series = Vec::new();
     for pool in &params.dice {
         // Cases spell `d6` as one die: match them the same way.
-        let dice = Dice {
+        let dice = Pool {
             count: pool.count_or(1),
             sides: pool.sides,
         };
@@ -102,7 +102,7 @@ fn series<'a>(params: &Params, cases: &'a [Case], view: View) -> Vec<(String, Ve
     series
 }
 
-fn series_name(dice: &Dice, rule: TieRule, view: View) -> String {
+fn series_name(dice: &Pool, rule: TieRule, view: View) -> String {
     match view {
         View::Rounds => format!("{}, {}", dice_label(dice), rule.name()),
         View::Tie => dice_label(dice),

@@ -9,12 +9,12 @@
 pub mod blocks;
 pub mod cells;
 pub mod csv;
-mod die_test;
+mod dice;
+mod die_test_kind;
 mod first_player;
 pub mod format;
 mod race;
 mod reroll;
-mod rolls;
 mod seat_advantage;
 mod shuffle;
 mod sum_mod;

@@ -2,7 +2,7 @@
 //! frequencies with their intervals against the fair chances, and the rolls
 //! it takes to notice a bias.
 
-use crate::analyses::die_test::{DieTest, Face, Params, Results, ENUMERATION_LIMIT};
+use crate::analyses::die_test_kind::{DieTest, Face, Params, Results, ENUMERATION_LIMIT};
 use crate::analyses::stats::ChiSquare;
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
@@ -315,7 +315,7 @@ fn power_table(results: &Results) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyses::die_test::{test, Die};
+    use crate::analyses::die_test_kind::{test, Die};
 
     #[test]
     fn the_page_opens_with_its_verdict_and_charts_intervals_as_error_bars() {

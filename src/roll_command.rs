@@ -1,9 +1,9 @@
-//! Rolls without a scenario file: `fairdice roll EXPR...` and the serve
+//! Dice without a scenario file: `fairdice roll EXPR...` and the serve
 //! playground read expressions from the command line or a form, check them
 //! and the budget exactly as the build does, and lay them out as the
 //! `dice` page would.
 
-use crate::analyses::rolls::{Expression, NamedRoll, Params, RollList, Rolls, MAX_ROLLS};
+use crate::analyses::dice::{Dice, Expression, NamedRoll, Params, RollList, MAX_ROLLS};
 use crate::analyses::{Analysis, Budget};
 use crate::engine::to_f64;
 use crate::layout::blocks::{Block, Cell};
@@ -41,9 +41,9 @@ pub fn prepare(
         rolls: RollList(rolls),
         explode_depth,
     };
-    Rolls::validate(&params).map_err(|e| e.message)?;
+    Dice::validate(&params).map_err(|e| e.message)?;
     budget
-        .admit_explained(&Rolls::cost(&params), Rolls::cost_detail(&params))
+        .admit_explained(&Dice::cost(&params), Dice::cost_detail(&params))
         .map_err(|e| e.message)?;
     Ok(params)
 }
@@ -55,16 +55,16 @@ pub fn write_json(
     progress: &Progress,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let analysed = Rolls::analyse(params, progress);
-    Rolls::contract(&analysed, &mut serde_json::Serializer::pretty(out))
+    let analysed = Dice::analyse(params, progress);
+    Dice::contract(&analysed, &mut serde_json::Serializer::pretty(out))
         .map_err(std::io::Error::from)
 }
 
 /// The page's blocks for a terminal `width` wide, each roll's table with
 /// a bar per value.
 pub fn text(params: &Params, width: usize, progress: &Progress) -> String {
-    let analysed = Rolls::analyse(params, progress);
-    let mut blocks = Rolls::layout(params, &analysed);
+    let analysed = Dice::analyse(params, progress);
+    let mut blocks = Dice::layout(params, &analysed);
     for (index, roll) in analysed.results.rolls.iter().enumerate() {
         let id = format!("roll-{}", index + 1);
         let Some(table) = blocks.iter_mut().find_map(|b| match b {

@@ -2,14 +2,14 @@
 //! then each roll's key figures, its distribution drawn and tabulated, and
 //! the "at least" curves of every roll on one chart.
 
-use crate::analyses::rolls::{Analysed, Comparison, Params, Roll, RollFigures, Rolls};
+use crate::analyses::dice::{Analysed, Comparison, Dice, Params, Roll, RollFigures};
 use crate::engine::{exact_string, to_f64, Exact};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
 };
 use crate::layout::{cells, format, Layout};
 
-impl Layout for Rolls {
+impl Layout for Dice {
     fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
         let results = &analysed.results;
         let mut blocks = Vec::new();
@@ -343,8 +343,8 @@ mod tests {
 
     fn verdict_of(yaml: &str) -> String {
         let params: Params = serde_yaml::from_str(yaml).unwrap();
-        let analysed = Rolls::analyse(&params, &Progress::hidden());
-        match Rolls::layout(&params, &analysed).remove(0) {
+        let analysed = Dice::analyse(&params, &Progress::hidden());
+        match Dice::layout(&params, &analysed).remove(0) {
             Block::Verdict { text } => text,
             other => panic!("{other:?}"),
         }
@@ -386,8 +386,8 @@ mod tests {
     fn the_page_leads_with_the_head_to_head() {
         let params: Params =
             serde_yaml::from_str("rolls:\n  standard: 4d6dl1\n  heroic: 2d6+6\n").unwrap();
-        let analysed = Rolls::analyse(&params, &Progress::hidden());
-        let blocks = Rolls::layout(&params, &analysed);
+        let analysed = Dice::analyse(&params, &Progress::hidden());
+        let blocks = Dice::layout(&params, &analysed);
         let Block::Verdict { text } = &blocks[0] else {
             panic!("{:?}", blocks[0])
         };
@@ -397,7 +397,7 @@ mod tests {
             "{text}"
         );
         let page = crate::layout::ScenarioPage {
-            results: Rolls::contract(&analysed, serde_json::value::Serializer).unwrap(),
+            results: Dice::contract(&analysed, serde_json::value::Serializer).unwrap(),
             blocks,
         };
         let table = page.table("roll-1").unwrap();
@@ -417,8 +417,8 @@ mod tests {
                 .map(|i| format!("  r{i}: d{}\n", i + 1))
                 .collect();
             let params: Params = serde_yaml::from_str(&format!("rolls:\n{rolls}")).unwrap();
-            let analysed = Rolls::analyse(&params, &Progress::hidden());
-            let blocks = Rolls::layout(&params, &analysed);
+            let analysed = Dice::analyse(&params, &Progress::hidden());
+            let blocks = Dice::layout(&params, &analysed);
             let chart = blocks
                 .iter()
                 .find(|b| matches!(b, Block::Chart(c) if c.id == "at-least"));

@@ -1,0 +1,47 @@
+//! A pool of identical dice and its totals as results spell them, shared by
+//! the kinds that roll one (sum-mod, first-player, race).
+
+use crate::engine::{text, Exact};
+use num_bigint::BigUint;
+use serde::{Deserialize, Serialize};
+
+/// N dice of k faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pool {
+    /// N, the dice rolled.
+    pub count: u64,
+    /// k, faces per die.
+    pub sides: u64,
+}
+
+/// One total of the dice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Total {
+    /// The total.
+    pub total: u64,
+    /// Outcomes giving it.
+    #[serde(with = "text")]
+    pub ways: BigUint,
+    /// ways / k^N.
+    #[serde(with = "text")]
+    pub probability: Exact,
+}
+
+/// For `#[serde(serialize_with = "crate::analyses::pool::in_parallel")]` on
+/// long lists of big numbers (the 5,001 totals of 1000d6): spelling
+/// thousand-digit numbers in decimal is most of the work of printing them,
+/// so the items are spelled on every core, then written in order.
+pub(crate) fn in_parallel<T, S>(items: &[T], serializer: S) -> Result<S::Ok, S::Error>
+where
+    T: Serialize + Sync,
+    S: serde::Serializer,
+{
+    use rayon::prelude::*;
+    use serde::ser::Error;
+    let spelled: Vec<serde_json::Value> = items
+        .par_iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(S::Error::custom)?;
+    spelled.serialize(serializer)
+}
