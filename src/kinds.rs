@@ -26,41 +26,50 @@ pub trait Kind: Analysis + Layout + Simulate {}
 
 impl<K: Analysis + Layout + Simulate> Kind for K {}
 
-/// Every kind a scenario's `kind:` may name, in the order the docs list them.
-///
-/// Built with the feature `browser` (the engine in the reader's browser,
-/// `wasm/`), only the kinds its calculators compute are registered
-/// (`site::calculator::KINDS`): the others' code is then left out of the
-/// module, which neither weighs their bytes nor changes when they do.
+/// Every kind a scenario's `kind:` may name, in the order the docs list them,
+/// each with whether it runs in the reader's browser (see [`Entry::browser`]).
 pub static KINDS: &[Entry] = &[
-    #[cfg(not(feature = "browser"))]
-    entry::<analyses::sum_mod::SumMod>(),
-    entry::<analyses::reroll::Reroll>(),
-    entry::<analyses::first_player::FirstPlayer>(),
-    #[cfg(not(feature = "browser"))]
-    entry::<analyses::shuffle::Shuffle>(),
-    #[cfg(not(feature = "browser"))]
-    entry::<analyses::race::Race>(),
-    #[cfg(not(feature = "browser"))]
-    entry::<analyses::die_test_kind::DieTest>(),
-    #[cfg(not(feature = "browser"))]
-    entry::<analyses::seat_advantage::SeatAdvantage>(),
-    entry::<analyses::dice::Dice>(),
+    entry::<analyses::sum_mod::SumMod>(false),
+    entry::<analyses::reroll::Reroll>(true),
+    entry::<analyses::first_player::FirstPlayer>(true),
+    entry::<analyses::shuffle::Shuffle>(false),
+    entry::<analyses::race::Race>(false),
+    entry::<analyses::die_test_kind::DieTest>(false),
+    entry::<analyses::seat_advantage::SeatAdvantage>(false),
+    entry::<analyses::dice::Dice>(true),
 ];
 
 /// One registered kind, reached by its name.
 pub struct Entry {
     /// As written after `kind:`.
     pub name: &'static str,
+    /// Quick enough to recompute while the reader types: its pages carry a
+    /// what-if form, computed in the browser by the engine in `wasm/`.
+    /// Built for the browser (feature `browser`), the other kinds keep only
+    /// their names, so their code is left out of the module.
+    pub browser: bool,
     /// The top-level keys of its parameters (besides the header's).
     pub fields: fn() -> &'static [&'static str],
     /// Read its parameters from a scenario file's text.
     pub parse: fn(&str) -> Result<Params, serde_yaml::Error>,
 }
 
-const fn entry<K: Kind>() -> Entry {
+const fn entry<K: Kind>(browser: bool) -> Entry {
+    if cfg!(feature = "browser") && !browser {
+        return Entry {
+            name: K::NAME,
+            browser,
+            fields: || &[],
+            parse: |_| {
+                Err(serde::de::Error::custom(
+                    "this kind is not computed in the browser",
+                ))
+            },
+        };
+    }
     Entry {
         name: K::NAME,
+        browser,
         fields: fields_of::<K::Params>,
         parse: parse::<K>,
     }
@@ -170,6 +179,10 @@ impl fmt::Debug for Results {
     }
 }
 
+/// The browser's module never stores, reads back or replays results: in
+/// its build those bodies are left out, and their code with them.
+const BROWSER_NEVER: &str = "the browser's module stores, reads back and replays no results";
+
 trait ErasedParams: fmt::Debug + Send + Sync {
     fn kind(&self) -> &'static str;
     fn validate(&self) -> Result<(), ParamError>;
@@ -242,6 +255,9 @@ impl<K: Kind> ErasedParams for Typed<K> {
         })))
     }
     fn read(&self, bytes: &[u8]) -> Option<Results> {
+        if cfg!(feature = "browser") {
+            unreachable!("{BROWSER_NEVER}")
+        }
         let results: K::Results = serde_json::from_slice(bytes).ok()?;
         Some(Results(Arc::new(TypedResults::<K> {
             params: self.params.clone(),
@@ -260,6 +276,9 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
         K::contract(&self.results, &mut serializer).map_err(std::io::Error::from)
     }
     fn to_bytes(&self) -> Vec<u8> {
+        if cfg!(feature = "browser") {
+            unreachable!("{BROWSER_NEVER}")
+        }
         serde_json::to_vec(&self.results).expect("results serialize")
     }
     fn page(&self) -> ScenarioPage {
@@ -269,6 +288,9 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
         }
     }
     fn simulation(&self) -> Simulation {
+        if cfg!(feature = "browser") {
+            unreachable!("{BROWSER_NEVER}")
+        }
         K::simulation(&self.params, &self.results)
     }
 }

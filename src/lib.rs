@@ -8,6 +8,7 @@
 pub mod analyses;
 pub mod build;
 pub mod cache;
+pub mod calculator;
 pub mod charts;
 pub mod config;
 pub mod content;
@@ -17,6 +18,7 @@ pub mod gates;
 pub mod glossary;
 pub mod hash;
 pub mod history;
+pub mod html;
 pub mod init;
 pub mod kinds;
 pub mod layout;

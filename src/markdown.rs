@@ -2,12 +2,13 @@
 //! stable anchors, links to `.md` files rewritten to the pages they become,
 //! `$...$` and `$$...$$` turned into MathML, `> [!NOTE]` quotes into callouts.
 
-mod anchors;
 mod math;
 mod numbering;
 mod terms;
 
-pub use anchors::{slugify, Anchors};
+pub(crate) use crate::html::anchors::{self, slugify, Anchors};
+pub use crate::html::escape as escape_html;
+pub use crate::html::Heading;
 pub use numbering::{derived_key, Numbering, Rule};
 pub use terms::{Term, Terms};
 
@@ -29,17 +30,6 @@ pub struct Rendered {
     pub links: Vec<Link>,
     /// The rules of a numbered page, in order (empty otherwise).
     pub rules: Vec<Rule>,
-}
-
-/// A heading with its anchor.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Heading {
-    /// 1 to 6.
-    pub level: u8,
-    /// Plain text.
-    pub text: String,
-    /// The `id`, unique within the page.
-    pub id: String,
 }
 
 /// A relative link found in the markdown (after rewriting).
@@ -960,22 +950,6 @@ fn plain_text(events: &[Event]) -> String {
             _ => None,
         })
         .collect()
-}
-
-/// Escape text for HTML content and attribute values.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

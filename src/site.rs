@@ -5,7 +5,6 @@
 //! and templates only place them.
 
 mod basics;
-pub mod calculator;
 mod changes;
 mod claims;
 pub mod defaults;
@@ -17,13 +16,14 @@ mod rules;
 mod search;
 pub mod standalone;
 
-use crate::charts;
 use crate::config::Config;
 use crate::content::{Content, Page};
 use crate::error::{Error, Result};
-use crate::layout::blocks::{Block, Quote, ScenarioPage, Table};
+use crate::html;
+use crate::html::Heading;
+use crate::layout::blocks::{Quote, ScenarioPage, Table};
 use crate::layout::csv::csv;
-use crate::markdown::{self, Heading, Link};
+use crate::markdown::{self, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
 use crate::scenario::Scenario;
@@ -46,19 +46,6 @@ pub struct Computed<'a> {
     pub page: ScenarioPage,
 }
 
-/// Tables longer than this scroll inside a box of their own on screen
-/// (every row still prints).
-const LONG_TABLE: usize = 40;
-/// Tables whose rows are wider than this many characters (see
-/// [`print_width`]) print on a landscape page in smaller type: a portrait
-/// A4 page holds about 120 characters of 8 pt table text.
-const WIDE_TABLE: usize = 110;
-/// Past this many rows a table shows its first and last rows, and the
-/// rest is in its CSV.
-const MAX_INLINE_ROWS: usize = 2000;
-/// Rows kept at each end of a table past [`MAX_INLINE_ROWS`].
-const SUMMARY_EDGE: usize = 100;
-
 /// The JSON document of one scenario, as in `fairdice eval --json`.
 pub fn scenario_json(scenario: &Scenario, page: &ScenarioPage) -> serde_json::Value {
     json!({
@@ -69,6 +56,9 @@ pub fn scenario_json(scenario: &Scenario, page: &ScenarioPage) -> serde_json::Va
     })
 }
 
+/// Templates earlier versions read, whose work [`crate::html`] now does.
+const RETIRED_TEMPLATES: [&str; 2] = ["blocks.html", "table.html"];
+
 /// Load the default templates, overridden file by file by those in `dir`
 /// (which may be missing: the defaults are compiled in).
 pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
@@ -78,6 +68,17 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
     if dir.is_dir() || dir.is_symlink() {
         let mut errors = Vec::new();
         crate::content::read_folder(dir, "templates/", &mut errors, |relative, bytes| {
+            if RETIRED_TEMPLATES.contains(&relative.as_str()) {
+                return Err(Error::file(
+                    format!("templates/{relative}"),
+                    format!(
+                        "fairdice no longer reads templates/{relative}: a scenario's blocks and \
+                         tables are written by fairdice itself, so the calculators in the page \
+                         show what the build wrote; remove the file (style tables in \
+                         templates/assets/style.css, place the blocks with {{{{ blocks_html | safe }}}})"
+                    ),
+                ));
+            }
             files.insert(relative, bytes);
             Ok(())
         })?;
@@ -176,7 +177,6 @@ pub fn render(
         meta,
         failed: &failed_scenarios,
         unreleased: &BTreeSet::new(),
-        standalone: false,
     };
 
     // Every page is rendered, whatever the others' errors, and a page with
@@ -439,13 +439,6 @@ struct RenderedPage<'a> {
     rules: Vec<markdown::Rule>,
 }
 
-/// Where a table's CSV is: a file beside the page, or (in a single-file
-/// report) the data itself in a `data:` address with a file name to save as.
-struct CsvLink {
-    href: String,
-    download: Option<String>,
-}
-
 struct Renderer<'a> {
     tera: &'a Tera,
     nav: &'a Nav,
@@ -462,9 +455,6 @@ struct Renderer<'a> {
     /// Keys of the rules whose words differ from the latest release (or
     /// that it lacks): marked as edited since, not yet released.
     unreleased: &'a BTreeSet<String>,
-    /// A single-file report: no other scenario is there to link or quote,
-    /// so a scenario named in a sentence is named, not linked.
-    standalone: bool,
 }
 
 #[derive(Serialize)]
@@ -639,11 +629,14 @@ impl Renderer<'_> {
             .tables()
             .map(|t| (paths::table_csv(&scenario.name, &t.id), csv(t).into_bytes()))
             .collect();
-        let csv_link = |table: &Table| CsvLink {
-            href: paths::sibling_href(&paths::table_csv(&scenario.name, &table.id)),
-            download: None,
-        };
-        let (blocks, headings) = self.scenario_blocks(computed, &csv_link)?;
+        let (blocks, headings) = html::blocks(
+            &computed.page.blocks,
+            &SiteLinks {
+                renderer: self,
+                computed,
+            },
+            &scenario.source,
+        )?;
         let json_doc = scenario_json(scenario, &computed.page);
         let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
         json_text.push('\n');
@@ -659,12 +652,12 @@ impl Renderer<'_> {
         let mut context = self.context(&output, &scenario.header.title, description, &headings);
         context.insert("lead", &scenario.header.description);
         let updated = self.source_links(&mut context, &scenario.source, None);
-        context.insert("blocks", &blocks);
+        context.insert("blocks_html", &blocks);
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);
         context.insert("measures", &self.book.measured_by(computed, &output));
-        context.insert("calculator", &calculator::form(scenario));
+        context.insert("calculator", &crate::calculator::form(scenario));
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
         files.insert(output.clone(), html.into_bytes());
@@ -755,77 +748,6 @@ impl Renderer<'_> {
             ));
         }
         html
-    }
-
-    /// A scenario page's blocks as the templates take them, and its
-    /// headings for the "on this page" list.
-    fn scenario_blocks(
-        &self,
-        computed: &Computed,
-        csv_link: &dyn Fn(&Table) -> CsvLink,
-    ) -> Result<(Vec<serde_json::Value>, Vec<Heading>)> {
-        let mut blocks = Vec::new();
-        let mut headings = Vec::new();
-        let mut ids = markdown::Anchors::for_page();
-        for block in &computed.page.blocks {
-            let rendered = match block {
-                Block::Heading { text } => {
-                    // Ids begin with a letter ("2 targets" -> "case-2-targets"),
-                    // so CSS selectors and strict validators take them.
-                    let mut id = markdown::slugify(text);
-                    if id.starts_with(|c: char| c.is_ascii_digit()) {
-                        id.insert_str(0, "case-");
-                    }
-                    // Roll names `a`, `A` and `a!` all slug to `a`.
-                    let id = ids.unique(id);
-                    headings.push(Heading {
-                        level: 2,
-                        text: text.clone(),
-                        id: id.clone(),
-                    });
-                    json!({"type": "heading", "text": text, "id": id})
-                }
-                Block::Text { text } => json!({"type": "text", "text": text}),
-                Block::ScenarioLink {
-                    before,
-                    scenario,
-                    after,
-                    ..
-                } if self.standalone => {
-                    json!({"type": "scenario-link", "before": before, "title": scenario,
-                           "href": null, "after": after, "quotes": []})
-                }
-                Block::ScenarioLink {
-                    before,
-                    scenario,
-                    kind,
-                    after,
-                    quotes,
-                } => {
-                    let (title, href) = self.scenario_link(computed, scenario, kind)?;
-                    let quotes = self.quotes(computed, scenario, quotes)?;
-                    json!({"type": "scenario-link", "before": before, "title": title,
-                           "href": href, "after": after, "quotes": quotes})
-                }
-                Block::Verdict { text } => json!({"type": "verdict", "text": text}),
-                Block::Facts { items } => json!({"type": "facts", "items": items}),
-                Block::Table(table) => {
-                    json!({"type": "table", "html": self.table_html(table, &csv_link(table))?})
-                }
-                Block::Chart(chart) => {
-                    let data = chart.table_id.as_ref().map(|t| format!("#table-{t}"));
-                    let figure = charts::render_figure(chart, data.as_deref()).map_err(|e| {
-                        Error::file(
-                            paths::content_file(&computed.scenario.source),
-                            e.to_string(),
-                        )
-                    })?;
-                    json!({"type": "chart", "html": figure})
-                }
-            };
-            blocks.push(rendered);
-        }
-        Ok((blocks, headings))
     }
 
     /// Each quote's sentence with the linked first-player scenario's exact
@@ -934,43 +856,31 @@ impl Renderer<'_> {
         let context = self.context(paths::PLAYGROUND_PAGE, "Playground", None, &[]);
         self.render_template("playground.html", &context)
     }
+}
 
-    /// A table as HTML, summarised when long, with a link to its CSV.
-    fn table_html(&self, table: &Table, csv: &CsvLink) -> Result<String> {
-        let total = table.rows.len();
-        let (head, tail) = if total <= MAX_INLINE_ROWS {
-            (&table.rows[..], &table.rows[..0])
-        } else {
-            (
-                &table.rows[..SUMMARY_EDGE],
-                &table.rows[total - SUMMARY_EDGE..],
-            )
-        };
-        let numeric: Vec<bool> = (0..table.columns.len())
-            .map(|i| {
-                table
-                    .rows
-                    .iter()
-                    .all(|row| row.get(i).is_some_and(numeric_cell))
-            })
-            .collect();
-        let mut context = Context::new();
-        context.insert("table", table);
-        context.insert("head", head);
-        context.insert("tail", tail);
-        context.insert("omitted", &(total.saturating_sub(head.len() + tail.len())));
-        context.insert("total_rows", &total);
-        context.insert("long", &(total > LONG_TABLE));
-        context.insert("wide", &(print_width(table) > WIDE_TABLE));
-        context.insert("numeric", &numeric);
-        context.insert(
-            "has_exact",
-            &table.rows.iter().flatten().any(|c| c.shown != c.exact),
-        );
-        context.insert("csv_href", &csv.href);
-        context.insert("csv_download", &csv.download);
-        context.insert("distribution", &distribution_column(table));
-        self.render_template("table.html", &context)
+/// Links from a scenario's page on the site: each CSV beside the page, and
+/// other scenarios' pages with their figures quoted.
+struct SiteLinks<'r, 'a> {
+    renderer: &'r Renderer<'a>,
+    computed: &'r Computed<'r>,
+}
+
+impl html::Links for SiteLinks<'_, '_> {
+    fn csv(&self, table: &Table) -> html::CsvLink {
+        let name = &self.computed.scenario.name;
+        html::CsvLink {
+            href: paths::sibling_href(&paths::table_csv(name, &table.id)),
+            download: None,
+        }
+    }
+
+    fn scenario(&self, name: &str, kind: &str, quotes: &[Quote]) -> Result<html::Linked> {
+        let (title, href) = self.renderer.scenario_link(self.computed, name, kind)?;
+        Ok(html::Linked {
+            title,
+            href: Some(href),
+            quotes: self.renderer.quotes(self.computed, name, quotes)?,
+        })
     }
 }
 
@@ -983,47 +893,6 @@ fn markdown_export(page: &Page) -> Vec<u8> {
     } else {
         page.body.clone().into_bytes()
     }
-}
-
-/// A table's printed width in characters, padding included: each column as
-/// wide as its widest shown cell or its longest header word (headers wrap
-/// in print, cells do not).
-fn print_width(table: &Table) -> usize {
-    (0..table.columns.len())
-        .map(|i| {
-            let header = table.columns[i]
-                .split_whitespace()
-                .map(|w| w.chars().count());
-            let cells = table
-                .rows
-                .iter()
-                .filter_map(|row| row.get(i))
-                .map(|c| c.shown.chars().count());
-            header.chain(cells).max().unwrap_or(0) + 2
-        })
-        .sum()
-}
-
-/// A cell holding a number (right-aligned): digits, a fraction, a
-/// decimal or scientific form, or a dash for none.
-fn numeric_cell(cell: &crate::layout::blocks::Cell) -> bool {
-    let text = cell.exact.trim();
-    text == "—"
-        || (!text.is_empty()
-            && text
-                .chars()
-                .all(|c| c.is_ascii_digit() || "-+./,e ".contains(c)))
-}
-
-/// A distribution table (first column `value`, and a `probability`
-/// column) labels each row with its value and exact probability
-/// (`data-value`, `data-probability`), so scripts and tests read the exact
-/// fraction from the page: the index of that column.
-fn distribution_column(table: &Table) -> Option<usize> {
-    if table.columns.first().map(String::as_str) != Some("value") {
-        return None;
-    }
-    table.columns.iter().position(|c| c == "probability")
 }
 
 /// Every relative link and image of every page must reach a file of the
@@ -1052,31 +921,4 @@ fn check_links(pages: &[RenderedPage], files: &links::Files, errors: &mut Vec<Er
         })
         .collect();
     links::check(&checked, files, &ids, errors);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::layout::blocks::Cell;
-
-    #[test]
-    fn print_width_counts_the_widest_cell_or_header_word() {
-        let table = Table {
-            id: "t".into(),
-            caption: "c".into(),
-            columns: vec!["list".into(), "smallest margin".into()],
-            rows: vec![
-                vec![Cell::plain("[4, 5, 6]"), Cell::plain("0")],
-                vec![
-                    Cell::plain("[4]"),
-                    Cell {
-                        shown: "0.0277778".into(),
-                        exact: "1/36".into(),
-                    },
-                ],
-            ],
-        };
-        // "[4, 5, 6]" (9) + 2, then "0.0277778" (9) beside "smallest" (8) + 2.
-        assert_eq!(print_width(&table), 22);
-    }
 }

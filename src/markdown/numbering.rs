@@ -11,7 +11,7 @@
 //! agree on what a rule is; the render then blanks the `{#key}` texts (with
 //! spaces, so every offset holds) and dresses each rule from the plan.
 
-use super::anchors::{check_id, slugify};
+use crate::html::anchors::{check_id, slugify};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use serde::Serialize;
 use std::collections::HashMap;

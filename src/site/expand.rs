@@ -2,6 +2,7 @@
 
 use super::Renderer;
 use crate::charts;
+use crate::html;
 use crate::layout::format;
 use crate::paths;
 use crate::shortcodes::{Call, Expand, Expansion};
@@ -114,7 +115,7 @@ impl Expand for Expander<'_, '_> {
                         it_has(ids, "tables")
                     )
                 })?;
-                let csv = super::CsvLink {
+                let csv = html::CsvLink {
                     href: paths::href(
                         &self.output,
                         &paths::table_csv(&computed.scenario.name, &table.id),
@@ -125,10 +126,7 @@ impl Expand for Expander<'_, '_> {
                 if !self.table_ids.borrow_mut().insert(table.id.clone()) {
                     table.id = format!("{}-{}", crate::markdown::slugify(name), table.id);
                 }
-                let html = self
-                    .renderer
-                    .table_html(&table, &csv)
-                    .map_err(|e| e.to_string())?;
+                let html = html::table(&table, &csv);
                 Ok(Expansion::Block(format!(
                     "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
                     crate::markdown::escape_html(&computed.scenario.header.title)

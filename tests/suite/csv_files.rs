@@ -94,7 +94,7 @@ fn a_reports_data_links_read_back_the_same() {
 
 #[test]
 fn the_what_if_forms_data_links_read_back_the_same() {
-    use fairdice::site::calculator::{answer, Call, Playground, Response};
+    use fairdice::calculator::{answer, Call, Playground, Response};
     let call = Call::Playground(Playground {
         rolls: "2d20kh1\n-1+d6\n".into(),
         explode_depth: String::new(),

@@ -480,10 +480,10 @@ fn a_template_or_page_that_grows_is_stopped_by_the_memory_limit() {
          templates/page.html for the page \"Home\", and was stopped",
     );
     stopped(
-        "table.html",
+        "scenario.html",
         &growing,
         &["build", "--budget", "0.1"],
-        "error: the build used more than 102 MB of memory while rendering templates/table.html",
+        "error: the build used more than 102 MB of memory while rendering templates/scenario.html",
     );
 
     // Content alone: one table shortcode written many times over.

@@ -617,3 +617,17 @@ fn decode(text: &str) -> String {
     }
     String::from_utf8(out).expect("UTF-8 after decoding")
 }
+
+/// The templates whose work fairdice now does itself (a scenario's blocks
+/// and tables, so the browser's calculators show what the build wrote) are
+/// refused by name with the fix, never silently ignored.
+#[test]
+fn retired_templates_are_refused_with_the_fix() {
+    for name in ["blocks.html", "table.html"] {
+        let path = format!("templates/{name}");
+        let err = refused(name, &[(path.as_str(), b"<p>{{ table.caption }}</p>")]);
+        assert!(err.starts_with(&format!("templates/{name}")), "{err}");
+        assert!(err.contains("no longer reads"), "{err}");
+        assert!(err.contains("remove the file"), "{err}");
+    }
+}

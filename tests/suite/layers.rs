@@ -1,4 +1,4 @@
-//! The layers run one way: foundation (engine) <- analyses <- layout <- load <- site <-
+//! The layers run one way: foundation (engine) <- analyses <- layout <- load <- faces <- site <-
 //! build <- command line. A module may use its own layer and those below,
 //! never one above; and no two modules may use each other, directly or round
 //! a loop (a parent and its own submodules excepted, as Rust needs).
@@ -24,14 +24,14 @@ const LAYERS: &[(&str, &[&str])] = &[
             "scenario", "content", "error", "releases", "glossary", "config", "history", "yaml",
         ],
     ),
-    (
-        "site",
-        &["site", "markdown", "shortcodes", "charts", "output"],
-    ),
+    // What the reader's browser runs as well: charts, a scenario's blocks
+    // as HTML, and the calculators (wasm/ depends on nothing above).
+    ("faces", &["charts", "html", "calculator"]),
+    ("site", &["site", "markdown", "shortcodes", "output"]),
     ("build", &["build", "cache", "publish", "verify"]),
     (
         "command line",
-        &["ui", "terminal", "roll", "serve", "init", "main"],
+        &["ui", "terminal", "roll_command", "serve", "init", "main"],
     ),
 ];
 

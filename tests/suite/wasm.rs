@@ -9,7 +9,7 @@
 //! Skipped, with a notice, without Chromium; under `CI=true` a missing
 //! Chromium fails.
 
-use fairdice::site::calculator::{self, Field, Request, Response};
+use fairdice::calculator::{self, Field, Request, Response};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;

@@ -1,5 +1,5 @@
 //! fairdice's engine in the reader's browser: the calculators of
-//! `fairdice::site::calculator` (what-if forms and the playground), the
+//! `fairdice::calculator` (what-if forms and the playground), the
 //! same code the build runs, behind four exported functions. The page's
 //! script writes a request (JSON) into memory it asked for with
 //! `fairdice_alloc`, calls `fairdice_call`, and reads the response (JSON)
@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use fairdice::site::calculator::{self, Call, Response};
+use fairdice::calculator::{self, Call, Response};
 use std::sync::Mutex;
 
 /// The last response, or the message of a panic (read after the trap).

@@ -6,18 +6,13 @@
 //! the form) and, compiled to WebAssembly (`wasm/`), the reader's browser,
 //! where the page's script only carries the text to and from this module.
 
-use super::standalone::blocks_html;
-use super::Computed;
 use crate::analyses::Budget;
+use crate::html;
 use crate::kinds;
 use crate::progress::Progress;
 use crate::scenario::{self, Scenario};
 use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
-
-/// The kinds whose pages carry a what-if form: quick enough to recompute
-/// while the reader types.
-pub const KINDS: &[&str] = &["reroll", "first-player", "dice"];
 
 /// The what-if form of a scenario page: the scenario's own keys with their
 /// values as the file writes them, one line each.
@@ -96,10 +91,7 @@ pub enum Response {
 /// The form for a scenario's page, if its kind has one.
 pub fn form(scenario: &Scenario) -> Option<Form> {
     let kind = scenario.params.kind();
-    if !KINDS.contains(&kind) {
-        return None;
-    }
-    let entry = kinds::find(kind)?;
+    let entry = kinds::find(kind).filter(|entry| entry.browser)?;
     let mapping: serde_yaml::Mapping = serde_yaml::from_str(&scenario.text).ok()?;
     let fields = (entry.fields)()
         .iter()
@@ -133,16 +125,14 @@ pub fn calculate(request: &Request) -> Response {
         }
     };
     let page = scenario.params.analyse(&Progress::hidden()).page();
-    let results = page.results.clone();
-    let computed = Computed {
-        scenario: &scenario,
-        page,
+    let links = html::Standalone {
+        scenario: &scenario.name,
     };
-    match blocks_html(&computed) {
-        Ok(html) => Response::Done {
+    match html::blocks(&page.blocks, &links, &scenario.source) {
+        Ok((html, _)) => Response::Done {
             html,
             yaml,
-            results,
+            results: page.results,
         },
         Err(err) => Response::Refused {
             key: None,
@@ -347,12 +337,8 @@ mod tests {
         let built = scenario::parse("rules/first-player.yaml", &yaml).unwrap();
         let page = built.params.analyse(&Progress::hidden()).page();
         assert_eq!(results, page.results);
-        let expected = blocks_html(&Computed {
-            scenario: &built,
-            page,
-        })
-        .unwrap();
-        assert_eq!(html, expected);
+        let verdict = html::escape(page.verdict().unwrap());
+        assert!(html.contains(&format!("<p class=\"verdict\">{verdict}</p>")));
         assert!(!html.contains("<svg"), "one number of players: no chart");
         assert!(html.contains("download=\"first-player.cases.csv\""));
         assert_eq!(
