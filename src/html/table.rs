@@ -85,9 +85,9 @@ pub fn table(table: &Table, csv: &CsvLink) -> String {
     let distribution = distribution_column(table);
     rows(&mut out, head, &numeric, distribution);
     if omitted > 0 {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<tr class=\"omitted\"><td colspan=\"{}\">{omitted} more rows in the CSV</td></tr>\n",
+            "<tr class=\"omitted\"><td colspan=\"{}\">{omitted} more rows in the CSV</td></tr>",
             table.columns.len()
         );
         rows(&mut out, tail, &numeric, distribution);
