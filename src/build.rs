@@ -9,12 +9,14 @@ use crate::error::{Error, Result};
 use crate::gates;
 use crate::history;
 use crate::kinds::Results;
+use crate::layout::Others;
 use crate::limits::{self, Watch};
 use crate::output::{self, Diff, SiteFiles};
 use crate::progress::Progress;
 use crate::scenario::Scenario;
 use crate::site::{self, Computed};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -162,16 +164,8 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
         .zip(&evaluated)
         .map(|(s, e)| (s.source.clone(), e.origin, e.elapsed))
         .collect();
-    // Lay out.
-    let computed: Vec<Computed> = content
-        .scenarios
-        .iter()
-        .zip(evaluated)
-        .map(|(scenario, evaluated)| Computed {
-            scenario,
-            page: evaluated.results.page(),
-        })
-        .collect();
+    // Lay out, once every result exists.
+    let computed = lay_out(&content.scenarios, &evaluated);
     let gate_failures = check_gates(&computed, crate::paths::CONTENT);
     let figures = headline_figures(&computed);
     drop(stage);
@@ -289,14 +283,39 @@ pub fn compute_cached(
 
 /// Every scenario laid out from fresh results (no cache).
 pub fn compute<'a>(scenarios: &'a [Scenario], progress: &Progress) -> Vec<Computed<'a>> {
-    compute_cached(scenarios, &Cache::disabled(), progress)
-        .into_iter()
-        .zip(scenarios)
-        .map(|(evaluated, scenario)| Computed {
+    lay_out(
+        scenarios,
+        &compute_cached(scenarios, &Cache::disabled(), progress),
+    )
+}
+
+/// Each scenario's page from its results, quoting the others' where the
+/// page does.
+fn lay_out<'a>(scenarios: &'a [Scenario], evaluated: &[Evaluated]) -> Vec<Computed<'a>> {
+    let all = AllResults(
+        scenarios
+            .iter()
+            .zip(evaluated)
+            .map(|(scenario, e)| (scenario.name.as_str(), &e.results))
+            .collect(),
+    );
+    scenarios
+        .par_iter()
+        .zip(evaluated)
+        .map(|(scenario, evaluated)| Computed {
             scenario,
-            page: evaluated.results.page(),
+            page: evaluated.results.page(&all),
         })
         .collect()
+}
+
+/// Every scenario's results by name.
+struct AllResults<'a>(BTreeMap<&'a str, &'a Results>);
+
+impl Others for AllResults<'_> {
+    fn results(&self, name: &str) -> Option<&dyn std::any::Any> {
+        self.0.get(name).map(|results| results.as_any())
+    }
 }
 
 /// Check each scenario's gates against its results. Files are named

@@ -9,6 +9,7 @@
 use crate::analyses::Budget;
 use crate::html;
 use crate::kinds;
+use crate::layout::Alone;
 use crate::progress::Progress;
 use crate::scenario::{self, Scenario};
 use serde::{Deserialize, Serialize};
@@ -124,7 +125,7 @@ pub fn calculate(request: &Request) -> Response {
             }
         }
     };
-    let page = scenario.params.analyse(&Progress::hidden()).page();
+    let page = scenario.params.analyse(&Progress::hidden()).page(&Alone);
     let links = html::Standalone {
         scenario: &scenario.name,
     };
@@ -335,7 +336,7 @@ mod tests {
             panic!("refused")
         };
         let built = scenario::parse("rules/first-player.yaml", &yaml).unwrap();
-        let page = built.params.analyse(&Progress::hidden()).page();
+        let page = built.params.analyse(&Progress::hidden()).page(&Alone);
         assert_eq!(results, page.results);
         let verdict = html::escape(page.verdict().unwrap());
         assert!(html.contains(&format!("<p class=\"verdict\">{verdict}</p>")));

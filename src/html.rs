@@ -11,7 +11,7 @@ mod table;
 
 use crate::charts;
 use crate::error::{Error, Result};
-use crate::layout::blocks::{Block, Quote, Table};
+use crate::layout::blocks::{Block, Table};
 use crate::paths;
 use anchors::{slugify, Anchors};
 use std::fmt::Write;
@@ -29,21 +29,19 @@ pub struct Heading {
     pub id: String,
 }
 
-/// What a link to another scenario shows: its title, its page (none in a
-/// document that stands alone) and the sentences quoting its figures.
+/// What a link to another scenario shows: its title and its page (none in
+/// a document that stands alone).
 pub struct Linked {
     pub title: String,
     pub href: Option<String>,
-    pub quotes: Vec<String>,
 }
 
 /// What the writer asks of the document it writes into.
 pub trait Links {
     /// Where `table`'s CSV is.
     fn csv(&self, table: &Table) -> CsvLink;
-    /// The scenario `name` (of kind `kind`) a block links to, with
-    /// `quotes` filled in from its figures.
-    fn scenario(&self, name: &str, kind: &str, quotes: &[Quote]) -> Result<Linked>;
+    /// The scenario `name` (of kind `kind`) a block links to.
+    fn scenario(&self, name: &str, kind: &str) -> Result<Linked>;
 }
 
 /// The blocks of a scenario page as HTML, and their headings for the "on
@@ -87,7 +85,7 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
                 after,
                 quotes,
             } => {
-                let linked = links.scenario(scenario, kind, quotes)?;
+                let linked = links.scenario(scenario, kind)?;
                 let title = escape(&linked.title);
                 let _ = write!(out, "<p>{}", escape(before));
                 match &linked.href {
@@ -99,7 +97,7 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
                     }
                 }
                 let _ = write!(out, "{}</p>", escape(after));
-                for quote in &linked.quotes {
+                for quote in quotes {
                     let _ = write!(out, "\n<p>{}</p>", escape(quote));
                 }
                 out.push('\n');
@@ -171,11 +169,10 @@ impl Links for Standalone<'_> {
         }
     }
 
-    fn scenario(&self, name: &str, _kind: &str, _quotes: &[Quote]) -> Result<Linked> {
+    fn scenario(&self, name: &str, _kind: &str) -> Result<Linked> {
         Ok(Linked {
             title: name.to_string(),
             href: None,
-            quotes: Vec::new(),
         })
     }
 }

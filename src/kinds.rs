@@ -14,8 +14,9 @@ use crate::analyses::fields::fields_of;
 use crate::analyses::observations::DataError;
 use crate::analyses::simulate::{Simulate, Simulation};
 use crate::analyses::{self, Analysis, Cost, ParamError};
-use crate::layout::{Layout, ScenarioPage};
+use crate::layout::{Layout, Others, ScenarioPage};
 use crate::progress::Progress;
+use std::any::Any;
 use std::fmt;
 use std::io::BufRead;
 use std::sync::Arc;
@@ -163,9 +164,14 @@ impl Results {
     pub fn to_bytes(&self) -> Vec<u8> {
         self.0.to_bytes()
     }
-    /// The scenario page: the contract and the laid-out blocks.
-    pub fn page(&self) -> ScenarioPage {
-        self.0.page()
+    /// The scenario page: the contract and the laid-out blocks, quoting
+    /// `others` where the kind's page does.
+    pub fn page(&self, others: &dyn Others) -> ScenarioPage {
+        self.0.page(others)
+    }
+    /// The kind's own results, for [`crate::layout::results_of`].
+    pub fn as_any(&self) -> &dyn Any {
+        self.0.as_any()
     }
     /// The procedure replayed against these results (see [`Simulate`]).
     pub fn simulation(&self) -> Simulation {
@@ -199,7 +205,8 @@ trait ErasedResults: fmt::Debug + Send + Sync {
     #[cfg(not(feature = "browser"))]
     fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
     fn to_bytes(&self) -> Vec<u8>;
-    fn page(&self) -> ScenarioPage;
+    fn page(&self, others: &dyn Others) -> ScenarioPage;
+    fn as_any(&self) -> &dyn Any;
     fn simulation(&self) -> Simulation;
 }
 
@@ -281,11 +288,14 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
         }
         serde_json::to_vec(&self.results).expect("results serialize")
     }
-    fn page(&self) -> ScenarioPage {
+    fn page(&self, others: &dyn Others) -> ScenarioPage {
         ScenarioPage {
             results: self.to_json(),
-            blocks: K::layout(&self.params, &self.results),
+            blocks: K::layout_with(&self.params, &self.results, others),
         }
+    }
+    fn as_any(&self) -> &dyn Any {
+        &self.results
     }
     fn simulation(&self) -> Simulation {
         if cfg!(feature = "browser") {

@@ -21,7 +21,7 @@ use crate::content::{Content, Page};
 use crate::error::{Error, Result};
 use crate::html;
 use crate::html::Heading;
-use crate::layout::blocks::{Quote, ScenarioPage, Table};
+use crate::layout::blocks::{ScenarioPage, Table};
 use crate::layout::csv::csv;
 use crate::markdown::{self, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
@@ -750,42 +750,6 @@ impl Renderer<'_> {
         html
     }
 
-    /// Each quote's sentence with the linked first-player scenario's exact
-    /// chance to go first in its cases of that many players, or its
-    /// `missing` sentence. Every player of every case of that size must
-    /// have the same chance, because the sentence says so.
-    fn quotes(&self, computed: &Computed, name: &str, quotes: &[Quote]) -> Result<Vec<String>> {
-        let Some(target) = self.scenarios.get(name) else {
-            return Ok(Vec::new());
-        };
-        let cases = target.page.results["cases"].as_array();
-        quotes
-            .iter()
-            .map(|quote| {
-                let chances: BTreeSet<&str> = cases
-                    .into_iter()
-                    .flatten()
-                    .filter(|case| case["players"].as_u64() == Some(quote.players))
-                    .flat_map(|case| case["p_first"].as_array().into_iter().flatten())
-                    .filter_map(|chance| chance.as_str())
-                    .collect();
-                let mut chances = chances.into_iter();
-                match (chances.next(), chances.next()) {
-                    (None, _) => Ok(quote.missing.clone()),
-                    (Some(chance), None) => Ok(quote.text.replace("{chance}", chance)),
-                    (Some(_), Some(_)) => Err(Error::file(
-                        paths::content_file(&computed.scenario.source),
-                        format!(
-                            "compare_with: {name:?} gives {} players different chances to go \
-                             first, which this page cannot quote as one",
-                            quote.players
-                        ),
-                    )),
-                }
-            })
-            .collect()
-    }
-
     /// The title of the scenario `name` and the link to its page from
     /// `computed`'s page; an error naming the key when there is no such
     /// scenario or it is of another kind.
@@ -874,12 +838,11 @@ impl html::Links for SiteLinks<'_, '_> {
         }
     }
 
-    fn scenario(&self, name: &str, kind: &str, quotes: &[Quote]) -> Result<html::Linked> {
+    fn scenario(&self, name: &str, kind: &str) -> Result<html::Linked> {
         let (title, href) = self.renderer.scenario_link(self.computed, name, kind)?;
         Ok(html::Linked {
             title,
             href: Some(href),
-            quotes: self.renderer.quotes(self.computed, name, quotes)?,
         })
     }
 }

@@ -14,21 +14,6 @@ pub struct ScenarioPage {
     pub blocks: Vec<Block>,
 }
 
-/// A sentence quoting the first-player scenario a page links to: each
-/// player's chance to go first in its case of `players` players, as that
-/// page has it. The site fills it in (a quote, no arithmetic) at each
-/// `{chance}` of `text`, or writes `missing` when the linked scenario has
-/// no case of that many players.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Quote {
-    /// The number of players whose case is quoted.
-    pub players: u64,
-    /// The sentence, with `{chance}` where the chance goes.
-    pub text: String,
-    /// The sentence when the linked scenario does not model the case.
-    pub missing: String,
-}
-
 /// One piece of a scenario page.
 // A page holds a few dozen blocks, built once per build: boxing charts
 // would only make every layout module noisier.
@@ -64,8 +49,9 @@ pub enum Block {
         kind: String,
         /// Text after the link.
         after: String,
-        /// Sentences quoting the linked scenario's figures, one per case.
-        quotes: Vec<Quote>,
+        /// Sentences quoting the linked scenario's figures, one per case
+        /// (none when it is not of that kind: the site says so).
+        quotes: Vec<String>,
     },
     /// Key figures as label and value pairs.
     Facts {

@@ -21,10 +21,43 @@ mod sum_mod;
 
 use crate::analyses::Analysis;
 pub use blocks::{Block, ScenarioPage};
+use std::any::Any;
 
 /// How a kind's results become its scenario page.
 pub trait Layout: Analysis {
     /// The page's blocks, in order, from the parameters and the results.
     /// Formatting only: every number shown comes from `results`.
     fn layout(params: &Self::Params, results: &Self::Results) -> Vec<Block>;
+
+    /// The page when it may quote other scenarios' results (layout runs
+    /// once every result exists). Most pages quote none.
+    fn layout_with(
+        params: &Self::Params,
+        results: &Self::Results,
+        _others: &dyn Others,
+    ) -> Vec<Block> {
+        Self::layout(params, results)
+    }
+}
+
+/// The other scenarios of the site, for a page that quotes one (the
+/// seat-advantage page quotes its first-player rule).
+pub trait Others {
+    /// The exact results of the scenario `name` (its path under `content/`
+    /// without `.yaml`), whatever its kind.
+    fn results(&self, name: &str) -> Option<&dyn Any>;
+}
+
+/// No other scenario: a scenario alone (a report, a calculator).
+pub struct Alone;
+
+impl Others for Alone {
+    fn results(&self, _name: &str) -> Option<&dyn Any> {
+        None
+    }
+}
+
+/// The results of the scenario `name` when it is of kind `K`.
+pub fn results_of<'o, K: Analysis>(others: &'o dyn Others, name: &str) -> Option<&'o K::Results> {
+    others.results(name)?.downcast_ref()
 }

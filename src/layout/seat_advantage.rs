@@ -2,17 +2,23 @@
 //! place in turn order against its fair share, and the games it takes to
 //! notice an advantage.
 
+use crate::analyses::first_player::{self, FirstPlayer};
 use crate::analyses::seat_advantage::{Params, Results, Seat, SeatAdvantage, Table as Games};
+#[cfg(test)]
+use crate::analyses::Analysis;
 use crate::engine::{exact_string, to_f64, Exact};
-use crate::layout::blocks::{
-    Block, Cell, Chart, ChartKind, Quote, Reference, Series, Table, ValueFormat,
-};
+use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, yes_no};
 use crate::layout::format;
-use crate::layout::Layout;
+use crate::layout::{results_of, Alone, Layout, Others};
+use std::collections::BTreeSet;
 
 impl Layout for SeatAdvantage {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
+        Self::layout_with(params, results, &Alone)
+    }
+
+    fn layout_with(params: &Params, results: &Results, others: &dyn Others) -> Vec<Block> {
         let mut blocks = vec![Block::Verdict {
             text: overall_verdict(results),
         }];
@@ -27,7 +33,13 @@ impl Layout for SeatAdvantage {
                         whether that advantage exists: each place in turn order's share of \
                         wins against its fair share."
                     .into(),
-                quotes: results.by_players.iter().map(rule_quote).collect(),
+                quotes: match results_of::<FirstPlayer>(others, scenario) {
+                    Some(rule) => (results.by_players.iter())
+                        .map(|games| rule_quote(games, rule))
+                        .collect(),
+                    // Not a first-player scenario: the site says so at the key.
+                    None => Vec::new(),
+                },
             });
         }
         for games in &results.by_players {
@@ -98,33 +110,45 @@ fn overall_verdict(results: &Results) -> String {
 /// that gives every player the same chance to go first, each player holds
 /// each place in turn order equally often, so expects the average of the
 /// places' shares of wins, the same for all, however much going first is
-/// worth.
-fn rule_quote(games: &Games) -> Quote {
+/// worth. The rule's chance is read from its exact results; a rule that
+/// does not model these games, or gives their players different chances,
+/// is quoted as saying so.
+fn rule_quote(games: &Games, rule: &first_player::Results) -> String {
+    let n = games.players;
+    let chances: BTreeSet<&Exact> = (rule.cases.iter())
+        .filter(|case| case.players == n)
+        .flat_map(|case| &case.p_first)
+        .collect();
+    let mut chances = chances.into_iter();
+    let chance = match (chances.next(), chances.next()) {
+        (None, _) => {
+            return format!(
+                "Games of {n} players: the rule's page does not model {n} players, so it says \
+                 nothing of these games."
+            )
+        }
+        (Some(chance), None) => exact_string(chance),
+        (Some(_), Some(_)) => {
+            return format!(
+                "Games of {n} players: the rule's page gives {n} players different chances to \
+                 go first, so over many games the places in turn order are not shared evenly \
+                 and the seats' shares below include that."
+            )
+        }
+    };
     let first = &games.seats[0];
     let share = first.wins as f64 / games.games.max(1) as f64;
-    let shown = format!(
-        "In these games the player who went first won {} ({} of {}) against the {} every \
-         player can expect under the rule.",
+    format!(
+        "Games of {n} players: the rule gives each player the same chance to go first, \
+         {chance}, so over many games each player holds each place in turn order equally \
+         often and can expect {chance} of the wins, however much going first is worth. In \
+         these games the player who went first won {} ({} of {}) against the {} every player \
+         can expect under the rule.",
         format::rough_percent(share),
         format::count(&first.wins.into()),
         format::count(&games.games.into()),
         exact_string(&first.fair_share),
-    );
-    Quote {
-        players: games.players,
-        text: format!(
-            "Games of {} players: the rule gives each player the same chance to go first, \
-             {{chance}}, so over many games each player holds each place in turn order \
-             equally often and can expect {{chance}} of the wins, however much going first is \
-             worth. {shown}",
-            games.players
-        ),
-        missing: format!(
-            "Games of {} players: the rule's page does not model {} players, so it says \
-             nothing of these games.",
-            games.players, games.players
-        ),
-    }
+    )
 }
 
 /// The first player's record in a sentence, with the chi-square across seats.
@@ -285,5 +309,47 @@ fn needed_table(games: &Games, id: &str) -> Table {
                 ]
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Progress;
+    use crate::scenario;
+
+    fn results<K: Analysis>(text: &str) -> K::Results {
+        let parsed = scenario::parse("s.yaml", text).unwrap();
+        let results = parsed.params.analyse(&Progress::hidden());
+        results
+            .as_any()
+            .downcast_ref::<K::Results>()
+            .unwrap()
+            .clone()
+    }
+
+    #[test]
+    fn the_rules_exact_chance_is_quoted_or_its_absence_said() {
+        let games = results::<SeatAdvantage>(
+            "title: G\nkind: seat-advantage\nwins: {3: [12, 7, 5], 4: [1, 1, 1, 1]}\n",
+        );
+        let mut rule = results::<FirstPlayer>(
+            "title: R\nkind: first-player\nplayers: 3\ndice: [d6, 2d6]\nties: [reroll-tied]\n",
+        );
+        let quote = rule_quote(&games.by_players[0], &rule);
+        assert!(
+            quote.contains("the same chance to go first, 1/3, so"),
+            "{quote}"
+        );
+        assert!(
+            quote.contains("won 50 % (12 of 24) against the 1/3"),
+            "{quote}"
+        );
+        let four = rule_quote(&games.by_players[1], &rule);
+        assert!(four.contains("does not model 4 players"), "{four}");
+        // A rule whose cases disagree is never quoted as one chance.
+        rule.cases[1].p_first[0] = Exact::new(1u32.into(), 2u32.into());
+        let quote = rule_quote(&games.by_players[0], &rule);
+        assert!(quote.contains("different chances to go first"), "{quote}");
     }
 }

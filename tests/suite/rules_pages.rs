@@ -25,7 +25,7 @@ fn reports() -> BTreeMap<String, ScenarioPage> {
                 parsed
                     .params
                     .analyse(&fairdice::progress::Progress::hidden())
-                    .page(),
+                    .page(&fairdice::layout::Alone),
             );
         }
     }
