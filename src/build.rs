@@ -81,7 +81,7 @@ pub struct Built {
     /// Problems that do not fail the build (rules without a key).
     pub warnings: Vec<Error>,
     /// Every scenario's headline figures, for release snapshots.
-    pub figures: Vec<crate::releases::FiguresAt>,
+    pub figures: Vec<crate::rulebook::releases::FiguresAt>,
 }
 
 /// The result of `fairdice check`: the gates and the stale-site comparison.
@@ -332,7 +332,7 @@ pub(crate) fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
 }
 
 /// The key figures (label and value) that each scenario's page shows first.
-fn headline_figures(computed: &[Computed]) -> Vec<crate::releases::FiguresAt> {
+fn headline_figures(computed: &[Computed]) -> Vec<crate::rulebook::releases::FiguresAt> {
     computed
         .iter()
         .filter_map(|c| {
@@ -346,7 +346,7 @@ fn headline_figures(computed: &[Computed]) -> Vec<crate::releases::FiguresAt> {
                 })
                 .flatten()
                 .collect();
-            (!figures.is_empty()).then(|| crate::releases::FiguresAt {
+            (!figures.is_empty()).then(|| crate::rulebook::releases::FiguresAt {
                 scenario: c.scenario.name.clone(),
                 title: c.scenario.header.title.clone(),
                 figures,

@@ -6,14 +6,12 @@
 
 mod basics;
 pub mod calculator;
-mod changes;
 mod claims;
 pub mod defaults;
 mod expand;
 mod links;
 mod nav;
 mod print;
-mod rules;
 mod search;
 pub mod standalone;
 
@@ -26,6 +24,7 @@ use crate::layout::csv::csv;
 use crate::markdown::{self, Heading, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
+use crate::rulebook;
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -35,8 +34,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use tera::{Context, Tera};
 
+pub use crate::rulebook::RULES_JSON;
 pub use expand::Expander;
-pub use rules::RULES_JSON;
 
 /// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
@@ -141,14 +140,18 @@ pub fn render(
         .iter()
         .map(|c| (c.scenario.name.as_str(), c))
         .collect();
-    let (book, book_errors) = rules::Book::new(content, &nav, computed);
-    let history = changes::History::new(&content.releases);
+    let (book, book_errors) = rulebook::Book::new(
+        content,
+        &nav.reading_order(),
+        computed.iter().map(|c| c.scenario),
+    );
+    let history = rulebook::History::new(&content.releases);
     let terms = content.glossary.as_ref().map(|entries| {
         let _phase = crate::limits::content("preparing the glossary's terms");
-        markdown::Terms::new(
+        rulebook::Terms::new(
             entries
                 .iter()
-                .map(|e| markdown::Term {
+                .map(|e| rulebook::Term {
                     spellings: std::iter::once(&e.term)
                         .chain(&e.aliases)
                         .cloned()
@@ -270,13 +273,13 @@ pub fn render(
             serde_json::Value::Null,
             |r| json!({"version": r.snapshot.version, "effective": r.snapshot.effective}),
         );
-        let json = rules::rules_json(
+        let json = rulebook::rules_json(
             &book,
             &texts,
             &|key| history.changed_in(key).map(str::to_string),
             release,
         );
-        files.insert(rules::RULES_JSON.into(), json.into_bytes());
+        files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
     }
     files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
     files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
@@ -304,15 +307,21 @@ pub fn render(
 /// Add the pages that the release snapshots need (the list of releases,
 /// what changed in each, the rules' history) where the author wrote none.
 pub fn add_release_pages(content: &mut Content) {
-    changes::add_pages(content);
-    changes::add_glossary_page(content);
+    rulebook::add_pages(content);
+    rulebook::add_glossary_page(content);
 }
 
 /// What `fairdice check` warns about without failing: numbered rules
 /// without a written key.
 pub fn warnings(content: &Content, computed: &[Computed]) -> Vec<Error> {
     let nav = Nav::new(content, computed);
-    rules::Book::new(content, &nav, computed).0.warnings()
+    rulebook::Book::new(
+        content,
+        &nav.reading_order(),
+        computed.iter().map(|c| c.scenario),
+    )
+    .0
+    .warnings()
 }
 
 /// Every path the site will hold, each claimed by who writes it: the
@@ -334,7 +343,7 @@ fn claim_outputs<'a>(
         (paths::PRINT_PAGE, Generated("the print page")),
         (paths::PLAYGROUND_PAGE, Generated("the playground")),
         (paths::SEARCH_INDEX, Generated("the search index")),
-        (rules::RULES_JSON, Generated("the rules in JSON")),
+        (rulebook::RULES_JSON, Generated("the rules in JSON")),
         (paths::NOT_FOUND, Generated("the page-not-found page")),
         (paths::SITEMAP, Generated("the sitemap")),
     ];
@@ -393,7 +402,7 @@ type Attempt<'a> = (&'a str, Result<(RenderedPage<'a>, Vec<Error>)>);
 
 /// Keys of the rendered rules whose words are not those of the latest
 /// release, or that it does not hold (none without a release).
-fn unreleased_rules(pages: &[Attempt], history: &changes::History) -> BTreeSet<String> {
+fn unreleased_rules(pages: &[Attempt], history: &rulebook::History) -> BTreeSet<String> {
     let Some(latest) = history.latest() else {
         return BTreeSet::new();
     };
@@ -451,10 +460,10 @@ struct Renderer<'a> {
     nav: &'a Nav,
     site_title: &'a str,
     scenarios: &'a BTreeMap<&'a str, &'a Computed<'a>>,
-    book: &'a rules::Book,
-    history: &'a changes::History<'a>,
-    terms: Option<&'a markdown::Terms>,
-    glossary: &'a [crate::glossary::Entry],
+    book: &'a rulebook::Book,
+    history: &'a rulebook::History<'a>,
+    terms: Option<&'a rulebook::Terms>,
+    glossary: &'a [crate::rulebook::glossary::Entry],
     meta: &'a Meta,
     /// Names of the scenarios that failed to load: a shortcode naming one
     /// expands to nothing, its own error being reported.
@@ -514,7 +523,7 @@ impl Renderer<'_> {
                 &json!({
                     "version": latest.snapshot.version,
                     "effective": latest.snapshot.effective,
-                    "href": paths::href(output, &changes::change_page(&latest.snapshot.version)),
+                    "href": paths::href(output, &rulebook::change_page(&latest.snapshot.version)),
                 }),
             );
         }
@@ -569,14 +578,16 @@ impl Renderer<'_> {
         };
         let decorate = |key: &str| self.rule_marks(key, &output);
         let numbering = self.book.numbering(page, &decorate);
-        let terms = self.terms.filter(|_| page.source != changes::GLOSSARY_PAGE);
+        let terms = self
+            .terms
+            .filter(|_| page.source != rulebook::GLOSSARY_PAGE);
         let phase = crate::limits::content(format!("rendering content/{}", page.source));
         let (body, errors) = markdown::render_page(
             &page.body,
             page.body_line,
             &expander,
-            numbering.as_ref(),
-            terms,
+            numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
+            terms.map(|t| t as &dyn markdown::Glossary),
         );
         drop(phase);
         let mut errors: Vec<Error> = errors
@@ -663,7 +674,10 @@ impl Renderer<'_> {
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);
-        context.insert("measures", &self.book.measured_by(computed, &output));
+        context.insert(
+            "measures",
+            &self.book.measured_by(computed.scenario, &output),
+        );
         context.insert("calculator", &calculator::form(scenario));
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
@@ -726,7 +740,7 @@ impl Renderer<'_> {
             if self.history.changed_in_latest(key) {
                 html.push_str(&format!(
                     " <a class=\"rule-changed\" href=\"{}#{key}\">changed in {version}</a>",
-                    paths::href(from, &changes::change_page(version)),
+                    paths::href(from, &rulebook::change_page(version)),
                 ));
             }
             if self.unreleased.contains(key) {
@@ -743,7 +757,7 @@ impl Renderer<'_> {
             if self.history.knows(key) {
                 html.push_str(&format!(
                     " <a class=\"rule-history\" href=\"{}#{key}\">history</a>",
-                    paths::href(from, &changes::history_page()),
+                    paths::href(from, &rulebook::history_page()),
                 ));
             }
         }

@@ -69,7 +69,7 @@ impl Expand for Expander<'_, '_> {
                 return Err(format!(
                     "glossary(): this site has no glossary to list: write its terms in \
                      content/{}, such as `- term: die` with a `definition:`",
-                    crate::glossary::SOURCE
+                    crate::rulebook::glossary::SOURCE
                 ))
             }
             "glossary" => return Ok(Expansion::Block(self.renderer.glossary_html(&self.output))),

@@ -11,9 +11,8 @@
 //! agree on what a rule is; the render then blanks the `{#key}` texts (with
 //! spaces, so every offset holds) and dresses each rule from the plan.
 
-use super::anchors::{check_id, slugify};
+use crate::markdown::{check_id, slugify, Block, Numbered, Plan, Planned, Rule};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -25,56 +24,6 @@ pub struct Numbering<'a> {
     pub stem: String,
     /// Extra HTML placed after a rule's number (marks, links), by key.
     pub decorate: &'a (dyn Fn(&str) -> String + Sync),
-}
-
-/// One rule of a page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Rule {
-    /// `3.2.1a`: the page's number, then one part per level.
-    pub number: String,
-    /// The stable name, written by the author or derived.
-    pub key: String,
-    /// Whether the author wrote the key (`false`: derived from the number).
-    pub explicit: bool,
-    /// 1-based line and column of the rule (of its key when written).
-    pub line: usize,
-    /// See `line`.
-    pub column: usize,
-    /// The heading level, for a heading rule.
-    pub heading: Option<u8>,
-    /// The rule's own words as plain text (sub-items excluded); filled by
-    /// the render, empty when only planned.
-    pub text: String,
-}
-
-/// What kind of block a rule starts with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum Block {
-    Heading,
-    Paragraph,
-    Item,
-}
-
-/// A rule found by planning, with the places the render needs.
-#[derive(Debug, Clone)]
-pub(super) struct Planned {
-    pub rule: Rule,
-    /// Offset (in the planned text) where the key was written, or the rule.
-    pub at: usize,
-    /// The rule's own text in the planned text (sub-items excluded).
-    pub own: Range<usize>,
-}
-
-/// Every rule of a page, and the places where keys were written.
-#[derive(Debug, Default)]
-pub(super) struct Plan {
-    pub rules: Vec<Planned>,
-    /// Rule index by the offset of its first event and its kind.
-    pub starts: HashMap<(usize, Block), usize>,
-    /// The `{#key}` texts of paragraphs and items, to blank before rendering.
-    pub blanks: Vec<Range<usize>>,
-    /// Problems with written keys: offset and message.
-    pub errors: Vec<(usize, String)>,
 }
 
 /// A level of the numbering: the page, or a heading.
@@ -94,9 +43,24 @@ enum ListMode {
     SubItemsOf(usize),
 }
 
+impl Numbered for Numbering<'_> {
+    fn plan(
+        &self,
+        text: &str,
+        options: pulldown_cmark::Options,
+        single_mark: &dyn Fn(&str) -> bool,
+    ) -> Plan {
+        plan(text, options, self, single_mark)
+    }
+
+    fn decorate(&self, key: &str) -> String {
+        (self.decorate)(key)
+    }
+}
+
 /// Plan the rules of `text`. `single_mark` tells whether a paragraph's
 /// source is one shortcode alone (a table or chart, not a rule).
-pub(super) fn plan(
+fn plan(
     text: &str,
     options: pulldown_cmark::Options,
     numbering: &Numbering,
@@ -377,24 +341,11 @@ fn trailing_key(own: &str) -> Option<TrailingKey> {
     })
 }
 
-/// The plain text of a rule's own markdown (marks already replaced).
-pub(super) fn plain_text(markdown: &str, options: pulldown_cmark::Options) -> String {
-    let mut text = String::new();
-    for event in Parser::new_ext(markdown, options) {
-        match event {
-            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                text.push_str(&t)
-            }
-            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => text.push(' '),
-            _ => {}
-        }
-    }
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::markdown::tests::Fake;
+    use crate::markdown::{plan_rules, render_numbered};
 
     fn numbers(text: &str) -> Vec<(String, String, bool)> {
         let numbering = Numbering {
@@ -498,5 +449,89 @@ mod tests {
         assert_eq!(owns[4_999], ("1.5000", "- first"));
         assert_eq!(owns[5_000], ("1.5001", "- last"));
         assert_eq!(owns[5_001], ("1.5001a", "- sub"));
+    }
+
+    #[test]
+    fn a_table_in_a_rule_is_lifted_out_of_its_paragraph() {
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "start".into(),
+            decorate: &|_| String::new(),
+        };
+        let body = "Roll; the odds {{ table() }} as shown. {#roll}\n\n\
+                    Then {{ table() }} {#then}\n\n- an item {{ table() }} inside {#item}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        assert!(
+            out.html.starts_with(
+                "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">1.1</a> \
+                 Roll; the odds </p>\n<table></table>\n<p> as shown.</p>\n"
+            ),
+            "{}",
+            out.html
+        );
+        // A table ending a rule leaves no empty paragraph behind it.
+        assert!(
+            out.html
+                .contains("1.2</a> Then </p>\n<table></table>\n<ul>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            !out.html.contains("<p></p>") && !out.html.contains("<p> </p>"),
+            "{}",
+            out.html
+        );
+        // A list item may hold a block: it stays where it was written.
+        assert!(
+            out.html.contains("1.3</a> an item <table></table>"),
+            "{}",
+            out.html
+        );
+        assert_eq!(out.rules[0].text, "Roll; the odds as shown.");
+    }
+
+    #[test]
+    fn numbered_pages_carry_numbers_ids_and_plain_text() {
+        let numbering = Numbering {
+            chapter: 2,
+            stem: "dice".into(),
+            decorate: &|key| format!("<i>{key}</i>"),
+        };
+        let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
+                    The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        for expected in [
+            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
+            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
+            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
+            "id=\"dice.1.2b\"",
+            "\n<table></table>",
+        ] {
+            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
+        }
+        assert!(!out.html.contains("{#"), "{}", out.html);
+        let texts: Vec<(&str, &str)> = out
+            .rules
+            .iter()
+            .map(|r| (r.number.as_str(), r.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("2.1", "Dice"),
+                ("2.1.1", "Roll two dice: <1>."),
+                ("2.1.2", "The readings:"),
+                ("2.1.2a", "all"),
+                ("2.1.2b", "tied")
+            ]
+        );
+        assert_eq!((out.rules[1].line, out.rules[1].column), (3, 40));
+        assert_eq!(out.headings[0].text, "2.1 Dice");
+        let planned = plan_rules(body, 1, &numbering).unwrap();
+        let keys: Vec<&str> = planned.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["dice", "roll", "dice.1.2", "all", "dice.1.2b"]);
+        let errors = render_numbered("## A {#x}\n\nB. {#x}\n", 1, &Fake, &numbering).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (3, 6), "{errors:?}");
+        assert!(errors[0].message.contains("already an id"), "{errors:?}");
     }
 }

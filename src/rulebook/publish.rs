@@ -2,10 +2,10 @@
 //! rules and figures as a snapshot file the author commits, and
 //! `fairdice pdf` prints the whole site through headless Chromium.
 
+use super::releases::{self, RuleAt, Snapshot, Version};
 use crate::build::{render_site, Project};
 use crate::content;
 use crate::error::{Error, Result};
-use crate::releases::{self, RuleAt, Snapshot, Version};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,7 +26,7 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
     if let Some(err) = Error::grouped(built.gate_failures) {
         return Err(err);
     }
-    let rules_json = built.files.get(crate::site::RULES_JSON).ok_or_else(|| {
+    let rules_json = built.files.get(super::RULES_JSON).ok_or_else(|| {
         Error::Usage(
             "the site has no numbered rules to release: a section's _index.md must say \
                  `numbered: true`"

@@ -3,12 +3,12 @@
 //! (`{{ rule(key="ties") }}`) can name any rule with the number it has now;
 //! the scenarios that measure each rule; and `rules.json`.
 
-use super::nav::Nav;
-use super::Computed;
+use super::numbering::Numbering;
 use crate::content::{Content, Page};
 use crate::error::Error;
-use crate::markdown::{self, Numbering, Rule};
+use crate::markdown::{self, Rule};
 use crate::paths::{self, page_output};
+use crate::scenario::Scenario;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -55,8 +55,13 @@ pub(crate) struct Book {
 
 impl Book {
     /// Plan every numbered page (in reading order) and every scenario's
-    /// `rules:`; problems come back located, all together.
-    pub fn new(content: &Content, nav: &Nav, computed: &[Computed]) -> (Book, Vec<Error>) {
+    /// `rules:`; problems come back located, all together. The reading
+    /// order (page outputs) sets each page's chapter.
+    pub fn new<'s>(
+        content: &Content,
+        reading_order: &[&str],
+        scenarios: impl IntoIterator<Item = &'s Scenario>,
+    ) -> (Book, Vec<Error>) {
         let mut book = Book {
             incomplete: content.failed.iter().any(|source| source.ends_with(".md")),
             ..Book::default()
@@ -84,8 +89,8 @@ impl Book {
             .filter_map(|p| root_of(p).map(|root| (page_output(&p.source), (p, root))))
             .collect();
         let mut chapter_of_root: BTreeMap<&str, usize> = BTreeMap::new();
-        for output in nav.reading_order() {
-            let Some(&(page, root)) = by_output.get(output) else {
+        for output in reading_order {
+            let Some(&(page, root)) = by_output.get(*output) else {
                 continue;
             };
             let chapter = chapter_of_root.entry(root).or_insert(0);
@@ -126,17 +131,17 @@ impl Book {
                 }
             }
         }
-        for c in computed {
-            for key in &c.scenario.header.rules {
+        for scenario in scenarios {
+            for key in &scenario.header.rules {
                 if book.by_key.contains_key(key) {
                     book.figures
                         .entry(key.clone())
                         .or_default()
-                        .push((c.scenario.name.clone(), c.scenario.header.title.clone()));
+                        .push((scenario.name.clone(), scenario.header.title.clone()));
                 } else if !book.incomplete {
-                    let (line, column) = place_of(&c.scenario.text, key);
+                    let (line, column) = place_of(&scenario.text, key);
                     errors.push(Error::Source {
-                        file: crate::paths::content_file(&c.scenario.source),
+                        file: crate::paths::content_file(&scenario.source),
                         line,
                         column,
                         message: format!(
@@ -154,7 +159,7 @@ impl Book {
                 .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
             {
                 errors.push(Error::Source {
-                    file: crate::paths::content_file(crate::glossary::SOURCE),
+                    file: crate::paths::content_file(super::glossary::SOURCE),
                     line: entry.line,
                     column: 1,
                     message: format!(
@@ -256,9 +261,8 @@ impl Book {
     }
 
     /// The rules a scenario measures, as links from its page.
-    pub(crate) fn measured_by(&self, computed: &Computed, from: &str) -> Vec<Value> {
-        computed
-            .scenario
+    pub(crate) fn measured_by(&self, scenario: &Scenario, from: &str) -> Vec<Value> {
+        scenario
             .header
             .rules
             .iter()

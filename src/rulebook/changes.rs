@@ -7,10 +7,10 @@
 //! to 3.3 is renumbered, not deleted and added. Changed words are marked
 //! with a word diff (the `similar` crate), up to [`MOST_DIFF_WORDS`].
 
+use super::releases::{Release, RuleAt, FOLDER};
 use crate::content::{Content, Page};
 use crate::markdown::escape_html;
 use crate::paths;
-use crate::releases::{Release, RuleAt, FOLDER};
 use similar::{ChangeTag, TextDiff};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
@@ -467,11 +467,11 @@ pub fn words(old: &RuleAt, new: &RuleAt) -> String {
 /// The headline figures that differ between two releases, old and new.
 fn figures_html(
     html: &mut String,
-    old: &crate::releases::Snapshot,
-    new: &crate::releases::Snapshot,
+    old: &super::releases::Snapshot,
+    new: &super::releases::Snapshot,
     scenario_href: &dyn Fn(&str) -> Option<String>,
 ) {
-    let old_by_name: BTreeMap<&str, &crate::releases::FiguresAt> = old
+    let old_by_name: BTreeMap<&str, &super::releases::FiguresAt> = old
         .figures
         .iter()
         .map(|f| (f.scenario.as_str(), f))
@@ -591,8 +591,8 @@ mod tests {
     fn the_history_gives_each_rule_once_with_its_versions() {
         let release = |version: &str, rules: Vec<RuleAt>| Release {
             source: format!("releases/{version}.json"),
-            version: crate::releases::Version::parse(version).unwrap(),
-            snapshot: crate::releases::Snapshot {
+            version: crate::rulebook::releases::Version::parse(version).unwrap(),
+            snapshot: crate::rulebook::releases::Snapshot {
                 version: version.into(),
                 effective: "2026-01-15".into(),
                 rules,
