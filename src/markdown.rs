@@ -517,14 +517,30 @@ impl<'n> Rules<'n> {
 
     /// The opening of a rule: its number, linked to its anchor, and what
     /// the site adds after it.
-    fn number_html(&self, index: usize) -> String {
+    fn number_html(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
         let rule = &self.rules[index];
         let key = escape_html(&rule.key);
         format!(
             "<a class=\"rule-number\" href=\"#{key}\">{}</a>{} ",
             rule.number,
-            self.numbering.decorate(&rule.key)
+            self.marks(index, errors)
         )
+    }
+
+    /// What the site adds after a rule's number; a failure is the rule's
+    /// error, and the rule goes without.
+    fn marks(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
+        let rule = &self.rules[index];
+        self.numbering
+            .decorate(&rule.key)
+            .unwrap_or_else(|message| {
+                errors.push(MarkdownError {
+                    line: rule.line,
+                    column: rule.column,
+                    message,
+                });
+                String::new()
+            })
     }
 
     fn done(self) -> Vec<Rule> {
@@ -547,7 +563,7 @@ impl<'a> Page<'a, '_> {
                     let html = format!(
                         "<p class=\"rule\" id=\"{}\">{}",
                         escape_html(&rules.rules[index].key),
-                        rules.number_html(index)
+                        rules.number_html(index, &mut self.errors)
                     );
                     self.rule_anchor(index);
                     Event::Html(html.into())
@@ -572,7 +588,7 @@ impl<'a> Page<'a, '_> {
                         let html = format!(
                             "<li class=\"rule\" id=\"{}\">{}",
                             escape_html(&rules.rules[index].key),
-                            rules.number_html(index)
+                            rules.number_html(index, &mut self.errors)
                         );
                         self.rule_anchor(index);
                         Event::Html(html.into())
@@ -782,7 +798,7 @@ impl<'a> Page<'a, '_> {
                 inner_html = format!(
                     "<span class=\"rule-number\">{}</span>{} ",
                     rule.number,
-                    rules.numbering.decorate(&rule.key)
+                    rules.marks(index, &mut self.errors)
                 );
                 let key = rule.key.clone();
                 self.rule_anchor(index);

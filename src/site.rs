@@ -576,7 +576,10 @@ impl Renderer<'_> {
             output: output.clone(),
             table_ids: Default::default(),
         };
-        let decorate = |key: &str| self.rule_marks(key, &output);
+        let decorate = |key: &str| {
+            let unreleased = self.unreleased.contains(key);
+            (self.history).marks_html(self.tera, self.book, key, &output, unreleased)
+        };
         let numbering = self.book.numbering(page, &decorate);
         let terms = self
             .terms
@@ -697,78 +700,6 @@ impl Renderer<'_> {
             files,
             rules: Vec::new(),
         })
-    }
-
-    /// The glossary as a definition list, each term linked to its rule.
-    fn glossary_html(&self, from: &str) -> String {
-        let mut html = String::from("<dl class=\"glossary\">\n");
-        // Terms `a b`, `a-b` and `A_B` all slug to `a-b`.
-        let mut ids = markdown::Anchors::for_page();
-        for entry in self.glossary {
-            let id = ids.unique(format!("term-{}", markdown::slugify(&entry.term)));
-            html.push_str(&format!(
-                "<dt id=\"{}\">{}</dt>\n<dd>{}",
-                markdown::escape_html(&id),
-                markdown::escape_html(&entry.term),
-                markdown::escape_html(&entry.definition)
-            ));
-            if !entry.aliases.is_empty() {
-                html.push_str(&format!(
-                    " Also: {}.",
-                    markdown::escape_html(&entry.aliases.join(", "))
-                ));
-            }
-            if let Some(placed) = entry.rule.as_deref().and_then(|k| self.book.get(k)) {
-                html.push_str(&format!(
-                    " See <a href=\"{}\">rule {}</a>.",
-                    markdown::escape_html(&placed.href(from)),
-                    placed.rule.number
-                ));
-            }
-            html.push_str("</dd>\n");
-        }
-        html.push_str("</dl>\n");
-        html
-    }
-
-    /// What follows a rule's number: links to the scenarios that give its
-    /// figures.
-    fn rule_marks(&self, key: &str, from: &str) -> String {
-        let mut html = String::new();
-        if let Some(latest) = self.history.latest() {
-            let version = &latest.snapshot.version;
-            if self.history.changed_in_latest(key) {
-                html.push_str(&format!(
-                    " <a class=\"rule-changed\" href=\"{}#{key}\">changed in {version}</a>",
-                    paths::href(from, &rulebook::change_page(version)),
-                ));
-            }
-            if self.unreleased.contains(key) {
-                let what = if self.history.knows(key) {
-                    "edited"
-                } else {
-                    "new"
-                };
-                html.push_str(&format!(
-                    " <span class=\"rule-unreleased\" title=\"Not in a release yet: the \
-                     words differ from release {version}\">{what} since {version}</span>",
-                ));
-            }
-            if self.history.knows(key) {
-                html.push_str(&format!(
-                    " <a class=\"rule-history\" href=\"{}#{key}\">history</a>",
-                    paths::href(from, &rulebook::history_page()),
-                ));
-            }
-        }
-        for (name, title) in self.book.figures(key) {
-            html.push_str(&format!(
-                " <a class=\"rule-figures\" href=\"{}\" title=\"{}\">figures</a>",
-                paths::href(from, &paths::scenario_output(name)),
-                markdown::escape_html(title)
-            ));
-        }
-        html
     }
 
     /// A scenario page's blocks as the templates take them, and its

@@ -12,8 +12,9 @@ pub trait Numbered: Sync {
     /// Plan the rules of `text`. `single_mark` tells whether a paragraph's
     /// source is one shortcode alone (a table or chart, not a rule).
     fn plan(&self, text: &str, options: Options, single_mark: &dyn Fn(&str) -> bool) -> Plan;
-    /// Extra HTML placed after a rule's number (marks, links), by key.
-    fn decorate(&self, key: &str) -> String;
+    /// Extra HTML placed after a rule's number (marks, links), by key, or
+    /// why it could not be made.
+    fn decorate(&self, key: &str) -> Result<String, String>;
 }
 
 /// A glossary's terms, ready to mark on one page after another.

@@ -3,7 +3,8 @@
 //! Reading order: [`releases`] and [`glossary`] read their files as content
 //! loads; [`numbering`] plans each numbered page's rules and [`terms`] marks
 //! glossary terms, both applied by the markdown renderer; [`Book`] places
-//! every rule of the site; [`changes`] compares releases; [`publish`]
+//! every rule of the site; [`changes`] compares releases; `views` hands
+//! all of it to the templates in `templates/rulebook/`; [`publish`]
 //! snapshots a release and prints the site.
 //!
 //! Its parts sit on the layers they serve (see `tests/suite/layers.rs`):
@@ -17,6 +18,7 @@ pub mod publish;
 pub mod releases;
 mod rules;
 mod terms;
+mod views;
 
 pub(crate) use changes::{
     add_glossary_page, add_pages, change_page, history_page, History, GLOSSARY_PAGE,
@@ -25,3 +27,4 @@ pub use numbering::Numbering;
 pub use rules::RULES_JSON;
 pub(crate) use rules::{rules_json, Book};
 pub use terms::{Term, Terms};
+pub(crate) use views::glossary_html;

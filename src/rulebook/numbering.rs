@@ -23,7 +23,7 @@ pub struct Numbering<'a> {
     /// The page's file name without `.md`, first part of derived keys.
     pub stem: String,
     /// Extra HTML placed after a rule's number (marks, links), by key.
-    pub decorate: &'a (dyn Fn(&str) -> String + Sync),
+    pub decorate: &'a (dyn Fn(&str) -> Result<String, String> + Sync),
 }
 
 /// A level of the numbering: the page, or a heading.
@@ -53,7 +53,7 @@ impl Numbered for Numbering<'_> {
         plan(text, options, self, single_mark)
     }
 
-    fn decorate(&self, key: &str) -> String {
+    fn decorate(&self, key: &str) -> Result<String, String> {
         (self.decorate)(key)
     }
 }
@@ -351,7 +351,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 3,
             stem: "start-of-game".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let plan = plan(text, crate::markdown::options(), &numbering, &|s| {
             s == "\u{E000}"
@@ -410,7 +410,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "p".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let plan = plan(
             "One. {#a} {#b}\n\nTwo. {#x\"y}\n",
@@ -434,7 +434,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "p".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let mut text = "- first\n".repeat(5_000);
         text.push_str("- last\n  - sub\n");
@@ -456,7 +456,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "start".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let body = "Roll; the odds {{ table() }} as shown. {#roll}\n\n\
                     Then {{ table() }} {#then}\n\n- an item {{ table() }} inside {#item}\n";
@@ -495,7 +495,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 2,
             stem: "dice".into(),
-            decorate: &|key| format!("<i>{key}</i>"),
+            decorate: &|key| Ok(format!("<i>{key}</i>")),
         };
         let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
                     The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";

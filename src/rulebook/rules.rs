@@ -108,7 +108,7 @@ impl Book {
             let numbering = Numbering {
                 chapter: *chapter,
                 stem,
-                decorate: &|_| String::new(),
+                decorate: &|_| Ok(String::new()),
             };
             let phase =
                 crate::limits::content(format!("numbering the rules of content/{}", page.source));
@@ -208,7 +208,7 @@ impl Book {
     pub fn numbering<'d>(
         &self,
         page: &Page,
-        decorate: &'d (dyn Fn(&str) -> String + Sync),
+        decorate: &'d (dyn Fn(&str) -> Result<String, String> + Sync),
     ) -> Option<Numbering<'d>> {
         self.chapters
             .get(&page.source)

@@ -53,17 +53,19 @@ impl Expand for Expander<'_, '_> {
                 return self
                     .renderer
                     .history
-                    .changes_html(version, &live, &scenario_href)
+                    .changes_html(self.renderer.tera, version, &live, &scenario_href)
                     .map(Expansion::Block);
             }
             "releases" => {
-                return Ok(Expansion::Block(
-                    self.renderer.history.releases_html(&self.output),
-                ))
+                return (self.renderer.history)
+                    .releases_html(self.renderer.tera, &self.output)
+                    .map(Expansion::Block)
             }
             "history" => {
                 let _phase = crate::limits::content("writing the rule history");
-                return Ok(Expansion::Block(self.renderer.history.history_html(&live)));
+                return (self.renderer.history)
+                    .history_html(self.renderer.tera, &live)
+                    .map(Expansion::Block);
             }
             "glossary" if self.renderer.glossary.is_empty() => {
                 return Err(format!(
@@ -72,7 +74,16 @@ impl Expand for Expander<'_, '_> {
                     crate::rulebook::glossary::SOURCE
                 ))
             }
-            "glossary" => return Ok(Expansion::Block(self.renderer.glossary_html(&self.output))),
+            "glossary" => {
+                let renderer = self.renderer;
+                return crate::rulebook::glossary_html(
+                    renderer.tera,
+                    renderer.glossary,
+                    renderer.book,
+                    &self.output,
+                )
+                .map(Expansion::Block);
+            }
             _ => {}
         }
         let name = call.arg("scenario")?;
