@@ -82,6 +82,9 @@ pub struct Built {
     pub warnings: Vec<Error>,
     /// Every scenario's headline figures, for release snapshots.
     pub figures: Vec<crate::rulebook::releases::FiguresAt>,
+    /// Every numbered rule as the site shows it, in reading order: what a
+    /// release records, typed, not read back from `rules.json`.
+    pub rules: Vec<crate::rulebook::releases::RuleAt>,
 }
 
 /// The result of `fairdice check`: the gates and the stale-site comparison.
@@ -183,7 +186,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
             &mut problems,
         )
     });
-    let Some(files) = files.filter(|_| problems.is_empty()) else {
+    let Some((files, rules)) = files.filter(|_| problems.is_empty()) else {
         if gates == Gates::Apply {
             problems.extend(gate_failures);
         }
@@ -197,6 +200,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
         gate_failures,
         warnings,
         figures,
+        rules,
     })
 }
 

@@ -24,7 +24,7 @@ use crate::layout::csv::csv;
 use crate::markdown::{self, Heading, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
-use crate::rulebook;
+use crate::rulebook::{self, releases::RuleAt};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -117,14 +117,15 @@ pub struct Meta {
     pub updated: BTreeMap<String, String>,
 }
 
-/// Render the whole site into memory.
+/// Render the whole site into memory, with the rules it shows (what a
+/// release records).
 pub fn render(
     content: &Content,
     computed: &[Computed],
     tera: &Tera,
     assets: &SiteFiles,
     meta: &Meta,
-) -> Result<SiteFiles> {
+) -> Result<(SiteFiles, Vec<RuleAt>)> {
     let nav = Nav::new(content, computed);
     let site_title = meta.config.title.as_ref().map_or_else(
         || {
@@ -263,19 +264,19 @@ pub fn render(
         || renderer.print_page(&rendered),
     );
     let mut files = SiteFiles::new();
+    let texts = rendered
+        .iter()
+        .flat_map(|page| &page.rules)
+        .map(|rule| (rule.key.clone(), rule.text.clone()))
+        .collect();
+    let rules_shown = rulebook::rules_shown(&book, &texts);
     if !book.rules().is_empty() {
-        let texts = rendered
-            .iter()
-            .flat_map(|page| &page.rules)
-            .map(|rule| (rule.key.clone(), rule.text.clone()))
-            .collect();
         let release = history.latest().map_or(
             serde_json::Value::Null,
             |r| json!({"version": r.snapshot.version, "effective": r.snapshot.effective}),
         );
         let json = rulebook::rules_json(
-            &book,
-            &texts,
+            &rules_shown,
             &|key| history.changed_in(key).map(str::to_string),
             release,
         );
@@ -301,7 +302,7 @@ pub fn render(
         files.insert(path.clone(), bytes.clone());
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
-    Ok(files)
+    Ok((files, rules_shown))
 }
 
 /// Add the pages that the release snapshots need (the list of releases,

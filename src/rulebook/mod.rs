@@ -25,6 +25,6 @@ pub(crate) use changes::{
 };
 pub use numbering::Numbering;
 pub use rules::RULES_JSON;
-pub(crate) use rules::{rules_json, Book};
+pub(crate) use rules::{rules_json, rules_shown, Book};
 pub use terms::{Term, Terms};
 pub(crate) use views::glossary_html;

@@ -4,6 +4,7 @@
 //! the scenarios that measure each rule; and `rules.json`.
 
 use super::numbering::Numbering;
+use super::releases::RuleAt;
 use crate::content::{Content, Page};
 use crate::error::Error;
 use crate::markdown::{self, Rule};
@@ -302,19 +303,13 @@ fn place_of(text: &str, key: &str) -> (usize, usize) {
     (line, column)
 }
 
-/// `rules.json`: every rule by number and by key, with its title (the
-/// heading it stands under), its words, its address and the release that
-/// last changed it. `texts` holds each rule's rendered text by key;
-/// `changed_in` the release that last changed each key.
-pub fn rules_json(
-    book: &Book,
-    texts: &BTreeMap<String, String>,
-    changed_in: &dyn Fn(&str) -> Option<String>,
-    release: Value,
-) -> String {
-    let mut by_key = Map::new();
-    let mut by_number = Map::new();
+/// Every rule as the site shows it, in reading order: its title (the
+/// heading it stands under), its words and its address. `texts` holds each
+/// rule's rendered text by key. A release records these, typed, so it
+/// never reads back the `rules.json` made from them.
+pub(crate) fn rules_shown(book: &Book, texts: &BTreeMap<String, String>) -> Vec<RuleAt> {
     let mut titles: Vec<(String, String)> = Vec::new();
+    let mut shown = Vec::new();
     for placed in book.rules() {
         let rule = &placed.rule;
         let text = texts.get(&rule.key).cloned().unwrap_or_default();
@@ -327,12 +322,33 @@ pub fn rules_json(
             .rev()
             .find(|(number, _)| is_ancestor(number, &rule.number) || *number == rule.number)
             .map(|(_, title)| title.clone());
+        shown.push(RuleAt {
+            key: rule.key.clone(),
+            number: rule.number.clone(),
+            title,
+            text,
+            url: placed.href(""),
+        });
+    }
+    shown
+}
+
+/// `rules.json`: every rule shown (see [`rules_shown`]) by number and by
+/// key, with the release that last changed it (`changed_in`).
+pub(crate) fn rules_json(
+    shown: &[RuleAt],
+    changed_in: &dyn Fn(&str) -> Option<String>,
+    release: Value,
+) -> String {
+    let mut by_key = Map::new();
+    let mut by_number = Map::new();
+    for rule in shown {
         let entry = json!({
             "number": rule.number,
             "key": rule.key,
-            "title": title,
-            "text": text,
-            "url": placed.href(""),
+            "title": rule.title,
+            "text": rule.text,
+            "url": rule.url,
             "changed_in": changed_in(&rule.key),
         });
         by_number.insert(rule.number.clone(), entry.clone());
