@@ -66,120 +66,160 @@ fn plan(
     numbering: &Numbering,
     single_mark: &dyn Fn(&str) -> bool,
 ) -> Plan {
-    let mut plan = Plan::default();
-    let mut levels = vec![Node {
-        level: 1,
-        number: numbering.chapter.to_string(),
-        children: 0,
-    }];
-    // Open containers: for items, the rule they are (if any).
-    let mut open: Vec<(Tag, Option<usize>)> = Vec::new();
-    let mut list_modes: Vec<ListMode> = Vec::new();
-    // The last top-level block, when it was a rule paragraph ending in `:`.
-    let mut lead_in: Option<usize> = None;
-    let mut item_children: HashMap<usize, usize> = HashMap::new();
     let events: Vec<(Event, Range<usize>)> =
         Parser::new_ext(text, options).into_offset_iter().collect();
     let next_list = list_starts_after(&events);
+    let mut planner = Planner {
+        text,
+        numbering,
+        single_mark,
+        plan: Plan::default(),
+        levels: vec![Node {
+            level: 1,
+            number: numbering.chapter.to_string(),
+            children: 0,
+        }],
+        open: Vec::new(),
+        list_modes: Vec::new(),
+        lead_in: None,
+        item_children: HashMap::new(),
+    };
     for (i, (event, range)) in events.iter().enumerate() {
         match event {
             Event::Start(tag) => {
-                let top = open.is_empty();
-                let mut rule = None;
-                match tag {
-                    Tag::Heading { level, id, .. } if top && (*level as u8) >= 2 => {
-                        let level = *level as u8;
-                        while levels.last().is_some_and(|n| n.level >= level) && levels.len() > 1 {
-                            levels.pop();
-                        }
-                        let number = next_child(levels.last_mut().expect("the page level"));
-                        levels.push(Node {
-                            level,
-                            number: number.clone(),
-                            children: 0,
-                        });
-                        let written = id.as_ref().map(|id| {
-                            let at = text[range.clone()].rfind(&**id).unwrap_or(0);
-                            (id.to_string(), range.start + at)
-                        });
-                        let index = plan.add(
-                            numbering,
-                            number,
-                            written,
-                            range.start,
-                            range.clone(),
-                            Some(level),
-                        );
-                        plan.starts.insert((range.start, Block::Heading), index);
-                        lead_in = None;
-                    }
-                    Tag::Paragraph if top => {
-                        lead_in = None;
-                        if !single_mark(text[range.clone()].trim()) {
-                            let number = next_child(levels.last_mut().expect("the page level"));
-                            let index = plan.keyed(numbering, text, number, range.clone(), None);
-                            plan.starts.insert((range.start, Block::Paragraph), index);
-                            if without_key(&text[range.clone()]).ends_with(':') {
-                                lead_in = Some(index);
-                            }
-                        }
-                    }
-                    Tag::List(_) if top => {
-                        list_modes.push(lead_in.map_or(ListMode::Rules, ListMode::SubItemsOf));
-                        lead_in = None;
-                    }
-                    Tag::Item => {
-                        let lists = open
-                            .iter()
-                            .filter(|(t, _)| matches!(t, Tag::List(_)))
-                            .count();
-                        let parent_item = open.iter().rev().find_map(|(t, r)| match t {
-                            Tag::Item => Some(*r),
-                            _ => None,
-                        });
-                        let own_end = next_list[i + 1]
-                            .filter(|&s| s < range.end)
-                            .unwrap_or(range.end);
-                        let own = range.start..own_end;
-                        let number = match (list_modes.last(), lists, parent_item) {
-                            (Some(ListMode::Rules), 1, _) if in_top_list(&open) => {
-                                Some(next_child(levels.last_mut().expect("the page level")))
-                            }
-                            (Some(ListMode::SubItemsOf(parent)), 1, _) if in_top_list(&open) => {
-                                Some(sub_number(&plan, &mut item_children, *parent))
-                            }
-                            (Some(ListMode::Rules), 2, Some(Some(parent)))
-                                if in_top_list(&open) =>
-                            {
-                                Some(sub_number(&plan, &mut item_children, parent))
-                            }
-                            _ => None,
-                        };
-                        if let Some(number) = number {
-                            let index = plan.keyed(numbering, text, number, own, None);
-                            plan.starts.insert((range.start, Block::Item), index);
-                            rule = Some(index);
-                        }
-                    }
-                    _ => {
-                        if top {
-                            lead_in = None;
-                        }
-                    }
-                }
-                open.push((tag.clone(), rule));
+                let rule = planner.start(tag, range, next_list[i + 1]);
+                planner.open.push((tag.clone(), rule));
             }
             Event::End(end) => {
-                open.pop();
-                if matches!(end, TagEnd::List(_)) && open.is_empty() {
-                    list_modes.pop();
+                planner.open.pop();
+                if matches!(end, TagEnd::List(_)) && planner.open.is_empty() {
+                    planner.list_modes.pop();
                 }
             }
-            _ if open.is_empty() => lead_in = None,
+            _ if planner.open.is_empty() => planner.lead_in = None,
             _ => {}
         }
     }
-    plan
+    planner.plan
+}
+
+/// A page being planned: the numbering so far and the open containers.
+struct Planner<'t, 'n> {
+    text: &'t str,
+    numbering: &'n Numbering<'n>,
+    single_mark: &'n dyn Fn(&str) -> bool,
+    plan: Plan,
+    levels: Vec<Node>,
+    /// Open containers: for items, the rule they are (if any).
+    open: Vec<(Tag<'t>, Option<usize>)>,
+    list_modes: Vec<ListMode>,
+    /// The last top-level block, when it was a rule paragraph ending in `:`.
+    lead_in: Option<usize>,
+    item_children: HashMap<usize, usize>,
+}
+
+impl Planner<'_, '_> {
+    /// A block opens at `range`; `next_list` is where the next list starts.
+    /// Returns the rule an item is, if it is one.
+    fn start(
+        &mut self,
+        tag: &Tag,
+        range: &Range<usize>,
+        next_list: Option<usize>,
+    ) -> Option<usize> {
+        let top = self.open.is_empty();
+        match tag {
+            Tag::Heading { level, id, .. } if top && (*level as u8) >= 2 => {
+                self.heading(*level as u8, id.as_deref(), range);
+            }
+            Tag::Paragraph if top => self.paragraph(range),
+            Tag::List(_) if top => {
+                let mode = self.lead_in.map_or(ListMode::Rules, ListMode::SubItemsOf);
+                self.list_modes.push(mode);
+                self.lead_in = None;
+            }
+            Tag::Item => return self.item(range, next_list),
+            _ if top => self.lead_in = None,
+            _ => {}
+        }
+        None
+    }
+
+    fn next_number(&mut self) -> String {
+        next_child(self.levels.last_mut().expect("the page level"))
+    }
+
+    fn heading(&mut self, level: u8, id: Option<&str>, range: &Range<usize>) {
+        while self.levels.last().is_some_and(|n| n.level >= level) && self.levels.len() > 1 {
+            self.levels.pop();
+        }
+        let number = self.next_number();
+        self.levels.push(Node {
+            level,
+            number: number.clone(),
+            children: 0,
+        });
+        let written = id.map(|id| {
+            let at = self.text[range.clone()].rfind(id).unwrap_or(0);
+            (id.to_string(), range.start + at)
+        });
+        let index = (self.plan).add(
+            self.numbering,
+            number,
+            written,
+            range.start,
+            range.clone(),
+            Some(level),
+        );
+        self.plan
+            .starts
+            .insert((range.start, Block::Heading), index);
+        self.lead_in = None;
+    }
+
+    fn paragraph(&mut self, range: &Range<usize>) {
+        self.lead_in = None;
+        let source = &self.text[range.clone()];
+        if (self.single_mark)(source.trim()) {
+            return;
+        }
+        let number = self.next_number();
+        let index = (self.plan).keyed(self.numbering, self.text, number, range.clone(), None);
+        self.plan
+            .starts
+            .insert((range.start, Block::Paragraph), index);
+        if without_key(source).ends_with(':') {
+            self.lead_in = Some(index);
+        }
+    }
+
+    /// An item is a rule in a top-level list of rules, a sub-item of the
+    /// rule before the list, or a sub-item of an item rule.
+    fn item(&mut self, range: &Range<usize>, next_list: Option<usize>) -> Option<usize> {
+        let lists = (self.open.iter())
+            .filter(|(t, _)| matches!(t, Tag::List(_)))
+            .count();
+        let parent_item = self.open.iter().rev().find_map(|(t, r)| match t {
+            Tag::Item => Some(*r),
+            _ => None,
+        });
+        let own_end = next_list.filter(|&s| s < range.end).unwrap_or(range.end);
+        let own = range.start..own_end;
+        let in_top = in_top_list(&self.open);
+        let number = match (self.list_modes.last().copied(), lists, parent_item) {
+            (Some(ListMode::Rules), 1, _) if in_top => self.next_number(),
+            (Some(ListMode::SubItemsOf(parent)), 1, _) if in_top => {
+                sub_number(&self.plan, &mut self.item_children, parent)
+            }
+            (Some(ListMode::Rules), 2, Some(Some(parent))) if in_top => {
+                sub_number(&self.plan, &mut self.item_children, parent)
+            }
+            _ => return None,
+        };
+        let index = (self.plan).keyed(self.numbering, self.text, number, own, None);
+        self.plan.starts.insert((range.start, Block::Item), index);
+        Some(index)
+    }
 }
 
 /// For each event, where the first list at or after it starts, so that an

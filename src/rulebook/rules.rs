@@ -68,6 +68,53 @@ impl Book {
             ..Book::default()
         };
         let mut errors = Vec::new();
+        book.number_pages(content, reading_order, &mut errors);
+        for scenario in scenarios {
+            for key in &scenario.header.rules {
+                if book.by_key.contains_key(key) {
+                    book.figures
+                        .entry(key.clone())
+                        .or_default()
+                        .push((scenario.name.clone(), scenario.header.title.clone()));
+                } else if !book.incomplete {
+                    let (line, column) = place_of(&scenario.text, key);
+                    errors.push(Error::Source {
+                        file: crate::paths::content_file(&scenario.source),
+                        line,
+                        column,
+                        message: format!(
+                            "rules: no rule has the key {key:?}; {}",
+                            book.known_keys()
+                        ),
+                    });
+                }
+            }
+        }
+        for entry in content.glossary.iter().flatten() {
+            if let Some(key) = entry
+                .rule
+                .as_ref()
+                .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
+            {
+                errors.push(Error::Source {
+                    file: crate::paths::content_file(super::glossary::SOURCE),
+                    line: entry.line,
+                    column: 1,
+                    message: format!(
+                        "glossary: {:?} points at rule {key:?}, which no rule has; {}",
+                        entry.term,
+                        book.known_keys()
+                    ),
+                });
+            }
+        }
+        (book, errors)
+    }
+
+    /// Plan every page of a numbered section, in reading order: a page's
+    /// chapter is its place among its section's pages.
+    fn number_pages(&mut self, content: &Content, reading_order: &[&str], errors: &mut Vec<Error>) {
+        let book = self;
         // A numbered section numbers every page below it, subfolders
         // included; a numbered folder inside another belongs to the outer one.
         let roots: Vec<&str> = content
@@ -118,7 +165,7 @@ impl Book {
             match planned {
                 Ok(rules) => {
                     for rule in rules {
-                        book.add(rule, page, &mut errors);
+                        book.add(rule, page, errors);
                     }
                 }
                 Err(found) => {
@@ -132,46 +179,6 @@ impl Book {
                 }
             }
         }
-        for scenario in scenarios {
-            for key in &scenario.header.rules {
-                if book.by_key.contains_key(key) {
-                    book.figures
-                        .entry(key.clone())
-                        .or_default()
-                        .push((scenario.name.clone(), scenario.header.title.clone()));
-                } else if !book.incomplete {
-                    let (line, column) = place_of(&scenario.text, key);
-                    errors.push(Error::Source {
-                        file: crate::paths::content_file(&scenario.source),
-                        line,
-                        column,
-                        message: format!(
-                            "rules: no rule has the key {key:?}; {}",
-                            book.known_keys()
-                        ),
-                    });
-                }
-            }
-        }
-        for entry in content.glossary.iter().flatten() {
-            if let Some(key) = entry
-                .rule
-                .as_ref()
-                .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
-            {
-                errors.push(Error::Source {
-                    file: crate::paths::content_file(super::glossary::SOURCE),
-                    line: entry.line,
-                    column: 1,
-                    message: format!(
-                        "glossary: {:?} points at rule {key:?}, which no rule has; {}",
-                        entry.term,
-                        book.known_keys()
-                    ),
-                });
-            }
-        }
-        (book, errors)
     }
 
     fn add(&mut self, rule: Rule, page: &Page, errors: &mut Vec<Error>) {
