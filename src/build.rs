@@ -83,7 +83,10 @@ pub struct Built {
     /// Problems that do not fail the build (rules without a key).
     pub warnings: Vec<Error>,
     /// Every scenario's headline figures, for release snapshots.
-    pub figures: Vec<crate::releases::FiguresAt>,
+    pub figures: Vec<crate::rulebook::releases::FiguresAt>,
+    /// Every numbered rule as the site shows it, in reading order: what a
+    /// release records, typed, not read back from `rules.json`.
+    pub rules: Vec<crate::rulebook::releases::RuleAt>,
 }
 
 /// The result of `fairdice check`: the gates and the stale-site comparison.
@@ -177,7 +180,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
             &mut problems,
         )
     });
-    let Some(files) = files.filter(|_| problems.is_empty()) else {
+    let Some((files, rules)) = files.filter(|_| problems.is_empty()) else {
         if gates == Gates::Apply {
             problems.extend(gate_failures);
         }
@@ -191,6 +194,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
         gate_failures,
         warnings,
         figures,
+        rules,
     })
 }
 
@@ -351,7 +355,7 @@ pub(crate) fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
 }
 
 /// The key figures (label and value) that each scenario's page shows first.
-fn headline_figures(computed: &[Computed]) -> Vec<crate::releases::FiguresAt> {
+fn headline_figures(computed: &[Computed]) -> Vec<crate::rulebook::releases::FiguresAt> {
     computed
         .iter()
         .filter_map(|c| {
@@ -365,7 +369,7 @@ fn headline_figures(computed: &[Computed]) -> Vec<crate::releases::FiguresAt> {
                 })
                 .flatten()
                 .collect();
-            (!figures.is_empty()).then(|| crate::releases::FiguresAt {
+            (!figures.is_empty()).then(|| crate::rulebook::releases::FiguresAt {
                 scenario: c.scenario.name.clone(),
                 title: c.scenario.header.title.clone(),
                 figures,

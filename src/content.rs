@@ -5,9 +5,9 @@
 
 use crate::analyses::Budget;
 use crate::error::{Error, Result};
-use crate::glossary;
 use crate::paths;
-use crate::releases;
+use crate::rulebook::glossary;
+use crate::rulebook::releases;
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};

@@ -548,8 +548,8 @@ fn serve(project: Project, port: u16, ui: Ui) -> Exit {
 }
 
 fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) -> Exit {
-    let effective = effective.unwrap_or_else(fairdice::publish::today);
-    match fairdice::publish::release(project, version, &effective) {
+    let effective = effective.unwrap_or_else(fairdice::rulebook::publish::today);
+    match fairdice::rulebook::publish::release(project, version, &effective) {
         Ok(path) => {
             ui.note(&format!(
                 "wrote {} (release {version}, effective {effective}): commit it, then build",
@@ -579,7 +579,7 @@ fn pdf(project: &Project, output: &Path, force: bool, ui: Ui) -> Exit {
         ui.error(&err);
         return Exit::Usage;
     }
-    match fairdice::publish::pdf(project, output) {
+    match fairdice::rulebook::publish::pdf(project, output) {
         Ok(()) => {
             ui.note(&format!("wrote {}", output.display()));
             Exit::Success

@@ -3,14 +3,12 @@
 //! `$...$` and `$$...$$` turned into MathML, `> [!NOTE]` quotes into callouts.
 
 mod math;
-mod numbering;
-mod terms;
+mod numbered;
 
-pub(crate) use crate::html::anchors::{self, slugify, Anchors};
-pub use crate::html::escape as escape_html;
-pub use crate::html::Heading;
-pub use numbering::{derived_key, Numbering, Rule};
-pub use terms::{Term, Terms};
+use crate::html::anchors::{self, slugify, Anchors};
+use crate::html::escape as escape_html;
+use crate::html::Heading;
+pub use numbered::{Block, Glossary, MarkTerms, Numbered, Plan, Planned, Rule};
 
 use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion, Found};
@@ -85,11 +83,11 @@ pub fn render(
 pub fn plan_rules(
     body: &str,
     first_line: usize,
-    numbering: &Numbering,
+    numbering: &dyn Numbered,
 ) -> Result<Vec<Rule>, Vec<MarkdownError>> {
     let found = shortcodes::find(body, first_line, &literal_ranges(body));
     let marked = Marked::new(body, &found);
-    let plan = numbering::plan(&marked.text, options(), numbering, &is_single_mark);
+    let plan = numbering.plan(&marked.text, options(), &is_single_mark);
     let mut places = Places::new(body, first_line);
     let mut errors = Vec::new();
     for (at, message) in &plan.errors {
@@ -124,7 +122,7 @@ pub(crate) fn render_numbered(
     body: &str,
     first_line: usize,
     expand: &dyn Expand,
-    numbering: &Numbering,
+    numbering: &dyn Numbered,
 ) -> Result<Rendered, Vec<MarkdownError>> {
     whole(render_page(body, first_line, expand, Some(numbering), None))
 }
@@ -155,12 +153,12 @@ pub fn render_page(
     body: &str,
     first_line: usize,
     expand: &dyn Expand,
-    numbering: Option<&Numbering>,
-    terms: Option<&Terms>,
+    numbering: Option<&dyn Numbered>,
+    terms: Option<&dyn Glossary>,
 ) -> (Rendered, Vec<MarkdownError>) {
     let mut page = Page {
         rules: None,
-        terms: terms.map(terms::Marker::new),
+        terms: terms.map(Glossary::marker),
         in_link: 0,
         places: Places::new(body, first_line),
         errors: Vec::new(),
@@ -425,7 +423,7 @@ struct Page<'a, 'b> {
     /// The rules of a numbered page and the state of their rendering.
     rules: Option<Rules<'b>>,
     /// Glossary terms still to mark on the page.
-    terms: Option<terms::Marker<'b>>,
+    terms: Option<Box<dyn MarkTerms + 'b>>,
     /// How many links and images are open (no term is marked inside one).
     in_link: usize,
     places: Places<'b>,
@@ -454,8 +452,8 @@ struct OpenHeading<'a> {
 /// The rules of a numbered page while it renders.
 struct Rules<'n> {
     rules: Vec<Rule>,
-    starts: std::collections::HashMap<(usize, numbering::Block), usize>,
-    decorate: &'n (dyn Fn(&str) -> String + Sync),
+    starts: std::collections::HashMap<(usize, Block), usize>,
+    numbering: &'n dyn Numbered,
     /// Whether the open top-level paragraph is a rule.
     paragraph: bool,
     /// For each open list item, whether it is a rule.
@@ -470,10 +468,10 @@ impl<'n> Rules<'n> {
     fn plan(
         marked: &mut Marked,
         expansions: &[Option<Expansion>],
-        numbering: &'n Numbering,
+        numbering: &'n dyn Numbered,
         page: &mut Page,
     ) -> Self {
-        let plan = numbering::plan(&marked.text, options(), numbering, &is_single_mark);
+        let plan = numbering.plan(&marked.text, options(), &is_single_mark);
         for (at, message) in &plan.errors {
             page.error(marked.to_body(*at), message.clone());
         }
@@ -491,7 +489,7 @@ impl<'n> Rules<'n> {
                 Rule {
                     line,
                     column,
-                    text: numbering::plain_text(&own, options()),
+                    text: numbered::plain_text(&own, options()),
                     ..planned.rule
                 }
             })
@@ -499,7 +497,7 @@ impl<'n> Rules<'n> {
         Rules {
             rules,
             starts: plan.starts,
-            decorate: numbering.decorate,
+            numbering,
             paragraph: false,
             items: Vec::new(),
             heading: None,
@@ -508,14 +506,30 @@ impl<'n> Rules<'n> {
 
     /// The opening of a rule: its number, linked to its anchor, and what
     /// the site adds after it.
-    fn number_html(&self, index: usize) -> String {
+    fn number_html(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
         let rule = &self.rules[index];
         let key = escape_html(&rule.key);
         format!(
             "<a class=\"rule-number\" href=\"#{key}\">{}</a>{} ",
             rule.number,
-            (self.decorate)(&rule.key)
+            self.marks(index, errors)
         )
+    }
+
+    /// What the site adds after a rule's number; a failure is the rule's
+    /// error, and the rule goes without.
+    fn marks(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
+        let rule = &self.rules[index];
+        self.numbering
+            .decorate(&rule.key)
+            .unwrap_or_else(|message| {
+                errors.push(MarkdownError {
+                    line: rule.line,
+                    column: rule.column,
+                    message,
+                });
+                String::new()
+            })
     }
 
     fn done(self) -> Vec<Rule> {
@@ -527,7 +541,6 @@ impl<'a> Page<'a, '_> {
     /// On a numbered page, the opening and closing of each rule's block
     /// carry its id and number.
     fn dress(&mut self, event: Event<'a>, start: usize) -> Event<'a> {
-        use numbering::Block;
         let Some(rules) = &mut self.rules else {
             return event;
         };
@@ -539,7 +552,7 @@ impl<'a> Page<'a, '_> {
                     let html = format!(
                         "<p class=\"rule\" id=\"{}\">{}",
                         escape_html(&rules.rules[index].key),
-                        rules.number_html(index)
+                        rules.number_html(index, &mut self.errors)
                     );
                     self.rule_anchor(index);
                     Event::Html(html.into())
@@ -564,7 +577,7 @@ impl<'a> Page<'a, '_> {
                         let html = format!(
                             "<li class=\"rule\" id=\"{}\">{}",
                             escape_html(&rules.rules[index].key),
-                            rules.number_html(index)
+                            rules.number_html(index, &mut self.errors)
                         );
                         self.rule_anchor(index);
                         Event::Html(html.into())
@@ -582,10 +595,7 @@ impl<'a> Page<'a, '_> {
     /// Note the rule of a heading about to open, if it is one.
     fn heading_rule(&mut self, start: usize) {
         if let Some(rules) = &mut self.rules {
-            rules.heading = rules
-                .starts
-                .get(&(start, numbering::Block::Heading))
-                .copied();
+            rules.heading = rules.starts.get(&(start, Block::Heading)).copied();
         }
     }
 
@@ -777,7 +787,7 @@ impl<'a> Page<'a, '_> {
                 inner_html = format!(
                     "<span class=\"rule-number\">{}</span>{} ",
                     rule.number,
-                    (rules.decorate)(&rule.key)
+                    rules.marks(index, &mut self.errors)
                 );
                 let key = rule.key.clone();
                 self.rule_anchor(index);
@@ -953,11 +963,13 @@ fn plain_text(events: &[Event]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::shortcodes::Call;
 
-    struct Fake;
+    /// Expands `value(x)` inline and `table()` as a block, for tests of
+    /// rendering here and in the rule book.
+    pub(crate) struct Fake;
     impl Expand for Fake {
         fn expand(&self, call: &Call) -> Result<Expansion, String> {
             match call.name.as_str() {
@@ -1265,89 +1277,5 @@ mod tests {
             &Fake
         )
         .is_ok());
-    }
-
-    #[test]
-    fn a_table_in_a_rule_is_lifted_out_of_its_paragraph() {
-        let numbering = Numbering {
-            chapter: 1,
-            stem: "start".into(),
-            decorate: &|_| String::new(),
-        };
-        let body = "Roll; the odds {{ table() }} as shown. {#roll}\n\n\
-                    Then {{ table() }} {#then}\n\n- an item {{ table() }} inside {#item}\n";
-        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
-        assert!(
-            out.html.starts_with(
-                "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">1.1</a> \
-                 Roll; the odds </p>\n<table></table>\n<p> as shown.</p>\n"
-            ),
-            "{}",
-            out.html
-        );
-        // A table ending a rule leaves no empty paragraph behind it.
-        assert!(
-            out.html
-                .contains("1.2</a> Then </p>\n<table></table>\n<ul>"),
-            "{}",
-            out.html
-        );
-        assert!(
-            !out.html.contains("<p></p>") && !out.html.contains("<p> </p>"),
-            "{}",
-            out.html
-        );
-        // A list item may hold a block: it stays where it was written.
-        assert!(
-            out.html.contains("1.3</a> an item <table></table>"),
-            "{}",
-            out.html
-        );
-        assert_eq!(out.rules[0].text, "Roll; the odds as shown.");
-    }
-
-    #[test]
-    fn numbered_pages_carry_numbers_ids_and_plain_text() {
-        let numbering = Numbering {
-            chapter: 2,
-            stem: "dice".into(),
-            decorate: &|key| format!("<i>{key}</i>"),
-        };
-        let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
-                    The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
-        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
-        for expected in [
-            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
-            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
-            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
-            "id=\"dice.1.2b\"",
-            "\n<table></table>",
-        ] {
-            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
-        }
-        assert!(!out.html.contains("{#"), "{}", out.html);
-        let texts: Vec<(&str, &str)> = out
-            .rules
-            .iter()
-            .map(|r| (r.number.as_str(), r.text.as_str()))
-            .collect();
-        assert_eq!(
-            texts,
-            [
-                ("2.1", "Dice"),
-                ("2.1.1", "Roll two dice: <1>."),
-                ("2.1.2", "The readings:"),
-                ("2.1.2a", "all"),
-                ("2.1.2b", "tied")
-            ]
-        );
-        assert_eq!((out.rules[1].line, out.rules[1].column), (3, 40));
-        assert_eq!(out.headings[0].text, "2.1 Dice");
-        let planned = plan_rules(body, 1, &numbering).unwrap();
-        let keys: Vec<&str> = planned.iter().map(|r| r.key.as_str()).collect();
-        assert_eq!(keys, ["dice", "roll", "dice.1.2", "all", "dice.1.2b"]);
-        let errors = render_numbered("## A {#x}\n\nB. {#x}\n", 1, &Fake, &numbering).unwrap_err();
-        assert_eq!((errors[0].line, errors[0].column), (3, 6), "{errors:?}");
-        assert!(errors[0].message.contains("already an id"), "{errors:?}");
     }
 }

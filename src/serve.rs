@@ -692,7 +692,7 @@ fn playground_roll(query: &str, yaml: bool, budget: &Budget) -> Response {
             format!(
                 "<!DOCTYPE html><html lang=\"en\"><meta charset=\"utf-8\"><title>Cannot roll</title>\
                  <p role=\"alert\" style=\"font: 16px system-ui, sans-serif; color: #b00020\">{}</p></html>",
-                crate::markdown::escape_html(&message)
+                crate::html::escape(&message)
             )
             .into_bytes(),
         ),

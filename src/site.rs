@@ -5,14 +5,12 @@
 //! and templates only place them.
 
 mod basics;
-mod changes;
 mod claims;
 pub mod defaults;
 mod expand;
 mod links;
 mod nav;
 mod print;
-mod rules;
 mod search;
 pub mod standalone;
 
@@ -26,6 +24,7 @@ use crate::layout::csv::csv;
 use crate::markdown::{self, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
+use crate::rulebook::{self, releases::RuleAt};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -35,8 +34,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use tera::{Context, Tera};
 
+pub use crate::rulebook::RULES_JSON;
 pub use expand::Expander;
-pub use rules::RULES_JSON;
 
 /// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
@@ -119,14 +118,15 @@ pub struct Meta {
     pub updated: BTreeMap<String, String>,
 }
 
-/// Render the whole site into memory.
+/// Render the whole site into memory, with the rules it shows (what a
+/// release records).
 pub fn render(
     content: &Content,
     computed: &[Computed],
     tera: &Tera,
     assets: &SiteFiles,
     meta: &Meta,
-) -> Result<SiteFiles> {
+) -> Result<(SiteFiles, Vec<RuleAt>)> {
     let nav = Nav::new(content, computed);
     let site_title = meta.config.title.as_ref().map_or_else(
         || {
@@ -142,14 +142,18 @@ pub fn render(
         .iter()
         .map(|c| (c.scenario.name.as_str(), c))
         .collect();
-    let (book, book_errors) = rules::Book::new(content, &nav, computed);
-    let history = changes::History::new(&content.releases);
+    let (book, book_errors) = rulebook::Book::new(
+        content,
+        &nav.reading_order(),
+        computed.iter().map(|c| c.scenario),
+    );
+    let history = rulebook::History::new(&content.releases);
     let terms = content.glossary.as_ref().map(|entries| {
         let _phase = crate::limits::content("preparing the glossary's terms");
-        markdown::Terms::new(
+        rulebook::Terms::new(
             entries
                 .iter()
-                .map(|e| markdown::Term {
+                .map(|e| rulebook::Term {
                     spellings: std::iter::once(&e.term)
                         .chain(&e.aliases)
                         .cloned()
@@ -260,23 +264,23 @@ pub fn render(
         || renderer.print_page(&rendered),
     );
     let mut files = SiteFiles::new();
+    let texts = rendered
+        .iter()
+        .flat_map(|page| &page.rules)
+        .map(|rule| (rule.key.clone(), rule.text.clone()))
+        .collect();
+    let rules_shown = rulebook::rules_shown(&book, &texts);
     if !book.rules().is_empty() {
-        let texts = rendered
-            .iter()
-            .flat_map(|page| &page.rules)
-            .map(|rule| (rule.key.clone(), rule.text.clone()))
-            .collect();
         let release = history.latest().map_or(
             serde_json::Value::Null,
             |r| json!({"version": r.snapshot.version, "effective": r.snapshot.effective}),
         );
-        let json = rules::rules_json(
-            &book,
-            &texts,
+        let json = rulebook::rules_json(
+            &rules_shown,
             &|key| history.changed_in(key).map(str::to_string),
             release,
         );
-        files.insert(rules::RULES_JSON.into(), json.into_bytes());
+        files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
     }
     files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
     files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
@@ -298,21 +302,27 @@ pub fn render(
         files.insert(path.clone(), bytes.clone());
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
-    Ok(files)
+    Ok((files, rules_shown))
 }
 
 /// Add the pages that the release snapshots need (the list of releases,
 /// what changed in each, the rules' history) where the author wrote none.
 pub fn add_release_pages(content: &mut Content) {
-    changes::add_pages(content);
-    changes::add_glossary_page(content);
+    rulebook::add_pages(content);
+    rulebook::add_glossary_page(content);
 }
 
 /// What `fairdice check` warns about without failing: numbered rules
 /// without a written key.
 pub fn warnings(content: &Content, computed: &[Computed]) -> Vec<Error> {
     let nav = Nav::new(content, computed);
-    rules::Book::new(content, &nav, computed).0.warnings()
+    rulebook::Book::new(
+        content,
+        &nav.reading_order(),
+        computed.iter().map(|c| c.scenario),
+    )
+    .0
+    .warnings()
 }
 
 /// Every path the site will hold, each claimed by who writes it: the
@@ -334,7 +344,7 @@ fn claim_outputs<'a>(
         (paths::PRINT_PAGE, Generated("the print page")),
         (paths::PLAYGROUND_PAGE, Generated("the playground")),
         (paths::SEARCH_INDEX, Generated("the search index")),
-        (rules::RULES_JSON, Generated("the rules in JSON")),
+        (rulebook::RULES_JSON, Generated("the rules in JSON")),
         (paths::NOT_FOUND, Generated("the page-not-found page")),
         (paths::SITEMAP, Generated("the sitemap")),
     ];
@@ -393,7 +403,7 @@ type Attempt<'a> = (&'a str, Result<(RenderedPage<'a>, Vec<Error>)>);
 
 /// Keys of the rendered rules whose words are not those of the latest
 /// release, or that it does not hold (none without a release).
-fn unreleased_rules(pages: &[Attempt], history: &changes::History) -> BTreeSet<String> {
+fn unreleased_rules(pages: &[Attempt], history: &rulebook::History) -> BTreeSet<String> {
     let Some(latest) = history.latest() else {
         return BTreeSet::new();
     };
@@ -444,10 +454,10 @@ struct Renderer<'a> {
     nav: &'a Nav,
     site_title: &'a str,
     scenarios: &'a BTreeMap<&'a str, &'a Computed<'a>>,
-    book: &'a rules::Book,
-    history: &'a changes::History<'a>,
-    terms: Option<&'a markdown::Terms>,
-    glossary: &'a [crate::glossary::Entry],
+    book: &'a rulebook::Book,
+    history: &'a rulebook::History<'a>,
+    terms: Option<&'a rulebook::Terms>,
+    glossary: &'a [crate::rulebook::glossary::Entry],
     meta: &'a Meta,
     /// Names of the scenarios that failed to load: a shortcode naming one
     /// expands to nothing, its own error being reported.
@@ -504,7 +514,7 @@ impl Renderer<'_> {
                 &json!({
                     "version": latest.snapshot.version,
                     "effective": latest.snapshot.effective,
-                    "href": paths::href(output, &changes::change_page(&latest.snapshot.version)),
+                    "href": paths::href(output, &rulebook::change_page(&latest.snapshot.version)),
                 }),
             );
         }
@@ -557,16 +567,21 @@ impl Renderer<'_> {
             output: output.clone(),
             table_ids: Default::default(),
         };
-        let decorate = |key: &str| self.rule_marks(key, &output);
+        let decorate = |key: &str| {
+            let unreleased = self.unreleased.contains(key);
+            (self.history).marks_html(self.tera, self.book, key, &output, unreleased)
+        };
         let numbering = self.book.numbering(page, &decorate);
-        let terms = self.terms.filter(|_| page.source != changes::GLOSSARY_PAGE);
+        let terms = self
+            .terms
+            .filter(|_| page.source != rulebook::GLOSSARY_PAGE);
         let phase = crate::limits::content(format!("rendering content/{}", page.source));
         let (body, errors) = markdown::render_page(
             &page.body,
             page.body_line,
             &expander,
-            numbering.as_ref(),
-            terms,
+            numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
+            terms.map(|t| t as &dyn markdown::Glossary),
         );
         drop(phase);
         let mut errors: Vec<Error> = errors
@@ -656,7 +671,10 @@ impl Renderer<'_> {
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);
-        context.insert("measures", &self.book.measured_by(computed, &output));
+        context.insert(
+            "measures",
+            &self.book.measured_by(computed.scenario, &output),
+        );
         context.insert("calculator", &crate::calculator::form(scenario));
         let html = self.render_template("scenario.html", &context)?;
         let article = article_of(&html).to_string();
@@ -676,78 +694,6 @@ impl Renderer<'_> {
             files,
             rules: Vec::new(),
         })
-    }
-
-    /// The glossary as a definition list, each term linked to its rule.
-    fn glossary_html(&self, from: &str) -> String {
-        let mut html = String::from("<dl class=\"glossary\">\n");
-        // Terms `a b`, `a-b` and `A_B` all slug to `a-b`.
-        let mut ids = markdown::Anchors::for_page();
-        for entry in self.glossary {
-            let id = ids.unique(format!("term-{}", markdown::slugify(&entry.term)));
-            html.push_str(&format!(
-                "<dt id=\"{}\">{}</dt>\n<dd>{}",
-                markdown::escape_html(&id),
-                markdown::escape_html(&entry.term),
-                markdown::escape_html(&entry.definition)
-            ));
-            if !entry.aliases.is_empty() {
-                html.push_str(&format!(
-                    " Also: {}.",
-                    markdown::escape_html(&entry.aliases.join(", "))
-                ));
-            }
-            if let Some(placed) = entry.rule.as_deref().and_then(|k| self.book.get(k)) {
-                html.push_str(&format!(
-                    " See <a href=\"{}\">rule {}</a>.",
-                    markdown::escape_html(&placed.href(from)),
-                    placed.rule.number
-                ));
-            }
-            html.push_str("</dd>\n");
-        }
-        html.push_str("</dl>\n");
-        html
-    }
-
-    /// What follows a rule's number: links to the scenarios that give its
-    /// figures.
-    fn rule_marks(&self, key: &str, from: &str) -> String {
-        let mut html = String::new();
-        if let Some(latest) = self.history.latest() {
-            let version = &latest.snapshot.version;
-            if self.history.changed_in_latest(key) {
-                html.push_str(&format!(
-                    " <a class=\"rule-changed\" href=\"{}#{key}\">changed in {version}</a>",
-                    paths::href(from, &changes::change_page(version)),
-                ));
-            }
-            if self.unreleased.contains(key) {
-                let what = if self.history.knows(key) {
-                    "edited"
-                } else {
-                    "new"
-                };
-                html.push_str(&format!(
-                    " <span class=\"rule-unreleased\" title=\"Not in a release yet: the \
-                     words differ from release {version}\">{what} since {version}</span>",
-                ));
-            }
-            if self.history.knows(key) {
-                html.push_str(&format!(
-                    " <a class=\"rule-history\" href=\"{}#{key}\">history</a>",
-                    paths::href(from, &changes::history_page()),
-                ));
-            }
-        }
-        for (name, title) in self.book.figures(key) {
-            html.push_str(&format!(
-                " <a class=\"rule-figures\" href=\"{}\" title=\"{}\">figures</a>",
-                paths::href(from, &paths::scenario_output(name)),
-                markdown::escape_html(title)
-            ));
-        }
-        html
     }
 
     /// The title of the scenario `name` and the link to its page from

@@ -3,7 +3,7 @@
 
 use super::RenderedPage;
 use crate::config::Config;
-use crate::markdown::escape_html;
+use crate::html::escape as escape_html;
 
 /// The sitemap of `pages`, sorted by address, with each page's "last
 /// updated" date when it has one; `None` without a base address (a sitemap

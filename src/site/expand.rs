@@ -54,26 +54,37 @@ impl Expand for Expander<'_, '_> {
                 return self
                     .renderer
                     .history
-                    .changes_html(version, &live, &scenario_href)
+                    .changes_html(self.renderer.tera, version, &live, &scenario_href)
                     .map(Expansion::Block);
             }
             "releases" => {
-                return Ok(Expansion::Block(
-                    self.renderer.history.releases_html(&self.output),
-                ))
+                return (self.renderer.history)
+                    .releases_html(self.renderer.tera, &self.output)
+                    .map(Expansion::Block)
             }
             "history" => {
                 let _phase = crate::limits::content("writing the rule history");
-                return Ok(Expansion::Block(self.renderer.history.history_html(&live)));
+                return (self.renderer.history)
+                    .history_html(self.renderer.tera, &live)
+                    .map(Expansion::Block);
             }
             "glossary" if self.renderer.glossary.is_empty() => {
                 return Err(format!(
                     "glossary(): this site has no glossary to list: write its terms in \
                      content/{}, such as `- term: die` with a `definition:`",
-                    crate::glossary::SOURCE
+                    crate::rulebook::glossary::SOURCE
                 ))
             }
-            "glossary" => return Ok(Expansion::Block(self.renderer.glossary_html(&self.output))),
+            "glossary" => {
+                let renderer = self.renderer;
+                return crate::rulebook::glossary_html(
+                    renderer.tera,
+                    renderer.glossary,
+                    renderer.book,
+                    &self.output,
+                )
+                .map(Expansion::Block);
+            }
             _ => {}
         }
         let name = call.arg("scenario")?;
@@ -124,12 +135,12 @@ impl Expand for Expander<'_, '_> {
                 };
                 let mut table = table.clone();
                 if !self.table_ids.borrow_mut().insert(table.id.clone()) {
-                    table.id = format!("{}-{}", crate::markdown::slugify(name), table.id);
+                    table.id = format!("{}-{}", crate::html::anchors::slugify(name), table.id);
                 }
                 let html = html::table(&table, &csv);
                 Ok(Expansion::Block(format!(
                     "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
-                    crate::markdown::escape_html(&computed.scenario.header.title)
+                    crate::html::escape(&computed.scenario.header.title)
                 )))
             }
             "chart" => {
@@ -144,7 +155,7 @@ impl Expand for Expander<'_, '_> {
                 // Prefixed by the scenario, so two scenarios' charts of the same
                 // id on one page keep distinct SVG ids for screen readers.
                 let mut chart = chart.clone();
-                chart.id = format!("{}-{}", crate::markdown::slugify(name), chart.id);
+                chart.id = format!("{}-{}", crate::html::anchors::slugify(name), chart.id);
                 let data = chart
                     .table_id
                     .as_ref()

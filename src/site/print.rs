@@ -111,7 +111,7 @@ fn link(value: &str, output: &str, prefix: &str, anchors: &BTreeMap<&str, String
     else {
         return value.to_string();
     };
-    let fragment = fragment.map(|f| crate::markdown::escape_html(&f));
+    let fragment = fragment.map(|f| crate::html::escape(&f));
     match (anchors.get(path.as_str()), fragment) {
         (Some(anchor), Some(fragment)) => format!("#{anchor}--{fragment}"),
         (Some(anchor), None) => format!("#{anchor}"),

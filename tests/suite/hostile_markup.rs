@@ -741,13 +741,13 @@ fn a_numbered_page_of_twenty_thousand_items_builds_in_linear_time() {
 
 /// A release snapshot's text.
 fn snapshot_text(version: &str, rules: Vec<(String, String)>) -> String {
-    fairdice::releases::Snapshot {
+    fairdice::rulebook::releases::Snapshot {
         version: version.into(),
         effective: "2026-01-15".into(),
         rules: rules
             .into_iter()
             .enumerate()
-            .map(|(i, (key, text))| fairdice::releases::RuleAt {
+            .map(|(i, (key, text))| fairdice::rulebook::releases::RuleAt {
                 url: format!("rules/a.html#{key}"),
                 key,
                 number: format!("1.{i}"),

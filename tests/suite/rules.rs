@@ -176,7 +176,10 @@ fn two_releases_at_once_do_not_both_write() {
     let project = Project::at(dir.path());
     let results: Vec<_> = std::thread::scope(|scope| {
         let runs: Vec<_> = (0..2)
-            .map(|_| scope.spawn(|| fairdice::publish::release(&project, "1.0.0", "2026-01-15")))
+            .map(|_| {
+                scope
+                    .spawn(|| fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15"))
+            })
             .collect();
         runs.into_iter().map(|run| run.join().unwrap()).collect()
     });
@@ -212,7 +215,7 @@ fn release_temporaries_are_never_published_and_stale_ones_are_swept() {
         .filter(|(path, _)| path.to_string_lossy().contains(".tmp-"))
         .collect();
     assert!(published.is_empty(), "{published:?}");
-    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
     assert!(!dir.path().join(&stale).exists());
     assert!(dir.path().join(running).exists());
     build::build(&project).unwrap();
@@ -227,7 +230,7 @@ fn release_temporaries_are_never_published_and_stale_ones_are_swept() {
 fn a_scenario_removed_since_a_release_is_shown_unlinked() {
     let dir = rules_site();
     let project = Project::at(dir.path());
-    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
     let first = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
     let mut second: Value = serde_json::from_str(&first).unwrap();
     second["version"] = "1.1.0".into();
@@ -251,11 +254,11 @@ fn a_scenario_removed_since_a_release_is_shown_unlinked() {
 fn two_releases_show_what_changed_rule_by_rule() {
     let dir = rules_site();
     let project = Project::at(dir.path());
-    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
     let first = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
     // The snapshot is deterministic: a second run writes the same bytes.
     fs::remove_file(dir.path().join("content/releases/1.0.0.json")).unwrap();
-    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
     assert_eq!(
         fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap(),
         first
@@ -293,7 +296,7 @@ fn two_releases_show_what_changed_rule_by_rule() {
     assert_eq!(cards.matches("rule-unreleased").count(), 1, "{cards}");
     let banish = &cards[cards.find("id=\"banish-die\"").unwrap()..];
     assert!(banish.contains(&unreleased("edited")), "{banish}");
-    fairdice::publish::release(&project, "1.1.0", "2026-03-01").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.1.0", "2026-03-01").unwrap();
     build::build(&project).unwrap();
 
     let page = read(dir.path(), "releases/1.1.0.html");
@@ -343,7 +346,7 @@ fn two_releases_show_what_changed_rule_by_rule() {
     assert!(crate::common::broken_links(&dir.path().join("site")).is_empty());
 
     // Not newer than the latest: refused, naming the latest's file and line.
-    let err = fairdice::publish::release(&project, "1.0.9", "2026-03-02")
+    let err = fairdice::rulebook::publish::release(&project, "1.0.9", "2026-03-02")
         .unwrap_err()
         .to_string();
     assert_eq!(
@@ -357,7 +360,7 @@ fn two_releases_show_what_changed_rule_by_rule() {
 fn a_snapshot_that_does_not_parse_fails_and_leaves_the_site() {
     let dir = rules_site();
     let project = Project::at(dir.path());
-    fairdice::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
     build::build(&project).unwrap();
     let before = snapshot(&dir.path().join("site"));
     for (text, expected) in [
@@ -408,7 +411,7 @@ fn the_pdf_holds_contents_rule_numbers_pages_and_the_release() {
         return;
     }
     let dir = rules_site();
-    fairdice::publish::release(&Project::at(dir.path()), "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&Project::at(dir.path()), "1.0.0", "2026-01-15").unwrap();
     let run = fairdice(&["pdf", "-o", "rules.pdf", "--quiet"], dir.path());
     assert!(run.status.success(), "{}", run.stderr_text());
     let text = std::process::Command::new("pdftotext")

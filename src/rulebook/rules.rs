@@ -3,12 +3,13 @@
 //! (`{{ rule(key="ties") }}`) can name any rule with the number it has now;
 //! the scenarios that measure each rule; and `rules.json`.
 
-use super::nav::Nav;
-use super::Computed;
+use super::numbering::Numbering;
+use super::releases::RuleAt;
 use crate::content::{Content, Page};
 use crate::error::Error;
-use crate::markdown::{self, Numbering, Rule};
+use crate::markdown::{self, Rule};
 use crate::paths::{self, page_output};
+use crate::scenario::Scenario;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -55,13 +56,65 @@ pub(crate) struct Book {
 
 impl Book {
     /// Plan every numbered page (in reading order) and every scenario's
-    /// `rules:`; problems come back located, all together.
-    pub fn new(content: &Content, nav: &Nav, computed: &[Computed]) -> (Book, Vec<Error>) {
+    /// `rules:`; problems come back located, all together. The reading
+    /// order (page outputs) sets each page's chapter.
+    pub fn new<'s>(
+        content: &Content,
+        reading_order: &[&str],
+        scenarios: impl IntoIterator<Item = &'s Scenario>,
+    ) -> (Book, Vec<Error>) {
         let mut book = Book {
             incomplete: content.failed.iter().any(|source| source.ends_with(".md")),
             ..Book::default()
         };
         let mut errors = Vec::new();
+        book.number_pages(content, reading_order, &mut errors);
+        for scenario in scenarios {
+            for key in &scenario.header.rules {
+                if book.by_key.contains_key(key) {
+                    book.figures
+                        .entry(key.clone())
+                        .or_default()
+                        .push((scenario.name.clone(), scenario.header.title.clone()));
+                } else if !book.incomplete {
+                    let (line, column) = place_of(&scenario.text, key);
+                    errors.push(Error::Source {
+                        file: crate::paths::content_file(&scenario.source),
+                        line,
+                        column,
+                        message: format!(
+                            "rules: no rule has the key {key:?}; {}",
+                            book.known_keys()
+                        ),
+                    });
+                }
+            }
+        }
+        for entry in content.glossary.iter().flatten() {
+            if let Some(key) = entry
+                .rule
+                .as_ref()
+                .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
+            {
+                errors.push(Error::Source {
+                    file: crate::paths::content_file(super::glossary::SOURCE),
+                    line: entry.line,
+                    column: 1,
+                    message: format!(
+                        "glossary: {:?} points at rule {key:?}, which no rule has; {}",
+                        entry.term,
+                        book.known_keys()
+                    ),
+                });
+            }
+        }
+        (book, errors)
+    }
+
+    /// Plan every page of a numbered section, in reading order: a page's
+    /// chapter is its place among its section's pages.
+    fn number_pages(&mut self, content: &Content, reading_order: &[&str], errors: &mut Vec<Error>) {
+        let book = self;
         // A numbered section numbers every page below it, subfolders
         // included; a numbered folder inside another belongs to the outer one.
         let roots: Vec<&str> = content
@@ -84,8 +137,8 @@ impl Book {
             .filter_map(|p| root_of(p).map(|root| (page_output(&p.source), (p, root))))
             .collect();
         let mut chapter_of_root: BTreeMap<&str, usize> = BTreeMap::new();
-        for output in nav.reading_order() {
-            let Some(&(page, root)) = by_output.get(output) else {
+        for output in reading_order {
+            let Some(&(page, root)) = by_output.get(*output) else {
                 continue;
             };
             let chapter = chapter_of_root.entry(root).or_insert(0);
@@ -103,7 +156,7 @@ impl Book {
             let numbering = Numbering {
                 chapter: *chapter,
                 stem,
-                decorate: &|_| String::new(),
+                decorate: &|_| Ok(String::new()),
             };
             let phase =
                 crate::limits::content(format!("numbering the rules of content/{}", page.source));
@@ -112,7 +165,7 @@ impl Book {
             match planned {
                 Ok(rules) => {
                     for rule in rules {
-                        book.add(rule, page, &mut errors);
+                        book.add(rule, page, errors);
                     }
                 }
                 Err(found) => {
@@ -126,46 +179,6 @@ impl Book {
                 }
             }
         }
-        for c in computed {
-            for key in &c.scenario.header.rules {
-                if book.by_key.contains_key(key) {
-                    book.figures
-                        .entry(key.clone())
-                        .or_default()
-                        .push((c.scenario.name.clone(), c.scenario.header.title.clone()));
-                } else if !book.incomplete {
-                    let (line, column) = place_of(&c.scenario.text, key);
-                    errors.push(Error::Source {
-                        file: crate::paths::content_file(&c.scenario.source),
-                        line,
-                        column,
-                        message: format!(
-                            "rules: no rule has the key {key:?}; {}",
-                            book.known_keys()
-                        ),
-                    });
-                }
-            }
-        }
-        for entry in content.glossary.iter().flatten() {
-            if let Some(key) = entry
-                .rule
-                .as_ref()
-                .filter(|k| !book.incomplete && !book.by_key.contains_key(*k))
-            {
-                errors.push(Error::Source {
-                    file: crate::paths::content_file(crate::glossary::SOURCE),
-                    line: entry.line,
-                    column: 1,
-                    message: format!(
-                        "glossary: {:?} points at rule {key:?}, which no rule has; {}",
-                        entry.term,
-                        book.known_keys()
-                    ),
-                });
-            }
-        }
-        (book, errors)
     }
 
     fn add(&mut self, rule: Rule, page: &Page, errors: &mut Vec<Error>) {
@@ -203,7 +216,7 @@ impl Book {
     pub fn numbering<'d>(
         &self,
         page: &Page,
-        decorate: &'d (dyn Fn(&str) -> String + Sync),
+        decorate: &'d (dyn Fn(&str) -> Result<String, String> + Sync),
     ) -> Option<Numbering<'d>> {
         self.chapters
             .get(&page.source)
@@ -256,9 +269,8 @@ impl Book {
     }
 
     /// The rules a scenario measures, as links from its page.
-    pub(crate) fn measured_by(&self, computed: &Computed, from: &str) -> Vec<Value> {
-        computed
-            .scenario
+    pub(crate) fn measured_by(&self, scenario: &Scenario, from: &str) -> Vec<Value> {
+        scenario
             .header
             .rules
             .iter()
@@ -298,19 +310,13 @@ fn place_of(text: &str, key: &str) -> (usize, usize) {
     (line, column)
 }
 
-/// `rules.json`: every rule by number and by key, with its title (the
-/// heading it stands under), its words, its address and the release that
-/// last changed it. `texts` holds each rule's rendered text by key;
-/// `changed_in` the release that last changed each key.
-pub fn rules_json(
-    book: &Book,
-    texts: &BTreeMap<String, String>,
-    changed_in: &dyn Fn(&str) -> Option<String>,
-    release: Value,
-) -> String {
-    let mut by_key = Map::new();
-    let mut by_number = Map::new();
+/// Every rule as the site shows it, in reading order: its title (the
+/// heading it stands under), its words and its address. `texts` holds each
+/// rule's rendered text by key. A release records these, typed, so it
+/// never reads back the `rules.json` made from them.
+pub(crate) fn rules_shown(book: &Book, texts: &BTreeMap<String, String>) -> Vec<RuleAt> {
     let mut titles: Vec<(String, String)> = Vec::new();
+    let mut shown = Vec::new();
     for placed in book.rules() {
         let rule = &placed.rule;
         let text = texts.get(&rule.key).cloned().unwrap_or_default();
@@ -323,12 +329,33 @@ pub fn rules_json(
             .rev()
             .find(|(number, _)| is_ancestor(number, &rule.number) || *number == rule.number)
             .map(|(_, title)| title.clone());
+        shown.push(RuleAt {
+            key: rule.key.clone(),
+            number: rule.number.clone(),
+            title,
+            text,
+            url: placed.href(""),
+        });
+    }
+    shown
+}
+
+/// `rules.json`: every rule shown (see [`rules_shown`]) by number and by
+/// key, with the release that last changed it (`changed_in`).
+pub(crate) fn rules_json(
+    shown: &[RuleAt],
+    changed_in: &dyn Fn(&str) -> Option<String>,
+    release: Value,
+) -> String {
+    let mut by_key = Map::new();
+    let mut by_number = Map::new();
+    for rule in shown {
         let entry = json!({
             "number": rule.number,
             "key": rule.key,
-            "title": title,
-            "text": text,
-            "url": placed.href(""),
+            "title": rule.title,
+            "text": rule.text,
+            "url": rule.url,
             "changed_in": changed_in(&rule.key),
         });
         by_number.insert(rule.number.clone(), entry.clone());

@@ -12,8 +12,8 @@
 //! spaces, so every offset holds) and dresses each rule from the plan.
 
 use crate::html::anchors::{check_id, slugify};
+use crate::markdown::{Block, Numbered, Plan, Planned, Rule};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -24,57 +24,7 @@ pub struct Numbering<'a> {
     /// The page's file name without `.md`, first part of derived keys.
     pub stem: String,
     /// Extra HTML placed after a rule's number (marks, links), by key.
-    pub decorate: &'a (dyn Fn(&str) -> String + Sync),
-}
-
-/// One rule of a page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Rule {
-    /// `3.2.1a`: the page's number, then one part per level.
-    pub number: String,
-    /// The stable name, written by the author or derived.
-    pub key: String,
-    /// Whether the author wrote the key (`false`: derived from the number).
-    pub explicit: bool,
-    /// 1-based line and column of the rule (of its key when written).
-    pub line: usize,
-    /// See `line`.
-    pub column: usize,
-    /// The heading level, for a heading rule.
-    pub heading: Option<u8>,
-    /// The rule's own words as plain text (sub-items excluded); filled by
-    /// the render, empty when only planned.
-    pub text: String,
-}
-
-/// What kind of block a rule starts with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum Block {
-    Heading,
-    Paragraph,
-    Item,
-}
-
-/// A rule found by planning, with the places the render needs.
-#[derive(Debug, Clone)]
-pub(super) struct Planned {
-    pub rule: Rule,
-    /// Offset (in the planned text) where the key was written, or the rule.
-    pub at: usize,
-    /// The rule's own text in the planned text (sub-items excluded).
-    pub own: Range<usize>,
-}
-
-/// Every rule of a page, and the places where keys were written.
-#[derive(Debug, Default)]
-pub(super) struct Plan {
-    pub rules: Vec<Planned>,
-    /// Rule index by the offset of its first event and its kind.
-    pub starts: HashMap<(usize, Block), usize>,
-    /// The `{#key}` texts of paragraphs and items, to blank before rendering.
-    pub blanks: Vec<Range<usize>>,
-    /// Problems with written keys: offset and message.
-    pub errors: Vec<(usize, String)>,
+    pub decorate: &'a (dyn Fn(&str) -> Result<String, String> + Sync),
 }
 
 /// A level of the numbering: the page, or a heading.
@@ -94,128 +44,183 @@ enum ListMode {
     SubItemsOf(usize),
 }
 
+impl Numbered for Numbering<'_> {
+    fn plan(
+        &self,
+        text: &str,
+        options: pulldown_cmark::Options,
+        single_mark: &dyn Fn(&str) -> bool,
+    ) -> Plan {
+        plan(text, options, self, single_mark)
+    }
+
+    fn decorate(&self, key: &str) -> Result<String, String> {
+        (self.decorate)(key)
+    }
+}
+
 /// Plan the rules of `text`. `single_mark` tells whether a paragraph's
 /// source is one shortcode alone (a table or chart, not a rule).
-pub(super) fn plan(
+fn plan(
     text: &str,
     options: pulldown_cmark::Options,
     numbering: &Numbering,
     single_mark: &dyn Fn(&str) -> bool,
 ) -> Plan {
-    let mut plan = Plan::default();
-    let mut levels = vec![Node {
-        level: 1,
-        number: numbering.chapter.to_string(),
-        children: 0,
-    }];
-    // Open containers: for items, the rule they are (if any).
-    let mut open: Vec<(Tag, Option<usize>)> = Vec::new();
-    let mut list_modes: Vec<ListMode> = Vec::new();
-    // The last top-level block, when it was a rule paragraph ending in `:`.
-    let mut lead_in: Option<usize> = None;
-    let mut item_children: HashMap<usize, usize> = HashMap::new();
     let events: Vec<(Event, Range<usize>)> =
         Parser::new_ext(text, options).into_offset_iter().collect();
     let next_list = list_starts_after(&events);
+    let mut planner = Planner {
+        text,
+        numbering,
+        single_mark,
+        plan: Plan::default(),
+        levels: vec![Node {
+            level: 1,
+            number: numbering.chapter.to_string(),
+            children: 0,
+        }],
+        open: Vec::new(),
+        list_modes: Vec::new(),
+        lead_in: None,
+        item_children: HashMap::new(),
+    };
     for (i, (event, range)) in events.iter().enumerate() {
         match event {
             Event::Start(tag) => {
-                let top = open.is_empty();
-                let mut rule = None;
-                match tag {
-                    Tag::Heading { level, id, .. } if top && (*level as u8) >= 2 => {
-                        let level = *level as u8;
-                        while levels.last().is_some_and(|n| n.level >= level) && levels.len() > 1 {
-                            levels.pop();
-                        }
-                        let number = next_child(levels.last_mut().expect("the page level"));
-                        levels.push(Node {
-                            level,
-                            number: number.clone(),
-                            children: 0,
-                        });
-                        let written = id.as_ref().map(|id| {
-                            let at = text[range.clone()].rfind(&**id).unwrap_or(0);
-                            (id.to_string(), range.start + at)
-                        });
-                        let index = plan.add(
-                            numbering,
-                            number,
-                            written,
-                            range.start,
-                            range.clone(),
-                            Some(level),
-                        );
-                        plan.starts.insert((range.start, Block::Heading), index);
-                        lead_in = None;
-                    }
-                    Tag::Paragraph if top => {
-                        lead_in = None;
-                        if !single_mark(text[range.clone()].trim()) {
-                            let number = next_child(levels.last_mut().expect("the page level"));
-                            let index = plan.keyed(numbering, text, number, range.clone(), None);
-                            plan.starts.insert((range.start, Block::Paragraph), index);
-                            if without_key(&text[range.clone()]).ends_with(':') {
-                                lead_in = Some(index);
-                            }
-                        }
-                    }
-                    Tag::List(_) if top => {
-                        list_modes.push(lead_in.map_or(ListMode::Rules, ListMode::SubItemsOf));
-                        lead_in = None;
-                    }
-                    Tag::Item => {
-                        let lists = open
-                            .iter()
-                            .filter(|(t, _)| matches!(t, Tag::List(_)))
-                            .count();
-                        let parent_item = open.iter().rev().find_map(|(t, r)| match t {
-                            Tag::Item => Some(*r),
-                            _ => None,
-                        });
-                        let own_end = next_list[i + 1]
-                            .filter(|&s| s < range.end)
-                            .unwrap_or(range.end);
-                        let own = range.start..own_end;
-                        let number = match (list_modes.last(), lists, parent_item) {
-                            (Some(ListMode::Rules), 1, _) if in_top_list(&open) => {
-                                Some(next_child(levels.last_mut().expect("the page level")))
-                            }
-                            (Some(ListMode::SubItemsOf(parent)), 1, _) if in_top_list(&open) => {
-                                Some(sub_number(&plan, &mut item_children, *parent))
-                            }
-                            (Some(ListMode::Rules), 2, Some(Some(parent)))
-                                if in_top_list(&open) =>
-                            {
-                                Some(sub_number(&plan, &mut item_children, parent))
-                            }
-                            _ => None,
-                        };
-                        if let Some(number) = number {
-                            let index = plan.keyed(numbering, text, number, own, None);
-                            plan.starts.insert((range.start, Block::Item), index);
-                            rule = Some(index);
-                        }
-                    }
-                    _ => {
-                        if top {
-                            lead_in = None;
-                        }
-                    }
-                }
-                open.push((tag.clone(), rule));
+                let rule = planner.start(tag, range, next_list[i + 1]);
+                planner.open.push((tag.clone(), rule));
             }
             Event::End(end) => {
-                open.pop();
-                if matches!(end, TagEnd::List(_)) && open.is_empty() {
-                    list_modes.pop();
+                planner.open.pop();
+                if matches!(end, TagEnd::List(_)) && planner.open.is_empty() {
+                    planner.list_modes.pop();
                 }
             }
-            _ if open.is_empty() => lead_in = None,
+            _ if planner.open.is_empty() => planner.lead_in = None,
             _ => {}
         }
     }
-    plan
+    planner.plan
+}
+
+/// A page being planned: the numbering so far and the open containers.
+struct Planner<'t, 'n> {
+    text: &'t str,
+    numbering: &'n Numbering<'n>,
+    single_mark: &'n dyn Fn(&str) -> bool,
+    plan: Plan,
+    levels: Vec<Node>,
+    /// Open containers: for items, the rule they are (if any).
+    open: Vec<(Tag<'t>, Option<usize>)>,
+    list_modes: Vec<ListMode>,
+    /// The last top-level block, when it was a rule paragraph ending in `:`.
+    lead_in: Option<usize>,
+    item_children: HashMap<usize, usize>,
+}
+
+impl Planner<'_, '_> {
+    /// A block opens at `range`; `next_list` is where the next list starts.
+    /// Returns the rule an item is, if it is one.
+    fn start(
+        &mut self,
+        tag: &Tag,
+        range: &Range<usize>,
+        next_list: Option<usize>,
+    ) -> Option<usize> {
+        let top = self.open.is_empty();
+        match tag {
+            Tag::Heading { level, id, .. } if top && (*level as u8) >= 2 => {
+                self.heading(*level as u8, id.as_deref(), range);
+            }
+            Tag::Paragraph if top => self.paragraph(range),
+            Tag::List(_) if top => {
+                let mode = self.lead_in.map_or(ListMode::Rules, ListMode::SubItemsOf);
+                self.list_modes.push(mode);
+                self.lead_in = None;
+            }
+            Tag::Item => return self.item(range, next_list),
+            _ if top => self.lead_in = None,
+            _ => {}
+        }
+        None
+    }
+
+    fn next_number(&mut self) -> String {
+        next_child(self.levels.last_mut().expect("the page level"))
+    }
+
+    fn heading(&mut self, level: u8, id: Option<&str>, range: &Range<usize>) {
+        while self.levels.last().is_some_and(|n| n.level >= level) && self.levels.len() > 1 {
+            self.levels.pop();
+        }
+        let number = self.next_number();
+        self.levels.push(Node {
+            level,
+            number: number.clone(),
+            children: 0,
+        });
+        let written = id.map(|id| {
+            let at = self.text[range.clone()].rfind(id).unwrap_or(0);
+            (id.to_string(), range.start + at)
+        });
+        let index = (self.plan).add(
+            self.numbering,
+            number,
+            written,
+            range.start,
+            range.clone(),
+            Some(level),
+        );
+        self.plan
+            .starts
+            .insert((range.start, Block::Heading), index);
+        self.lead_in = None;
+    }
+
+    fn paragraph(&mut self, range: &Range<usize>) {
+        self.lead_in = None;
+        let source = &self.text[range.clone()];
+        if (self.single_mark)(source.trim()) {
+            return;
+        }
+        let number = self.next_number();
+        let index = (self.plan).keyed(self.numbering, self.text, number, range.clone(), None);
+        self.plan
+            .starts
+            .insert((range.start, Block::Paragraph), index);
+        if without_key(source).ends_with(':') {
+            self.lead_in = Some(index);
+        }
+    }
+
+    /// An item is a rule in a top-level list of rules, a sub-item of the
+    /// rule before the list, or a sub-item of an item rule.
+    fn item(&mut self, range: &Range<usize>, next_list: Option<usize>) -> Option<usize> {
+        let lists = (self.open.iter())
+            .filter(|(t, _)| matches!(t, Tag::List(_)))
+            .count();
+        let parent_item = self.open.iter().rev().find_map(|(t, r)| match t {
+            Tag::Item => Some(*r),
+            _ => None,
+        });
+        let own_end = next_list.filter(|&s| s < range.end).unwrap_or(range.end);
+        let own = range.start..own_end;
+        let in_top = in_top_list(&self.open);
+        let number = match (self.list_modes.last().copied(), lists, parent_item) {
+            (Some(ListMode::Rules), 1, _) if in_top => self.next_number(),
+            (Some(ListMode::SubItemsOf(parent)), 1, _) if in_top => {
+                sub_number(&self.plan, &mut self.item_children, parent)
+            }
+            (Some(ListMode::Rules), 2, Some(Some(parent))) if in_top => {
+                sub_number(&self.plan, &mut self.item_children, parent)
+            }
+            _ => return None,
+        };
+        let index = (self.plan).keyed(self.numbering, self.text, number, own, None);
+        self.plan.starts.insert((range.start, Block::Item), index);
+        Some(index)
+    }
 }
 
 /// For each event, where the first list at or after it starts, so that an
@@ -377,30 +382,17 @@ fn trailing_key(own: &str) -> Option<TrailingKey> {
     })
 }
 
-/// The plain text of a rule's own markdown (marks already replaced).
-pub(super) fn plain_text(markdown: &str, options: pulldown_cmark::Options) -> String {
-    let mut text = String::new();
-    for event in Parser::new_ext(markdown, options) {
-        match event {
-            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                text.push_str(&t)
-            }
-            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => text.push(' '),
-            _ => {}
-        }
-    }
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::markdown::tests::Fake;
+    use crate::markdown::{plan_rules, render_numbered};
 
     fn numbers(text: &str) -> Vec<(String, String, bool)> {
         let numbering = Numbering {
             chapter: 3,
             stem: "start-of-game".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let plan = plan(text, crate::markdown::options(), &numbering, &|s| {
             s == "\u{E000}"
@@ -459,7 +451,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "p".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let plan = plan(
             "One. {#a} {#b}\n\nTwo. {#x\"y}\n",
@@ -483,7 +475,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "p".into(),
-            decorate: &|_| String::new(),
+            decorate: &|_| Ok(String::new()),
         };
         let mut text = "- first\n".repeat(5_000);
         text.push_str("- last\n  - sub\n");
@@ -498,5 +490,89 @@ mod tests {
         assert_eq!(owns[4_999], ("1.5000", "- first"));
         assert_eq!(owns[5_000], ("1.5001", "- last"));
         assert_eq!(owns[5_001], ("1.5001a", "- sub"));
+    }
+
+    #[test]
+    fn a_table_in_a_rule_is_lifted_out_of_its_paragraph() {
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "start".into(),
+            decorate: &|_| Ok(String::new()),
+        };
+        let body = "Roll; the odds {{ table() }} as shown. {#roll}\n\n\
+                    Then {{ table() }} {#then}\n\n- an item {{ table() }} inside {#item}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        assert!(
+            out.html.starts_with(
+                "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">1.1</a> \
+                 Roll; the odds </p>\n<table></table>\n<p> as shown.</p>\n"
+            ),
+            "{}",
+            out.html
+        );
+        // A table ending a rule leaves no empty paragraph behind it.
+        assert!(
+            out.html
+                .contains("1.2</a> Then </p>\n<table></table>\n<ul>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            !out.html.contains("<p></p>") && !out.html.contains("<p> </p>"),
+            "{}",
+            out.html
+        );
+        // A list item may hold a block: it stays where it was written.
+        assert!(
+            out.html.contains("1.3</a> an item <table></table>"),
+            "{}",
+            out.html
+        );
+        assert_eq!(out.rules[0].text, "Roll; the odds as shown.");
+    }
+
+    #[test]
+    fn numbered_pages_carry_numbers_ids_and_plain_text() {
+        let numbering = Numbering {
+            chapter: 2,
+            stem: "dice".into(),
+            decorate: &|key| Ok(format!("<i>{key}</i>")),
+        };
+        let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
+                    The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
+        let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
+        for expected in [
+            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
+            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
+            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
+            "id=\"dice.1.2b\"",
+            "\n<table></table>",
+        ] {
+            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
+        }
+        assert!(!out.html.contains("{#"), "{}", out.html);
+        let texts: Vec<(&str, &str)> = out
+            .rules
+            .iter()
+            .map(|r| (r.number.as_str(), r.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("2.1", "Dice"),
+                ("2.1.1", "Roll two dice: <1>."),
+                ("2.1.2", "The readings:"),
+                ("2.1.2a", "all"),
+                ("2.1.2b", "tied")
+            ]
+        );
+        assert_eq!((out.rules[1].line, out.rules[1].column), (3, 40));
+        assert_eq!(out.headings[0].text, "2.1 Dice");
+        let planned = plan_rules(body, 1, &numbering).unwrap();
+        let keys: Vec<&str> = planned.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["dice", "roll", "dice.1.2", "all", "dice.1.2b"]);
+        let errors = render_numbered("## A {#x}\n\nB. {#x}\n", 1, &Fake, &numbering).unwrap_err();
+        assert_eq!((errors[0].line, errors[0].column), (3, 6), "{errors:?}");
+        assert!(errors[0].message.contains("already an id"), "{errors:?}");
     }
 }

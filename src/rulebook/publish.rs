@@ -2,10 +2,10 @@
 //! rules and figures as a snapshot file the author commits, and
 //! `fairdice pdf` prints the whole site through headless Chromium.
 
+use super::releases::{self, Snapshot, Version};
 use crate::build::{render_site, Project};
 use crate::content;
 use crate::error::{Error, Result};
-use crate::releases::{self, RuleAt, Snapshot, Version};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,32 +26,17 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
     if let Some(err) = Error::grouped(built.gate_failures) {
         return Err(err);
     }
-    let rules_json = built.files.get(crate::site::RULES_JSON).ok_or_else(|| {
-        Error::Usage(
+    if built.rules.is_empty() {
+        return Err(Error::Usage(
             "the site has no numbered rules to release: a section's _index.md must say \
                  `numbered: true`"
                 .into(),
-        )
-    })?;
-    let doc: serde_json::Value =
-        serde_json::from_slice(rules_json).expect("the build writes valid JSON");
-    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
-    let rules: Vec<RuleAt> = doc["by_number"]
-        .as_object()
-        .into_iter()
-        .flat_map(|map| map.values())
-        .map(|rule| RuleAt {
-            key: text(&rule["key"]),
-            number: text(&rule["number"]),
-            title: rule["title"].as_str().map(str::to_string),
-            text: text(&rule["text"]),
-            url: text(&rule["url"]),
-        })
-        .collect();
+        ));
+    }
     let snapshot = Snapshot {
         version: parsed.to_string(),
         effective: effective.to_string(),
-        rules,
+        rules: built.rules,
         figures: built.figures,
     };
     let path = content_dir

@@ -3,7 +3,8 @@
 //! phones, on tap (the mark takes focus). The definition sits in an
 //! attribute shown by CSS, so the search index and print never hold it.
 
-use super::escape_html;
+use crate::html::escape as escape_html;
+use crate::markdown::{Glossary, MarkTerms};
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 /// A term to mark: every spelling and the definition.
@@ -129,8 +130,20 @@ fn link_shorter(patterns: &[String], spellings: &mut [Spelling]) {
     }
 }
 
+impl Glossary for Terms {
+    fn marker(&self) -> Box<dyn MarkTerms + '_> {
+        Box::new(Marker::new(self))
+    }
+}
+
+impl MarkTerms for Marker<'_> {
+    fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>> {
+        Marker::mark(self, text)
+    }
+}
+
 /// The terms not yet marked on one page.
-pub(super) struct Marker<'t> {
+struct Marker<'t> {
     terms: &'t Terms,
     used: Vec<bool>,
     /// Terms not yet used: once none is left, texts are not searched.
@@ -148,7 +161,7 @@ impl<'t> Marker<'t> {
 
     /// `text` cut into plain pieces and marked terms (as HTML), the first
     /// use of each term only.
-    pub fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>> {
+    fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>> {
         let mut pieces = Vec::new();
         let mut done = 0;
         if self.left > 0 {

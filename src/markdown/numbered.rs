@@ -1,0 +1,96 @@
+//! What the renderer needs to dress numbered rules and mark glossary
+//! terms. The rule book plans the rules and holds the terms; markdown only
+//! applies them, so it never depends on the rule book above it.
+
+use pulldown_cmark::{Event, Options, Parser, TagEnd};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// How a numbered page's rules are found and dressed.
+pub trait Numbered: Sync {
+    /// Plan the rules of `text`. `single_mark` tells whether a paragraph's
+    /// source is one shortcode alone (a table or chart, not a rule).
+    fn plan(&self, text: &str, options: Options, single_mark: &dyn Fn(&str) -> bool) -> Plan;
+    /// Extra HTML placed after a rule's number (marks, links), by key, or
+    /// why it could not be made.
+    fn decorate(&self, key: &str) -> Result<String, String>;
+}
+
+/// A glossary's terms, ready to mark on one page after another.
+pub trait Glossary: Sync {
+    /// A fresh marker for one page: each term is marked once a page.
+    fn marker(&self) -> Box<dyn MarkTerms + '_>;
+}
+
+/// The terms not yet marked on one page.
+pub trait MarkTerms {
+    /// `text` cut into plain pieces and marked terms (as HTML), the first
+    /// use of each term only.
+    fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>>;
+}
+
+/// One rule of a page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// `3.2.1a`: the page's number, then one part per level.
+    pub number: String,
+    /// The stable name, written by the author or derived.
+    pub key: String,
+    /// Whether the author wrote the key (`false`: derived from the number).
+    pub explicit: bool,
+    /// 1-based line and column of the rule (of its key when written).
+    pub line: usize,
+    /// See `line`.
+    pub column: usize,
+    /// The heading level, for a heading rule.
+    pub heading: Option<u8>,
+    /// The rule's own words as plain text (sub-items excluded); filled by
+    /// the render, empty when only planned.
+    pub text: String,
+}
+
+/// What kind of block a rule starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Block {
+    Heading,
+    Paragraph,
+    Item,
+}
+
+/// A rule found by planning, with the places the render needs.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub rule: Rule,
+    /// Offset (in the planned text) where the key was written, or the rule.
+    pub at: usize,
+    /// The rule's own text in the planned text (sub-items excluded).
+    pub own: Range<usize>,
+}
+
+/// Every rule of a page, and the places where keys were written.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub rules: Vec<Planned>,
+    /// Rule index by the offset of its first event and its kind.
+    pub starts: HashMap<(usize, Block), usize>,
+    /// The `{#key}` texts of paragraphs and items, to blank before rendering.
+    pub blanks: Vec<Range<usize>>,
+    /// Problems with written keys: offset and message.
+    pub errors: Vec<(usize, String)>,
+}
+
+/// The plain text of a rule's own markdown (marks already replaced).
+pub(super) fn plain_text(markdown: &str, options: Options) -> String {
+    let mut text = String::new();
+    for event in Parser::new_ext(markdown, options) {
+        match event {
+            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                text.push_str(&t)
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => text.push(' '),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
