@@ -128,7 +128,49 @@ pub fn render(
     meta: &Meta,
 ) -> Result<(SiteFiles, Vec<RuleAt>)> {
     let nav = Nav::new(content, computed);
-    let site_title = meta.config.title.as_ref().map_or_else(
+    let site_title = site_title(content, meta);
+    let scenarios = computed
+        .iter()
+        .map(|c| (c.scenario.name.as_str(), c))
+        .collect();
+    let scenario_sources = computed.iter().map(|c| c.scenario);
+    let (book, book_errors) = rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
+    let history = rulebook::History::new(&content.releases);
+    let terms = glossary_terms(content);
+    let failed = failed_scenarios(content);
+    let renderer = Renderer {
+        tera,
+        nav: &nav,
+        site_title: &site_title,
+        scenarios: &scenarios,
+        book: &book,
+        history: &history,
+        terms: terms.as_ref(),
+        glossary: content.glossary.as_deref().unwrap_or(&[]),
+        meta,
+        failed: &failed,
+        unreleased: &BTreeSet::new(),
+    };
+    // Every page is rendered, whatever the others' errors, and a page with
+    // errors still has its links checked: a build reports all it can find.
+    let pages = renderer.pages(content);
+    let scenario_pages = renderer.scenario_pages(computed);
+    let attempts = pages.into_iter().chain(scenario_pages);
+    let rendered = checked(attempts, book_errors, content, assets, &failed)?;
+    let (mut files, rules) = renderer.indexes(&rendered)?;
+    for page in rendered {
+        files.extend(page.files);
+    }
+    for (path, bytes) in content.assets.iter().chain(assets) {
+        files.insert(path.clone(), bytes.clone());
+    }
+    files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
+    Ok((files, rules))
+}
+
+/// The site's title: the site file's, else the home page's.
+fn site_title(content: &Content, meta: &Meta) -> String {
+    meta.config.title.as_ref().map_or_else(
         || {
             content
                 .pages
@@ -137,18 +179,12 @@ pub fn render(
                 .map_or("fairdice".to_string(), |p| p.title.clone())
         },
         |title| title.0.clone(),
-    );
-    let by_name: BTreeMap<&str, &Computed> = computed
-        .iter()
-        .map(|c| (c.scenario.name.as_str(), c))
-        .collect();
-    let (book, book_errors) = rulebook::Book::new(
-        content,
-        &nav.reading_order(),
-        computed.iter().map(|c| c.scenario),
-    );
-    let history = rulebook::History::new(&content.releases);
-    let terms = content.glossary.as_ref().map(|entries| {
+    )
+}
+
+/// The glossary's terms, each with its spellings, for marking in pages.
+fn glossary_terms(content: &Content) -> Option<rulebook::Terms> {
+    content.glossary.as_ref().map(|entries| {
         let _phase = crate::limits::content("preparing the glossary's terms");
         rulebook::Terms::new(
             entries
@@ -162,63 +198,29 @@ pub fn render(
                 })
                 .collect(),
         )
-    });
-    let failed_scenarios: BTreeSet<String> = content
+    })
+}
+
+/// Names of the scenarios that failed to load.
+fn failed_scenarios(content: &Content) -> BTreeSet<String> {
+    content
         .failed
         .iter()
         .filter(|source| !source.ends_with(".md"))
         .map(|source| paths::scenario_name(source))
-        .collect();
-    let renderer = Renderer {
-        tera,
-        nav: &nav,
-        site_title: &site_title,
-        scenarios: &by_name,
-        book: &book,
-        history: &history,
-        terms: terms.as_ref(),
-        glossary: content.glossary.as_deref().unwrap_or(&[]),
-        meta,
-        failed: &failed_scenarios,
-        unreleased: &BTreeSet::new(),
-    };
+        .collect()
+}
 
-    // Every page is rendered, whatever the others' errors, and a page with
-    // errors still has its links checked: a build reports all it can find.
-    let mut pages: Vec<Attempt> = content
-        .pages
-        .par_iter()
-        .map(|page| (page.source.as_str(), renderer.page(page)))
-        .collect();
-    // A rule's words are known once its page is rendered (cross-references
-    // give numbers): pages with rules edited since the latest release are
-    // rendered again, their rules marked.
-    let unreleased = unreleased_rules(&pages, &history);
-    if !unreleased.is_empty() {
-        let marked = Renderer {
-            unreleased: &unreleased,
-            ..renderer
-        };
-        pages = content
-            .pages
-            .par_iter()
-            .zip(pages)
-            .map(|(page, first)| match &first.1 {
-                Ok((rendered, _)) if !rendered.rules.is_empty() => {
-                    (page.source.as_str(), marked.page(page))
-                }
-                _ => first,
-            })
-            .collect();
-    }
-    let scenario_pages: Vec<Attempt> = computed
-        .par_iter()
-        .map(|c| {
-            let page = renderer.scenario(c).map(|page| (page, Vec::new()));
-            (c.scenario.source.as_str(), page)
-        })
-        .collect();
-
+/// The pages that rendered, once every check passed over all of them:
+/// each failure, the book's errors, outputs two sources claim, and
+/// broken links, reported together.
+fn checked<'p>(
+    attempts: impl Iterator<Item = Attempt<'p>>,
+    book_errors: Vec<Error>,
+    content: &Content,
+    assets: &SiteFiles,
+    failed: &BTreeSet<String>,
+) -> Result<Vec<RenderedPage<'p>>> {
     let mut errors = book_errors;
     let mut rendered = Vec::new();
     // What the sources that failed would have written: links to them are
@@ -228,8 +230,8 @@ pub fn render(
         .iter()
         .flat_map(|source| paths::source_outputs(source))
         .collect();
-    let mut unbuilt = failed_scenarios.clone();
-    for (source, result) in pages.into_iter().chain(scenario_pages) {
+    let mut unbuilt = failed.clone();
+    for (source, result) in attempts {
         match result {
             Ok((page, page_errors)) => {
                 errors.extend(page_errors);
@@ -248,61 +250,15 @@ pub fn render(
     errors.extend(claims.errors);
     let mut reachable = claims.paths;
     reachable.extend(unwritten.iter().map(String::as_str));
-    check_links(
-        &rendered,
-        &links::Files {
-            paths: &reachable,
-            unbuilt: &unbuilt,
-        },
-        &mut errors,
-    );
-    if let Some(err) = Error::grouped(errors) {
-        return Err(err);
+    let files = links::Files {
+        paths: &reachable,
+        unbuilt: &unbuilt,
+    };
+    check_links(&rendered, &files, &mut errors);
+    match Error::grouped(errors) {
+        Some(err) => Err(err),
+        None => Ok(rendered),
     }
-    let (index, print) = rayon::join(
-        || search_index(&rendered),
-        || renderer.print_page(&rendered),
-    );
-    let mut files = SiteFiles::new();
-    let texts = rendered
-        .iter()
-        .flat_map(|page| &page.rules)
-        .map(|rule| (rule.key.clone(), rule.text.clone()))
-        .collect();
-    let rules_shown = rulebook::rules_shown(&book, &texts);
-    if !book.rules().is_empty() {
-        let release = history.latest().map_or(
-            serde_json::Value::Null,
-            |r| json!({"version": r.snapshot.version, "effective": r.snapshot.effective}),
-        );
-        let json = rulebook::rules_json(
-            &rules_shown,
-            &|key| history.changed_in(key).map(str::to_string),
-            release,
-        );
-        files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
-    }
-    files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
-    files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
-    files.insert(
-        paths::NOT_FOUND.into(),
-        renderer.not_found_page()?.into_bytes(),
-    );
-    if let Some(sitemap) = basics::sitemap(&meta.config, &rendered) {
-        files.insert(paths::SITEMAP.into(), sitemap.into_bytes());
-    }
-    files.insert(
-        paths::PLAYGROUND_PAGE.into(),
-        renderer.playground_page()?.into_bytes(),
-    );
-    for page in rendered {
-        files.extend(page.files);
-    }
-    for (path, bytes) in content.assets.iter().chain(assets) {
-        files.insert(path.clone(), bytes.clone());
-    }
-    files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
-    Ok((files, rules_shown))
 }
 
 /// Add the pages that the release snapshots need (the list of releases,
@@ -475,6 +431,85 @@ struct TocEntry<'a> {
 }
 
 impl Renderer<'_> {
+    /// Every page of content/. A rule's words are known once its page is
+    /// rendered (cross-references give numbers): pages with rules edited
+    /// since the latest release are rendered again, their rules marked.
+    fn pages<'p>(&self, content: &'p Content) -> Vec<Attempt<'p>> {
+        let pages: Vec<Attempt> = content
+            .pages
+            .par_iter()
+            .map(|page| (page.source.as_str(), self.page(page)))
+            .collect();
+        let unreleased = unreleased_rules(&pages, self.history);
+        if unreleased.is_empty() {
+            return pages;
+        }
+        let marked = Renderer {
+            unreleased: &unreleased,
+            ..*self
+        };
+        content
+            .pages
+            .par_iter()
+            .zip(pages)
+            .map(|(page, first)| match &first.1 {
+                Ok((rendered, _)) if !rendered.rules.is_empty() => {
+                    (page.source.as_str(), marked.page(page))
+                }
+                _ => first,
+            })
+            .collect()
+    }
+
+    /// Every scenario's page.
+    fn scenario_pages<'p>(&self, computed: &'p [Computed]) -> Vec<Attempt<'p>> {
+        computed
+            .par_iter()
+            .map(|c| {
+                let page = self.scenario(c).map(|page| (page, Vec::new()));
+                (c.scenario.source.as_str(), page)
+            })
+            .collect()
+    }
+
+    /// What is made from every page: the rules (and `rules.json`), the
+    /// search index, the print page, the not-found page, the sitemap and
+    /// the playground.
+    fn indexes(&self, rendered: &[RenderedPage]) -> Result<(SiteFiles, Vec<RuleAt>)> {
+        let (index, print) = rayon::join(|| search_index(rendered), || self.print_page(rendered));
+        let mut files = SiteFiles::new();
+        let texts = rendered
+            .iter()
+            .flat_map(|page| &page.rules)
+            .map(|rule| (rule.key.clone(), rule.text.clone()))
+            .collect();
+        let rules = rulebook::rules_shown(self.book, &texts);
+        if !self.book.rules().is_empty() {
+            let history = self.history;
+            let release = history.latest().map_or(
+                serde_json::Value::Null,
+                |r| json!({"version": r.snapshot.version, "effective": r.snapshot.effective}),
+            );
+            let json = rulebook::rules_json(
+                &rules,
+                &|key| history.changed_in(key).map(str::to_string),
+                release,
+            );
+            files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
+        }
+        files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
+        files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
+        files.insert(paths::NOT_FOUND.into(), self.not_found_page()?.into_bytes());
+        if let Some(sitemap) = basics::sitemap(&self.meta.config, rendered) {
+            files.insert(paths::SITEMAP.into(), sitemap.into_bytes());
+        }
+        files.insert(
+            paths::PLAYGROUND_PAGE.into(),
+            self.playground_page()?.into_bytes(),
+        );
+        Ok((files, rules))
+    }
+
     fn context(
         &self,
         output: &str,

@@ -316,16 +316,11 @@ fn needed_table(games: &Games, id: &str) -> Table {
 mod tests {
     use super::*;
     use crate::progress::Progress;
-    use crate::scenario;
 
     fn results<K: Analysis>(text: &str) -> K::Results {
-        let parsed = scenario::parse("s.yaml", text).unwrap();
-        let results = parsed.params.analyse(&Progress::hidden());
-        results
-            .as_any()
-            .downcast_ref::<K::Results>()
-            .unwrap()
-            .clone()
+        let params: K::Params = serde_yaml::from_str(text).unwrap();
+        K::validate(&params).unwrap();
+        K::analyse(&params, &Progress::hidden())
     }
 
     #[test]
