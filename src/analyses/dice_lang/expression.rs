@@ -201,7 +201,7 @@ where
     fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
         let expression = Expression::read(text).map_err(|e| match self.0 {
             "" => E::custom(e.describe(text)),
-            expected => E::custom(format!("{expected}; in {}", e.describe(text))),
+            expected => E::custom(format!("{expected}, found {text:?}; {e}")),
         })?;
         (self.1)(&expression).map_err(|e| E::custom(e.describe(text)))
     }
@@ -355,7 +355,7 @@ mod tests {
             message.contains("expected one die with faces 1 to k"),
             "{message}"
         );
-        assert!(message.contains("`d1O`, column 3"), "{message}");
+        assert!(message.contains("found \"d1O\"; column 3"), "{message}");
     }
 
     /// The shapes mean what the dice language means: a pool read through
