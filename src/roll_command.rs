@@ -3,7 +3,8 @@
 //! and the budget exactly as the build does, and lay them out as the
 //! `dice` page would.
 
-use crate::analyses::dice::{Dice, Expression, NamedRoll, Params, RollList, MAX_ROLLS};
+use crate::analyses::dice::{Dice, NamedRoll, Params, RollList, MAX_ROLLS};
+use crate::analyses::dice_lang::Expression;
 use crate::analyses::{Analysis, Budget};
 use crate::engine::to_f64;
 use crate::layout::blocks::{Block, Cell};

@@ -2,7 +2,7 @@
 //! distribution, and every pair of rolls compared as two players rolling
 //! once each.
 
-use crate::analyses::dice_lang::{self, Expr, LangError, Price, DEFAULT_EXPLODE_DEPTH};
+use crate::analyses::dice_lang::{self, Expr, Expression, Price, DEFAULT_EXPLODE_DEPTH};
 use crate::engine::{ratios, text, Exact, Outcomes};
 use crate::progress::Progress;
 use num_bigint::BigUint;
@@ -49,57 +49,6 @@ pub struct NamedRoll {
     pub name: String,
     /// The expression, parsed and checked.
     pub expression: Expression,
-}
-
-/// An expression with its text; read from YAML, it is parsed and its rules
-/// checked at once, so a mistake is reported at the expression's line.
-#[derive(Clone, PartialEq)]
-pub struct Expression {
-    /// As written.
-    pub text: String,
-    /// Its syntax tree.
-    pub tree: Expr,
-}
-
-impl fmt::Debug for Expression {
-    // The text alone keys the cache; the tree follows from it.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.text)
-    }
-}
-
-impl Expression {
-    /// Parse and check the rules (the price waits for the explosion depth).
-    pub fn read(text: &str) -> Result<Self, LangError> {
-        let tree = dice_lang::parse(text)?;
-        dice_lang::check(&tree, DEFAULT_EXPLODE_DEPTH)?;
-        Ok(Expression {
-            text: text.to_string(),
-            tree,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Expression {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ExpressionVisitor;
-        impl Visitor<'_> for ExpressionVisitor {
-            type Value = Expression;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a dice expression such as \"4d6dl1\" or \"2d20kh1 + 3\"")
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Expression, E> {
-                Expression::read(text).map_err(|e| E::custom(e.describe(text)))
-            }
-            fn visit_i64<E: de::Error>(self, value: i64) -> Result<Expression, E> {
-                self.visit_str(&value.to_string())
-            }
-            fn visit_u64<E: de::Error>(self, value: u64) -> Result<Expression, E> {
-                self.visit_str(&value.to_string())
-            }
-        }
-        deserializer.deserialize_any(ExpressionVisitor)
-    }
 }
 
 impl<'de> Deserialize<'de> for RollList {

@@ -3,6 +3,7 @@
 //! exact multinomial test when its outcomes can be enumerated, and the rolls
 //! it would take to notice a given bias.
 
+use crate::analyses::dice_lang::{Expression, LangError, Shape, ONE_DIE};
 use crate::analyses::observations::{tally_rolls, too_many, total, Count, DataError, DataPath};
 use crate::analyses::simulate::observed::{
     at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment,
@@ -13,7 +14,7 @@ use crate::analyses::stats::{self, ChiSquare, RollsNeeded};
 use crate::engine::{text, to_f64, Exact};
 use crate::progress::Progress;
 use num_bigint::BigInt;
-use serde::de::{self, Deserializer};
+use serde::de::{DeserializeSeed, Deserializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::BufRead;
@@ -36,7 +37,7 @@ const POWER_SECONDS: f64 =
 #[derive(Debug, Clone, Deserialize)]
 pub struct Params {
     /// The die that was rolled.
-    pub die: Die,
+    pub die: DieFaces,
     /// Rolls per face, in increasing face order.
     #[serde(default)]
     pub counts: Option<Vec<Count>>,
@@ -59,10 +60,11 @@ impl Params {
     }
 }
 
-/// A die: its distinct faces in increasing order, and the ways each comes up.
-/// Written in the dice language as one die (`d6`, `dF`, `d{1,1,2,3}`).
+/// The faces of the die a scenario names, read by the dice language as one
+/// die (`d6`, `dF`, `d{1,1,2,3}`): its distinct faces in increasing order,
+/// and the ways each comes up.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Die {
+pub struct DieFaces {
     /// As written.
     pub name: String,
     /// `(face, ways)`, faces increasing.
@@ -72,24 +74,26 @@ pub struct Die {
 /// The most faces a die may have.
 pub(crate) const MAX_FACES: usize = 10_000;
 
-impl Die {
-    /// One die in the dice language, with at most [`MAX_FACES`] faces and at
+impl DieFaces {
+    /// The faces of `die`, one die with at most [`MAX_FACES`] faces and at
     /// least two different ones.
-    pub fn parse(text: &str) -> Result<Die, String> {
-        let trimmed = text.trim();
-        let outcomes = crate::analyses::dice_lang::die(trimmed, MAX_FACES as u64)
-            .map_err(|error| error.describe(trimmed))?;
+    pub fn of(die: &Expression) -> Result<DieFaces, LangError> {
+        let outcomes = die
+            .one_die(MAX_FACES as u64)?
+            .outcomes()
+            .ok_or_else(|| LangError::new(die.tree.span, "a die needs at least one face"))?;
         let faces: Vec<(i64, u64)> = outcomes
             .iter()
             .filter_map(|(face, ways)| u64::try_from(ways).ok().map(|w| (face, w)))
             .collect();
         if faces.len() < 2 {
-            return Err(format!(
-                "{text:?} shows fewer than 2 different faces: a die to test needs at least 2"
+            return Err(LangError::new(
+                die.tree.span,
+                "this die shows fewer than 2 different faces: a die to test needs at least 2",
             ));
         }
-        Ok(Die {
-            name: trimmed.to_string(),
+        Ok(DieFaces {
+            name: die.to_string(),
             faces,
         })
     }
@@ -115,25 +119,15 @@ impl Die {
     }
 }
 
-impl fmt::Display for Die {
+impl fmt::Display for DieFaces {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)
     }
 }
 
-impl<'de> Deserialize<'de> for Die {
+impl<'de> Deserialize<'de> for DieFaces {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct DieVisitor;
-        impl de::Visitor<'_> for DieVisitor {
-            type Value = Die;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a die like \"d6\"")
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Die, E> {
-                Die::parse(text).map_err(E::custom)
-            }
-        }
-        deserializer.deserialize_str(DieVisitor)
+        Shape(ONE_DIE, DieFaces::of).deserialize(deserializer)
     }
 }
 
@@ -275,7 +269,7 @@ impl Analysis for DieTest {
 }
 
 /// Every figure of the test of `die` on `observed` rolls per face.
-pub fn test(die: &Die, observed: &[u64]) -> Results {
+pub fn test(die: &DieFaces, observed: &[u64]) -> Results {
     let rolls: u64 = observed.iter().sum();
     let chances: Vec<f64> = (0..die.faces.len())
         .map(|i| stats::share_f64(&die.chance(i)))
@@ -314,7 +308,7 @@ pub fn test(die: &Die, observed: &[u64]) -> Results {
 /// favoured face. The largest advantage needs the fewest rolls, so it is
 /// searched first: once one row is over the program's cap, the rows that
 /// need more rolls do not try it.
-fn power(die: &Die, chances: &[f64]) -> Vec<Power> {
+fn power(die: &DieFaces, chances: &[f64]) -> Vec<Power> {
     let rarest = (0..die.faces.len())
         .min_by_key(|&i| die.faces[i].1)
         .unwrap_or(0);
@@ -407,7 +401,7 @@ fn chances(results: &Results) -> Vec<Exact> {
 }
 
 /// One roll of the die as written: each face's chance.
-fn one_roll(die: &Die, results: &Results) -> Experiment {
+fn one_roll(die: &DieFaces, results: &Results) -> Experiment {
     let loaded = Loaded::new(&die.ways());
     Experiment {
         label: format!("one roll of {die}"),
@@ -423,7 +417,7 @@ fn one_roll(die: &Die, results: &Results) -> Experiment {
 }
 
 /// As many rolls as observed, of the die as it should be.
-fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
+fn fair_rolls(die: &DieFaces, observed: &[u64], results: &Results) -> Experiment {
     let rolls = results.rolls;
     let ways = die.ways();
     let loaded = Loaded::new(&ways);
@@ -497,7 +491,7 @@ fn fair_rolls(die: &Die, observed: &[u64], results: &Results) -> Experiment {
 /// often the chi-square test at 5 % notices (the row's power there, at
 /// least 80 %: the test's own must be met, the conditioned one measured).
 fn power_rolls(
-    die: &Die,
+    die: &DieFaces,
     results: &Results,
     power: &Power,
     rolls: u64,
@@ -549,27 +543,34 @@ fn power_rolls(
 mod tests {
     use super::*;
 
+    /// A die as a scenario writes it, or the message its author reads.
+    fn read_die(text: &str) -> Result<DieFaces, String> {
+        Expression::read(text)
+            .and_then(|die| DieFaces::of(&die))
+            .map_err(|error| error.describe(text))
+    }
+
     #[test]
     fn dice_are_read() {
-        assert_eq!(Die::parse("d6").unwrap().faces.len(), 6);
-        let custom = Die::parse("d{3, 1,1,2}").unwrap();
+        assert_eq!(read_die("d6").unwrap().faces.len(), 6);
+        let custom = read_die("d{3, 1,1,2}").unwrap();
         assert_eq!(custom.faces, [(1, 2), (2, 1), (3, 1)]);
-        assert_eq!(Die::parse("d{-1,0,1}").unwrap().values(), [-1, 0, 1]);
-        assert!(Die::parse("d1").unwrap_err().contains("fewer than 2"));
-        assert!(Die::parse("6").unwrap_err().contains("expected one die"));
-        assert!(Die::parse("2d6").unwrap_err().contains("expected one die"));
-        let bad_face = Die::parse("d{1,x}").unwrap_err();
+        assert_eq!(read_die("d{-1,0,1}").unwrap().values(), [-1, 0, 1]);
+        assert!(read_die("d1").unwrap_err().contains("fewer than 2"));
+        assert!(read_die("6").unwrap_err().contains("expected one die"));
+        assert!(read_die("2d6").unwrap_err().contains("expected one die"));
+        let bad_face = read_die("d{1,x}").unwrap_err();
         assert!(bad_face.contains("column 5"), "{bad_face}");
-        assert_eq!(Die::parse("dF").unwrap().values(), [-1, 0, 1]);
-        assert_eq!(Die::parse("d%").unwrap().faces.len(), 100);
+        assert_eq!(read_die("dF").unwrap().values(), [-1, 0, 1]);
+        assert_eq!(read_die("d%").unwrap().faces.len(), 100);
         // Refused before any face is counted, however many are asked for.
-        let huge = Die::parse("d9000000000000000").unwrap_err();
+        let huge = read_die("d9000000000000000").unwrap_err();
         assert!(huge.contains("at most 10000 faces"), "{huge}");
     }
 
     #[test]
     fn the_textbook_die() {
-        let die = Die::parse("d6").unwrap();
+        let die = read_die("d6").unwrap();
         let results = test(&die, &[5, 8, 9, 8, 10, 20]);
         assert_eq!(results.rolls, 60);
         assert!((results.chi_square.statistic - 13.4).abs() < 1e-12);
@@ -596,7 +597,7 @@ mod tests {
     }
 
     /// The parameters of a die test whose rolls were tallied from a file.
-    fn tallied(die: Die, observed: &[u64]) -> Params {
+    fn tallied(die: DieFaces, observed: &[u64]) -> Params {
         Params {
             die,
             counts: None,
@@ -611,7 +612,7 @@ mod tests {
     #[test]
     fn a_log_of_120000_rolls_is_replayed() {
         use crate::analyses::simulate::assert_agrees;
-        let die = Die::parse("d6").unwrap();
+        let die = read_die("d6").unwrap();
         let observed = [20_100, 19_800, 20_050, 19_900, 20_000, 20_150];
         let mut results = test(&die, &observed);
         results.power.clear();
@@ -637,7 +638,7 @@ mod tests {
         use crate::analyses::simulate::assert_agrees;
         // 12 rolls of a d4 with a 1 twice as likely: few enough outcomes
         // for the exact test. The power rows are left to their own test.
-        let die = Die::parse("d{1,1,2,3,4}").unwrap();
+        let die = read_die("d{1,1,2,3,4}").unwrap();
         let observed = [1, 2, 3, 6];
         let mut results = test(&die, &observed);
         assert!(results.exact_p_value.is_some());
@@ -657,7 +658,7 @@ mod tests {
         // A coin whose heads comes up 50 % more often: the rolls the table
         // gives notice it at least 80 % of the time (the test's own power;
         // a little more, as the least such n on a saw-tooth).
-        let die = Die::parse("d2").unwrap();
+        let die = read_die("d2").unwrap();
         let results = test(&die, &[10, 10]);
         let params = Params {
             die,
@@ -688,7 +689,7 @@ mod tests {
         );
         // A d6's 10 % row is conditioned on the favoured face: measured,
         // never failed on.
-        let d6 = Die::parse("d6").unwrap();
+        let d6 = read_die("d6").unwrap();
         let results = test(&d6, &[10; 6]);
         let simulation = DieTest::simulation(&tallied(d6, &[10; 6]), &results);
         let figure = |rolls: Option<u64>| {
@@ -721,7 +722,7 @@ mod tests {
 
     #[test]
     fn results_round_trip_through_json() {
-        let die = Die::parse("d{1,1,2}").unwrap();
+        let die = read_die("d{1,1,2}").unwrap();
         let results = test(&die, &[7, 2]);
         let json = serde_json::to_value(&results).unwrap();
         assert_eq!(json["faces"][0]["expected"], "2/3");

@@ -13,9 +13,9 @@ use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use super::pool::Pool;
+use super::pool::IdenticalDice;
 use super::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
-use super::values::{DicePool, SizeSet};
+use super::values::SizeSet;
 use super::{Analysis, Cost, ParamError};
 
 /// The `first-player` kind.
@@ -232,7 +232,7 @@ pub struct Case {
     /// Players p.
     pub players: u64,
     /// What each player rolls; a bare `d6` is one die.
-    pub dice: Pool,
+    pub dice: IdenticalDice,
     /// Who rolls again.
     pub ties: TieRule,
     /// P(tie for the top in the first round).
@@ -257,7 +257,7 @@ pub struct Fastest {
     /// Who rolls again.
     pub ties: TieRule,
     /// The fastest dice; the first listed win ties.
-    pub dice: Pool,
+    pub dice: IdenticalDice,
     /// Their mean rounds.
     #[serde(with = "text")]
     pub expected_rounds: Exact,
@@ -269,8 +269,8 @@ pub struct Params {
     /// Numbers of players.
     pub players: SizeSet,
     /// The dice choices compared; `d6` means one die.
-    #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
-    pub dice: Vec<DicePool>,
+    #[serde(deserialize_with = "crate::analyses::dice_lang::read::pools")]
+    pub dice: Vec<IdenticalDice>,
     /// The tie rules compared: a list, or one rule.
     #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
     pub ties: Vec<TieRule>,
@@ -282,7 +282,7 @@ impl Params {
     fn estimated_seconds(&self) -> f64 {
         let mut units = 0.0;
         for dice in &self.dice {
-            let bits_per_player = dice.count_or(1) as f64 * (dice.sides as f64).log2();
+            let bits_per_player = dice.count as f64 * (dice.sides as f64).log2();
             for &p in self.players.values() {
                 units += (p as f64).powi(3) * bits_per_player * self.ties.len() as f64;
             }
@@ -296,7 +296,7 @@ impl Params {
             .dice
             .iter()
             .map(|d| {
-                let dist = Dist::dice(d.count_or(1), d.sides).expect("validated dice");
+                let dist = Dist::dice(d.count, d.sides).expect("validated dice");
                 RoundCounts::new(&dist)
             })
             .collect();
@@ -307,10 +307,7 @@ impl Params {
                     let chain = Chain::new(players, rule, round);
                     cases.push(Case {
                         players,
-                        dice: Pool {
-                            count: dice.count_or(1),
-                            sides: dice.sides,
-                        },
+                        dice: *dice,
                         ties: rule,
                         p_tie_first_round: chain.p_tie_first_round(),
                         expected_rounds: chain.expected_rounds(),
@@ -410,7 +407,7 @@ impl Simulate for FirstPlayer {
 impl Case {
     fn experiment(&self) -> Experiment {
         let (players, ties) = (self.players, self.ties);
-        let Pool { count, sides } = self.dice;
+        let IdenticalDice { count, sides } = self.dice;
         let tie_event = players as usize;
         let events = (1..=players)
             .zip(&self.p_first)

@@ -1,17 +1,27 @@
 //! A pool of identical dice and its totals as results spell them, shared by
-//! the kinds that roll one (sum-mod, first-player, race).
+//! the kinds that roll one (sum-mod, first-player, race). Scenarios write
+//! the dice in the dice language; `dice_lang::Expression::pool` reads them.
 
 use crate::engine::{text, Exact};
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
-/// N dice of k faces.
+/// N dice of k faces numbered 1 to k, summed: `{"count": 2, "sides": 6}`
+/// in results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pool {
+pub struct IdenticalDice {
     /// N, the dice rolled.
     pub count: u64,
     /// k, faces per die.
     pub sides: u64,
+}
+
+impl fmt::Display for IdenticalDice {
+    /// `2d6`, the count written even for one die.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}d{}", self.count, self.sides)
+    }
 }
 
 /// One total of the dice.

@@ -5,13 +5,11 @@
 //! is counted from that map, so the schemes are compared on the same footing.
 
 use crate::analyses::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
-use crate::analyses::values::{DicePool, SizeSet};
+use crate::analyses::values::SizeSet;
 use crate::engine::{abs_diff, text, to_f64, Exact};
 use crate::progress::Progress;
 use num_traits::{One, ToPrimitive, Zero};
-use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 use super::{Analysis, Cost, ParamError};
 
@@ -20,51 +18,6 @@ const STEPS_PER_SECOND: f64 = 3.3e6;
 
 /// The `reroll` kind.
 pub struct Reroll;
-
-/// One die rolled alone: `d8` or `1d8`, never `2d8`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Die {
-    /// Faces, numbered `1..=sides`.
-    pub sides: u64,
-}
-
-impl Die {
-    /// Parse `d8` or `1d8`; a pool of several dice is refused because these
-    /// schemes read one face.
-    pub fn parse(text: &str) -> Result<Die, String> {
-        let pool = DicePool::parse(text)?;
-        match pool.count {
-            None | Some(1) => Ok(Die { sides: pool.sides }),
-            Some(count) => Err(format!(
-                "{text:?} rolls {count} dice: this scheme reads a single die, such as \"d{}\"",
-                pool.sides
-            )),
-        }
-    }
-}
-
-impl fmt::Display for Die {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "d{}", self.sides)
-    }
-}
-
-impl<'de> Deserialize<'de> for Die {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct DieVisitor;
-        impl de::Visitor<'_> for DieVisitor {
-            type Value = Die;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a single die like \"d8\"")
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Die, E> {
-                Die::parse(text).map_err(E::custom)
-            }
-        }
-        // Validating inside the visitor lets serde_yaml attach the value's position.
-        deserializer.deserialize_str(DieVisitor)
-    }
-}
 
 /// How faces are given to cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,12 +166,18 @@ pub(crate) fn multi_face_rolls(cards: u64, sides: u64) -> Option<Exact> {
     FaceCount::count(cards, sides, Scheme::MultiFace).expected_rolls()
 }
 
-/// The die of `dice` with the fewest expected `multi-face` rolls for `cards`,
-/// fewer faces winning ties; `None` if none has enough faces.
-pub fn best_die(cards: u64, dice: &[Die]) -> Option<(Die, Exact)> {
+/// The die of `dice` (by their faces) with the fewest expected
+/// `multi-face` rolls for `cards`, fewer faces winning ties; `None` if none
+/// has enough faces.
+pub fn best_die(cards: u64, dice: &[u64]) -> Option<(u64, Exact)> {
     dice.iter()
-        .filter_map(|&die| multi_face_rolls(cards, die.sides).map(|rolls| (die, rolls)))
+        .filter_map(|&sides| multi_face_rolls(cards, sides).map(|rolls| (sides, rolls)))
         .min_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)))
+}
+
+/// A die numbered 1 to `sides` as authors write it: `d8`.
+pub fn die_name(sides: u64) -> String {
+    format!("d{sides}")
 }
 
 /// Which die each banishing stage uses. Results spell a fixed die by its
@@ -226,8 +185,8 @@ pub fn best_die(cards: u64, dice: &[Die]) -> Option<(Die, Exact)> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "StageDieSpelling", try_from = "StageDieSpelling")]
 pub enum StageDie {
-    /// The same die at every stage.
-    Fixed(Die),
+    /// The same die at every stage, by its faces.
+    Fixed(u64),
     /// The best die of the list for the cards left.
     Best,
 }
@@ -243,7 +202,7 @@ enum StageDieSpelling {
 impl From<StageDie> for StageDieSpelling {
     fn from(rule: StageDie) -> Self {
         match rule {
-            StageDie::Fixed(die) => StageDieSpelling::Sides(die.sides),
+            StageDie::Fixed(sides) => StageDieSpelling::Sides(sides),
             StageDie::Best => StageDieSpelling::Rule("best".into()),
         }
     }
@@ -253,7 +212,7 @@ impl TryFrom<StageDieSpelling> for StageDie {
     type Error = String;
     fn try_from(spelling: StageDieSpelling) -> Result<Self, String> {
         match spelling {
-            StageDieSpelling::Sides(sides) => Ok(StageDie::Fixed(Die { sides })),
+            StageDieSpelling::Sides(sides) => Ok(StageDie::Fixed(sides)),
             StageDieSpelling::Rule(rule) if rule == "best" => Ok(StageDie::Best),
             StageDieSpelling::Rule(rule) => Err(format!(
                 "expected a number of faces or \"best\", found {rule:?}"
@@ -358,11 +317,11 @@ pub struct BestDie {
 
 impl BestDie {
     /// The best of `dice` for `cards` cards.
-    pub fn of(cards: u64, dice: &[Die]) -> BestDie {
+    pub fn of(cards: u64, dice: &[u64]) -> BestDie {
         let (die, expected_rolls) = best_die(cards, dice).unzip();
         BestDie {
             cards,
-            die: die.map(|die| die.sides),
+            die,
             expected_rolls,
         }
     }
@@ -388,7 +347,7 @@ pub struct Banishing {
 
 impl Banishing {
     /// Work out the stages under `multi-face`.
-    pub fn new(cards: u64, banish: u64, die: StageDie, dice: &[Die]) -> Banishing {
+    pub fn new(cards: u64, banish: u64, die: StageDie, dice: &[u64]) -> Banishing {
         let mut stage_dice = Vec::new();
         let mut total = Some(Exact::zero());
         for left in (cards - banish + 1..=cards).rev() {
@@ -397,10 +356,10 @@ impl Banishing {
                 continue;
             }
             let (stage_die, rolls) = match die {
-                StageDie::Fixed(die) => (Some(die), multi_face_rolls(left, die.sides)),
+                StageDie::Fixed(sides) => (Some(sides), multi_face_rolls(left, sides)),
                 StageDie::Best => best_die(left, dice).unzip(),
             };
-            stage_dice.push(stage_die.map(|die| die.sides));
+            stage_dice.push(stage_die);
             total = total.zip(rolls).map(|(sum, rolls)| sum + rolls);
         }
         Banishing {
@@ -418,9 +377,10 @@ impl Banishing {
 pub struct Params {
     /// How many cards are laid out: a number, a list or a range.
     pub cards: SizeSet,
-    /// The dice on offer, one die each: a list, or one die.
-    #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
-    pub dice: Vec<Die>,
+    /// The dice on offer, one die each, by their faces (`d8` is 8): a
+    /// list, or one die.
+    #[serde(deserialize_with = "crate::analyses::dice_lang::read::standard_dice")]
+    pub dice: Vec<u64>,
     /// Cards banished one after another, if asked.
     #[serde(default)]
     pub banish: Option<u64>,
@@ -431,9 +391,9 @@ impl Params {
     pub fn cases(&self) -> Vec<Case> {
         let mut cases = Vec::new();
         for &cards in self.cards.values() {
-            for die in &self.dice {
+            for &sides in &self.dice {
                 for scheme in Scheme::ALL {
-                    cases.push(Case::of(cards, die.sides, scheme));
+                    cases.push(Case::of(cards, sides, scheme));
                 }
             }
         }
@@ -484,7 +444,7 @@ impl Analysis for Reroll {
         if let Some(pair) = sorted.windows(2).find(|w| w[0] == w[1]) {
             return Err(ParamError {
                 key: "dice",
-                message: format!("{} is listed twice", pair[0]),
+                message: format!("{} is listed twice", die_name(pair[0])),
             });
         }
         if let Some(banish) = params.banish {
@@ -506,7 +466,7 @@ impl Analysis for Reroll {
     /// Every case walks every face (banishing walks them again per stage)
     /// and writes one probability per card.
     fn cost(params: &Params) -> Cost {
-        let faces: f64 = params.dice.iter().map(|d| d.sides as f64).sum();
+        let faces: f64 = params.dice.iter().map(|&sides| sides as f64).sum();
         let cards: f64 = params.cards.values().iter().map(|&n| n as f64).sum();
         let counts = params.cards.values().len() as f64;
         let stages = params.banish.unwrap_or(0) as f64;
@@ -617,7 +577,7 @@ fn banish_experiment(row: &Banishing) -> Option<Experiment> {
         .filter_map(|(left, die)| die.map(|sides| (left, sides)))
         .collect();
     let rule = match row.die {
-        StageDie::Fixed(die) => die.to_string(),
+        StageDie::Fixed(sides) => die_name(sides),
         StageDie::Best => "the best die".into(),
     };
     Some(Experiment {
@@ -804,18 +764,18 @@ mod tests {
                 assert_eq!(case.max_abs_deviation, Some(Exact::zero()));
             }
         }
-        let best = BestDie::of(1, &[Die { sides: 8 }, Die { sides: 6 }]);
+        let best = BestDie::of(1, &[8, 6]);
         assert_eq!(best.expected_rolls, Some(Exact::zero()));
     }
 
     #[test]
     fn the_rules_worked_example_takes_52_over_21_rolls() {
-        let d8 = Die { sides: 8 };
+        let d8 = 8;
         let row = Banishing::new(7, 2, StageDie::Fixed(d8), &[d8]);
         assert_eq!(row.expected_total_rolls, Some(frac(52, 21)));
         assert_eq!(row.stage_dice, [Some(8), Some(8)]);
         // Switching to a d6 for the second stage, as the rules allow.
-        let dice = [Die { sides: 6 }, d8];
+        let dice = [6, d8];
         let best = Banishing::new(7, 2, StageDie::Best, &dice);
         assert_eq!(best.expected_total_rolls, Some(frac(8, 7) + Exact::one()));
         assert_eq!(best.stage_dice, [Some(8), Some(6)]);
@@ -823,7 +783,7 @@ mod tests {
 
     #[test]
     fn a_single_card_left_needs_no_roll() {
-        let d6 = Die { sides: 6 };
+        let d6 = 6;
         let row = Banishing::new(2, 2, StageDie::Fixed(d6), &[d6]);
         assert_eq!(row.expected_total_rolls, Some(frac(1, 1)));
         assert_eq!(row.stage_dice, [Some(6), None]);
@@ -833,29 +793,29 @@ mod tests {
 
     #[test]
     fn best_die_prefers_fewest_rolls_then_fewest_faces() {
-        let dice: Vec<Die> = [20, 12, 10, 8, 6].map(|sides| Die { sides }).to_vec();
+        let dice: Vec<u64> = vec![20, 12, 10, 8, 6];
         // Brute force over the list with the independent formula (one card
         // needs no roll: see `one_card_needs_no_roll_whatever_the_die_and_scheme`).
         for cards in 2..=20u64 {
             let expected = dice
                 .iter()
-                .filter(|d| d.sides >= cards)
-                .map(|d| {
+                .filter(|&&sides| sides >= cards)
+                .map(|&sides| {
                     (
                         ratio(
-                            &BigUint::from(d.sides),
-                            &BigUint::from(cards * (d.sides / cards)),
+                            &BigUint::from(sides),
+                            &BigUint::from(cards * (sides / cards)),
                         ),
-                        d.sides,
+                        sides,
                     )
                 })
                 .min();
-            let got = best_die(cards, &dice).map(|(d, r)| (r, d.sides));
+            let got = best_die(cards, &dice).map(|(sides, r)| (r, sides));
             assert_eq!(got, expected, "{cards} cards");
         }
-        assert_eq!(best_die(5, &dice).unwrap().0.sides, 10);
-        assert_eq!(best_die(7, &dice).unwrap().0.sides, 8);
-        assert_eq!(best_die(11, &dice).unwrap().0.sides, 12);
+        assert_eq!(best_die(5, &dice).unwrap().0, 10);
+        assert_eq!(best_die(7, &dice).unwrap().0, 8);
+        assert_eq!(best_die(11, &dice).unwrap().0, 12);
     }
 
     #[test]

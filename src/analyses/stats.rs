@@ -6,7 +6,7 @@
 //! irrational by nature (chi-square p-values, Clopper-Pearson bounds, power),
 //! from `statrs`'s regularized gamma and incomplete beta functions.
 
-use crate::engine::combinatorics::factorials;
+use crate::engine::combinatorics::{factorial, factorials};
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
@@ -342,13 +342,13 @@ impl Search<'_> {
                 end += 1;
             }
             let group = &self.counts[start..end];
-            let mut ways = small_factorial(group.len() as u64);
+            let mut ways = factorial(group.len() as u64);
             let mut run = 1u64;
             for i in 1..=group.len() {
                 if i < group.len() && group[i] == group[i - 1] {
                     run += 1;
                 } else {
-                    ways /= small_factorial(run);
+                    ways /= factorial(run);
                     run = 1;
                 }
             }
@@ -357,10 +357,6 @@ impl Search<'_> {
         }
         result
     }
-}
-
-fn small_factorial(n: u64) -> BigUint {
-    (1..=n).map(BigUint::from).product()
 }
 
 /// Trials needed for the chi-square test at [`SIGNIFICANCE`] to detect,
@@ -753,9 +749,8 @@ mod tests {
         for trials in [7u64, 40, 101, 257] {
             let weights: Vec<BigUint> = (0..=trials)
                 .map(|k| {
-                    let choose =
-                        (0..k).fold(BigUint::from(1u32), |c, i| c * (trials - i) / (i + 1));
-                    choose * BigUint::from(3u32).pow((trials - k) as u32)
+                    crate::engine::combinatorics::binomial(trials, k)
+                        * BigUint::from(3u32).pow((trials - k) as u32)
                 })
                 .collect();
             let whole = BigUint::from(4u32).pow(trials as u32);

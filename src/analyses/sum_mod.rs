@@ -7,9 +7,10 @@ use num_traits::{One, Zero};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::pool::{Pool, Total};
+use super::dice_lang::{self, Expression};
+use super::pool::{IdenticalDice, Total};
 use super::simulate::{Event, Experiment, Simulate, Simulation};
-use super::values::{DicePool, SizeSet};
+use super::values::SizeSet;
 use super::{Analysis, Cost, ParamError};
 
 /// The `sum-mod` kind.
@@ -19,7 +20,8 @@ pub struct SumMod;
 #[derive(Debug, Clone, Deserialize)]
 pub struct Params {
     /// `d6` rolls as many dice as targets (the method); `10d6` fixes the count.
-    pub dice: DicePool,
+    #[serde(deserialize_with = "dice_lang::read::pool")]
+    pub dice: Expression,
     /// How many targets to choose among: a number, a list or a range.
     pub targets: SizeSet,
 }
@@ -35,7 +37,7 @@ pub struct Results {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// The dice rolled.
-    pub dice: Pool,
+    pub dice: IdenticalDice,
     /// Number of targets n.
     pub targets: u64,
     /// k^N, the equally likely outcomes of the roll.
@@ -102,9 +104,18 @@ impl Fairness {
 }
 
 impl Params {
-    /// The dice rolled for `targets` targets.
-    fn count_for(&self, targets: u64) -> u64 {
-        self.dice.count_or(targets)
+    /// The dice rolled for `targets` targets: a bare `d6` rolls one die
+    /// per target.
+    fn dice_for(&self, targets: u64) -> IdenticalDice {
+        let dice = self.dice.pool().expect("read as a pool");
+        if self.dice.count_written() {
+            dice
+        } else {
+            IdenticalDice {
+                count: targets,
+                ..dice
+            }
+        }
     }
 }
 
@@ -141,10 +152,10 @@ impl Analysis for SumMod {
     /// budget is now d6 over 2..99, 912d6, 118d100 and 2d6 with 51000
     /// targets. Time: about 15 µs + 0.4 µs a digit per row.
     fn cost(params: &Params) -> Cost {
-        let sides = params.dice.sides as f64;
         let (mut shown, mut totals, mut bins) = (Cost::default(), 0.0, 0.0);
         for &n in params.targets.values() {
-            let count = params.count_for(n) as f64;
+            let dice = params.dice_for(n);
+            let (count, sides) = (dice.count as f64, dice.sides as f64);
             let case_totals = count * (sides - 1.0) + 1.0;
             shown = shown.with_tables(case_totals + n as f64, count * sides.log10() + 1.0);
             totals += case_totals;
@@ -152,7 +163,7 @@ impl Analysis for SumMod {
         }
         Cost {
             // The key whose value drives the rows.
-            key: if params.dice.count.is_some() && totals >= bins {
+            key: if params.dice.count_written() && totals >= bins {
                 "dice"
             } else {
                 "targets"
@@ -166,7 +177,10 @@ impl Analysis for SumMod {
             .targets
             .values()
             .iter()
-            .map(|&n| Case::of(params.count_for(n), params.dice.sides, n))
+            .map(|&n| {
+                let dice = params.dice_for(n);
+                Case::of(dice.count, dice.sides, n)
+            })
             .collect();
         Results { cases }
     }
@@ -183,7 +197,7 @@ impl Case {
         let over = Denominator::with_primes(&total_outcomes, &prime_factors(sides));
         let probability = |ways: &BigUint| over.ratio(ways);
         Case {
-            dice: Pool { count, sides },
+            dice: IdenticalDice { count, sides },
             targets,
             sums: sums
                 .iter()
@@ -220,7 +234,7 @@ impl Simulate for SumMod {
 
 impl Case {
     fn experiment(&self) -> Experiment {
-        let Pool { count, sides } = self.dice;
+        let IdenticalDice { count, sides } = self.dice;
         let targets = self.targets;
         let lowest = self.sums.first().map_or(count, |s| s.total);
         let totals = self.sums.len();

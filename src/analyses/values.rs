@@ -1,4 +1,5 @@
-//! Value types shared by every scenario kind: dice pools and sets of sizes.
+//! Value types shared by every scenario kind: sets of sizes, and lists
+//! that also take one value. (Dice are read by `dice_lang::Expression`.)
 //!
 //! Each one validates itself while it is deserialized, so a bad value is
 //! reported by serde_yaml with the line and column where it stands.
@@ -6,81 +7,6 @@
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A pool of identical dice, written `d6` or `10d6`.
-///
-/// `count` is `None` for a bare `d6`, whose count each kind decides (the
-/// sum-mod method rolls as many dice as there are targets).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DicePool {
-    /// Number of dice, when the scenario fixes it.
-    pub count: Option<u64>,
-    /// Faces per die, numbered `1..=sides`.
-    pub sides: u64,
-}
-
-impl DicePool {
-    /// Parse `d6`, `D6`, `2d6`; the error says what was expected.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let expected = || format!("expected dice like \"d6\" or \"2d6\", found {text:?}");
-        let lower = text.trim().to_ascii_lowercase();
-        let (count, sides) = lower.split_once('d').ok_or_else(expected)?;
-        let count = if count.is_empty() {
-            None
-        } else {
-            Some(count.parse::<u64>().map_err(|_| expected())?)
-        };
-        let sides = sides.parse::<u64>().map_err(|_| expected())?;
-        if count == Some(0) {
-            return Err(format!(
-                "{text:?} rolls no dice: the count must be at least 1"
-            ));
-        }
-        if sides < 2 {
-            return Err(format!(
-                "{text:?} has {sides} face(s): a die needs at least 2 faces"
-            ));
-        }
-        Ok(DicePool { count, sides })
-    }
-
-    /// The number of dice, `default` when the scenario left it open.
-    pub fn count_or(&self, default: u64) -> u64 {
-        self.count.unwrap_or(default)
-    }
-}
-
-impl fmt::Display for DicePool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.count {
-            Some(count) => write!(f, "{count}d{}", self.sides),
-            None => write!(f, "d{}", self.sides),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for DicePool {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct PoolVisitor;
-        impl de::Visitor<'_> for PoolVisitor {
-            type Value = DicePool;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("dice like \"d6\" or \"2d6\"")
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<DicePool, E> {
-                DicePool::parse(text).map_err(E::custom)
-            }
-        }
-        // Validating inside the visitor lets serde_yaml attach the value's position.
-        deserializer.deserialize_str(PoolVisitor)
-    }
-}
-
-impl Serialize for DicePool {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
 
 /// A list key that also takes one value: `dice: d20` reads as `[d20]`.
 /// Use as `#[serde(deserialize_with = "one_or_many")]`. Each value is read
@@ -90,30 +16,46 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    struct OneOrMany<T>(std::marker::PhantomData<T>);
-    impl<'de, T: Deserialize<'de>> de::Visitor<'de> for OneOrMany<T> {
-        type Value = Vec<T>;
+    one_or_many_with(deserializer, std::marker::PhantomData::<T>)
+}
+
+/// [`one_or_many`] with each value read by `seed` (such as a dice value
+/// given its shape, `dice_lang::Shape`).
+pub(crate) fn one_or_many_with<'de, D, S>(
+    deserializer: D,
+    seed: S,
+) -> Result<Vec<S::Value>, D::Error>
+where
+    D: Deserializer<'de>,
+    S: de::DeserializeSeed<'de> + Clone,
+{
+    struct OneOrMany<S>(S);
+    impl<'de, S: de::DeserializeSeed<'de> + Clone> de::Visitor<'de> for OneOrMany<S> {
+        type Value = Vec<S::Value>;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("one value or a list of values, such as [d6, d8]")
         }
-        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             let mut values = Vec::new();
-            while let Some(value) = seq.next_element()? {
+            while let Some(value) = seq.next_element_seed(self.0.clone())? {
                 values.push(value);
             }
             Ok(values)
         }
-        fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<T>, E> {
-            T::deserialize(de::value::StrDeserializer::<E>::new(text)).map(|one| vec![one])
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            let one = de::value::StrDeserializer::<E>::new(text);
+            self.0.deserialize(one).map(|one| vec![one])
         }
-        fn visit_u64<E: de::Error>(self, number: u64) -> Result<Vec<T>, E> {
-            T::deserialize(de::value::U64Deserializer::<E>::new(number)).map(|one| vec![one])
+        fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
+            let one = de::value::U64Deserializer::<E>::new(number);
+            self.0.deserialize(one).map(|one| vec![one])
         }
-        fn visit_i64<E: de::Error>(self, number: i64) -> Result<Vec<T>, E> {
-            T::deserialize(de::value::I64Deserializer::<E>::new(number)).map(|one| vec![one])
+        fn visit_i64<E: de::Error>(self, number: i64) -> Result<Self::Value, E> {
+            let one = de::value::I64Deserializer::<E>::new(number);
+            self.0.deserialize(one).map(|one| vec![one])
         }
     }
-    deserializer.deserialize_any(OneOrMany(std::marker::PhantomData))
+    deserializer.deserialize_any(OneOrMany(seed))
 }
 
 /// A set of positive sizes: `3`, `[2, 3, 10]` or the range `"2..30"` (inclusive).
@@ -212,32 +154,6 @@ impl<'de> Deserialize<'de> for SizeSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dice_pools_parse_and_reject() {
-        assert_eq!(
-            DicePool::parse("d6"),
-            Ok(DicePool {
-                count: None,
-                sides: 6
-            })
-        );
-        assert_eq!(
-            DicePool::parse("10D20"),
-            Ok(DicePool {
-                count: Some(10),
-                sides: 20
-            })
-        );
-        assert!(DicePool::parse("0d6").unwrap_err().contains("at least 1"));
-        assert!(DicePool::parse("d1")
-            .unwrap_err()
-            .contains("at least 2 faces"));
-        assert!(DicePool::parse("six")
-            .unwrap_err()
-            .contains("expected dice"));
-        assert_eq!(DicePool::parse("3d8").unwrap().to_string(), "3d8");
-    }
 
     #[test]
     fn size_sets_accept_three_spellings() {

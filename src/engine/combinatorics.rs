@@ -17,11 +17,19 @@ pub fn binomial(n: impl Into<BigUint>, k: u64) -> BigUint {
 
 /// The row C(n, 0), C(n, 1), ..., C(n, n), each from the one before.
 pub(crate) fn binomial_row(n: u64) -> Vec<BigUint> {
-    let mut row = Vec::with_capacity(n as usize + 1);
+    binomial_row_start(n, n + 1)
+}
+
+/// The first `len` entries of row n (at most the whole row): C(n, 0), ...,
+/// C(n, len - 1), each from the one before, for sums that stop early.
+pub(crate) fn binomial_row_start(n: u64, len: u64) -> Vec<BigUint> {
+    let len = len.min(n + 1);
+    let mut row = Vec::with_capacity(len as usize);
     let mut c = BigUint::one();
-    row.push(c.clone());
-    for k in 0..n {
-        c = c * (n - k) / (k + 1);
+    for k in 0..len {
+        if k > 0 {
+            c = c * (n - k + 1) / k;
+        }
         row.push(c.clone());
     }
     row
@@ -72,6 +80,10 @@ mod tests {
         let triangle = pascal(40);
         for (n, row) in triangle.iter().enumerate() {
             assert_eq!(&binomial_row(n as u64), row, "row {n}");
+            for len in 0..=n + 2 {
+                let start = binomial_row_start(n as u64, len as u64);
+                assert_eq!(start, row[..len.min(n + 1)], "row {n}, {len} entries");
+            }
             for (k, c) in row.iter().enumerate() {
                 assert_eq!(&binomial(n as u64, k as u64), c, "C({n}, {k})");
             }

@@ -2,7 +2,7 @@
 //! together and some kept, or their successes counted. The building blocks
 //! of the dice language, each exact and each checked against brute force.
 
-use super::combinatorics::binomial_row;
+use super::combinatorics::{binomial_row, binomial_row_start};
 use super::outcomes::Outcomes;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -153,10 +153,9 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
             let needed = m - i;
             if needed <= rest {
                 let mut tail = all_powers[rest].clone();
-                let mut binomial = BigUint::one(); // C(rest, e)
-                for e in 0..needed {
-                    tail -= &binomial * &w_powers[e] * &b_powers[rest - e];
-                    binomial = binomial * (rest - e) / (e + 1);
+                let binomial_rest = binomial_row_start(rest as u64, needed as u64);
+                for (e, binomial) in binomial_rest.iter().enumerate() {
+                    tail -= binomial * &w_powers[e] * &b_powers[rest - e];
                 }
                 if !tail.is_zero() {
                     let factor = binomial_i * tail;

@@ -315,11 +315,12 @@ fn power_table(results: &Results) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyses::die_test_kind::{test, Die};
+    use crate::analyses::dice_lang::Expression;
+    use crate::analyses::die_test_kind::{test, DieFaces};
 
     #[test]
     fn the_page_opens_with_its_verdict_and_charts_intervals_as_error_bars() {
-        let die = Die::parse("d6").unwrap();
+        let die = DieFaces::of(&Expression::read("d6").unwrap()).unwrap();
         let observed = [5, 8, 9, 8, 10, 20];
         let params = Params {
             die: die.clone(),

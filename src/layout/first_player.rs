@@ -4,7 +4,7 @@
 use crate::analyses::first_player::{
     Case, Fastest, FirstPlayer, Params, Results, TieRule, ROUNDS_SHOWN,
 };
-use crate::analyses::pool::Pool;
+use crate::analyses::pool::IdenticalDice;
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, optional_fraction};
@@ -74,8 +74,8 @@ impl View {
 }
 
 /// `2d6`, with the count written even for one die.
-fn dice_label(dice: &Pool) -> String {
-    format!("{}d{}", dice.count, dice.sides)
+fn dice_label(dice: &IdenticalDice) -> String {
+    dice.to_string()
 }
 
 /// One line per dice choice, and per tie rule where it matters.
@@ -85,12 +85,7 @@ fn series<'a>(params: &Params, cases: &'a [Case], view: View) -> Vec<(String, Ve
         View::Tie => &params.ties[..1],
     };
     let mut series = Vec::new();
-    for pool in &params.dice {
-        // Cases spell `d6` as one die: match them the same way.
-        let dice = Pool {
-            count: pool.count_or(1),
-            sides: pool.sides,
-        };
+    for &dice in &params.dice {
         for &rule in rules {
             let members: Vec<&Case> = cases
                 .iter()
@@ -102,7 +97,7 @@ fn series<'a>(params: &Params, cases: &'a [Case], view: View) -> Vec<(String, Ve
     series
 }
 
-fn series_name(dice: &Pool, rule: TieRule, view: View) -> String {
+fn series_name(dice: &IdenticalDice, rule: TieRule, view: View) -> String {
     match view {
         View::Rounds => format!("{}, {}", dice_label(dice), rule.name()),
         View::Tie => dice_label(dice),

@@ -2,7 +2,7 @@
 //! several cards, the mod shortcut's bias, then every scheme.
 
 use crate::analyses::reroll::{
-    Banishing, BestDie, Case, Die, Params, Reroll, Results, Scheme, StageDie,
+    die_name, Banishing, BestDie, Case, Params, Reroll, Results, Scheme, StageDie,
 };
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
@@ -96,19 +96,15 @@ fn verdict(cases: &[Case]) -> String {
     }
 }
 
-fn die_label(sides: u64) -> String {
-    Die { sides }.to_string()
-}
-
 /// The `multi-face` cases, cards first then the dice as listed (the order
 /// of the results).
 fn multi_face(cases: &[Case]) -> impl Iterator<Item = &Case> {
     cases.iter().filter(|c| c.scheme == Scheme::MultiFace)
 }
 
-fn rolls_table(dice: &[Die], cases: &[Case]) -> Table {
+fn rolls_table(dice: &[u64], cases: &[Case]) -> Table {
     let mut columns = vec!["cards".to_string()];
-    columns.extend(dice.iter().map(|d| d.to_string()));
+    columns.extend(dice.iter().map(|&sides| die_name(sides)));
     let multi_face: Vec<&Case> = multi_face(cases).collect();
     Table {
         id: "expected-rolls".into(),
@@ -129,7 +125,7 @@ fn rolls_table(dice: &[Die], cases: &[Case]) -> Table {
     }
 }
 
-fn rolls_chart(dice: &[Die], cases: &[Case]) -> Chart {
+fn rolls_chart(dice: &[u64], cases: &[Case]) -> Chart {
     Chart {
         id: "expected-rolls".into(),
         title: "Expected rolls against the number of cards".into(),
@@ -141,13 +137,14 @@ fn rolls_chart(dice: &[Die], cases: &[Case]) -> Chart {
         y_label: "expected rolls".into(),
         series: dice
             .iter()
-            .map(|d| {
+            .map(|&sides| {
+                let d = die_name(sides);
                 let rolls: Vec<(u64, &Exact)> = multi_face(cases)
-                    .filter(|c| c.die == d.sides)
+                    .filter(|c| c.die == sides)
                     .filter_map(|c| Some((c.cards, c.expected_rolls.as_ref()?)))
                     .collect();
                 Series {
-                    name: d.to_string(),
+                    name: d.clone(),
                     points: rolls
                         .iter()
                         .map(|&(cards, r)| (cards as f64, to_f64(r)))
@@ -181,7 +178,7 @@ fn best_table(best: &[BestDie]) -> Table {
             .map(|row| {
                 let die = match (row.cards, row.die) {
                     (1, _) => "no roll needed".into(),
-                    (_, Some(sides)) => die_label(sides),
+                    (_, Some(sides)) => die_name(sides),
                     (_, None) => "none".into(),
                 };
                 vec![
@@ -196,13 +193,10 @@ fn best_table(best: &[BestDie]) -> Table {
 
 /// For each die, the `mod` case of the last card count it does not divide:
 /// there the mod shortcut favours the low cards most visibly.
-fn mod_examples<'a>(dice: &'a [Die], cases: &'a [Case]) -> impl Iterator<Item = &'a Case> {
-    dice.iter().filter_map(|d| {
+fn mod_examples<'a>(dice: &'a [u64], cases: &'a [Case]) -> impl Iterator<Item = &'a Case> {
+    dice.iter().filter_map(|&sides| {
         cases.iter().rev().find(|c| {
-            c.scheme == Scheme::Mod
-                && c.die == d.sides
-                && c.cards <= d.sides
-                && d.sides % c.cards != 0
+            c.scheme == Scheme::Mod && c.die == sides && c.cards <= sides && sides % c.cards != 0
         })
     })
 }
@@ -290,7 +284,7 @@ fn cases_table(cases: &[Case]) -> Table {
             .map(|case| {
                 vec![
                     Cell::plain(case.cards.to_string()),
-                    Cell::plain(die_label(case.die)),
+                    Cell::plain(die_name(case.die)),
                     Cell::plain(case.scheme.name()),
                     yes_no(case.feasible),
                     Cell::plain(case.faces_per_card.to_string()),
@@ -315,7 +309,7 @@ fn banish_table(banishings: &[Banishing]) -> Table {
             .iter()
             .map(|row| {
                 let rule = match row.die {
-                    StageDie::Fixed(die) => die.to_string(),
+                    StageDie::Fixed(sides) => die_name(sides),
                     StageDie::Best => "best".into(),
                 };
                 // Stage i leaves cards - i to choose from.
@@ -323,7 +317,7 @@ fn banish_table(banishings: &[Banishing]) -> Table {
                     .zip(&row.stage_dice)
                     .map(|(stage, sides)| match (row.cards - stage, sides) {
                         (1, _) => "no roll".into(),
-                        (_, Some(sides)) => die_label(*sides),
+                        (_, Some(sides)) => die_name(*sides),
                         (_, None) => "none".into(),
                     })
                     .collect();

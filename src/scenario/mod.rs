@@ -319,7 +319,7 @@ mod tests {
 
         let e = error("title: T\nkind: sum-mod\ndice: 0d6\ntargets: 3\n");
         assert_eq!(e.line, 3);
-        assert!(e.message.contains("at least 1"), "{e}");
+        assert!(e.message.contains("at least one die"), "{e}");
 
         let e = error("title: T\nkind: summod\ndice: d6\ntargets: 3\n");
         assert_eq!((e.line, e.column), (2, 7));
@@ -370,7 +370,7 @@ mod tests {
         assert_eq!((line, column), (3, 8), "{message}");
         let (line, column, message) = at(&format!("{head}cards: 3\ndice: [d6, d8, d1O]\n"));
         assert_eq!((line, column), (4, 16), "{message}");
-        assert!(message.contains("expected dice"), "{message}");
+        assert!(message.contains("expected one die"), "{message}");
         let (line, _, message) = at(&format!("{head}cards: 3\ndice: [d1]\n"));
         assert_eq!(line, 4);
         assert!(message.contains("at least 2 faces"), "{message}");

@@ -78,7 +78,7 @@ fn cases() -> Vec<Case> {
         case("title of the wrong type", s, "title: [1, 2]\nkind: sum-mod\ndice: d6\ntargets: 2\n", "content/bad.yaml:1:8: ", "title: invalid type: sequence, expected a string"),
         // sum-mod values.
         case("dice as a number", s, &scenario("kind: sum-mod\ndice: 6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "expected dice like \"d6\""),
-        case("zero dice", s, &scenario("kind: sum-mod\ndice: 0d6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "rolls no dice"),
+        case("zero dice", s, &scenario("kind: sum-mod\ndice: 0d6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "a pool needs at least one die"),
         case("one-faced die", s, &scenario("kind: sum-mod\ndice: d1\ntargets: 2\n"), "content/bad.yaml:3:7: ", "a die needs at least 2 faces"),
         case("negative targets", s, &scenario("kind: sum-mod\ndice: d6\ntargets: -3\n"), "content/bad.yaml:4:10: ", "found -3"),
         case("zero targets", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 0\n"), "content/bad.yaml:4:10: ", "at least 1, found 0"),

@@ -70,7 +70,8 @@ fn errors_go_to_stderr_with_exit_code_1() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         stderr.trim(),
-        "error: bad.yaml:3:7: dice: expected dice like \"d6\" or \"2d6\", found \"2x6\""
+        "error: bad.yaml:3:7: dice: expected dice like \"d6\" or \"2d6\", found \"2x6\"; \
+         column 2: unexpected `x`: expected an operator (+ - * %) or the end"
     );
 }
 

@@ -1,7 +1,8 @@
 //! The dice language: expressions such as `4d6dl1`, `2d20kh1`, `8d10>=7`,
 //! `5d10!>=9kh3` or `max(1d6, 1d8) + 2`, read into a syntax tree
 //! ([`parse`]), checked and priced before any work ([`check`]), and
-//! evaluated exactly into [`Outcomes`] ([`evaluate`]).
+//! evaluated exactly into [`Outcomes`] ([`evaluate`]). Every kind reads its
+//! dice values as an [`Expression`] and restricts it to the shape it needs.
 //!
 //! The grammar and its meaning are documented for authors in
 //! `docs/reference.md` ("The dice language"); every operator's exact
@@ -9,11 +10,14 @@
 
 mod check;
 mod eval;
+mod expression;
 mod parse;
 pub mod simulate;
 
 pub use check::{check, Price};
 pub use eval::evaluate;
+pub(crate) use expression::ONE_DIE;
+pub use expression::{read, Expression, Shape};
 pub use parse::parse;
 
 use crate::engine::pool::{Condition, Keep};
@@ -59,7 +63,7 @@ pub struct LangError {
 }
 
 impl LangError {
-    fn new(span: Span, message: impl Into<String>) -> Self {
+    pub(crate) fn new(span: Span, message: impl Into<String>) -> Self {
         LangError {
             span,
             message: message.into(),
@@ -139,6 +143,9 @@ pub enum Function {
 pub struct Pool {
     /// How many dice.
     pub count: u64,
+    /// Whether the count was written (`1d6`, `10d6`) rather than left out
+    /// (`d6`): some kinds give a bare die a count of their own.
+    pub count_written: bool,
     /// Which die.
     pub die: Die,
     /// Where the die was written (`d6`, `dF`, `d{1,2}`).
@@ -226,38 +233,4 @@ impl KeepRule {
             KeepRule::DropLowest(m) => count.checked_sub(m).map(Keep::Highest),
         }
     }
-}
-
-/// A single die as the language writes it (`d6`, `dF`, `d%`, `d{1,1,2}`),
-/// for kinds that take one die rather than an expression. A die with more
-/// than `max_faces` faces is refused before any face is counted.
-pub fn die(text: &str, max_faces: u64) -> Result<Outcomes, LangError> {
-    let expr = parse(text)?;
-    let one_die = match &expr.node {
-        Node::Pool(pool)
-            if pool.count == 1
-                && pool.reroll.is_none()
-                && pool.explode.is_none()
-                && pool.keep.is_none()
-                && pool.successes.is_none() =>
-        {
-            Some(&pool.die)
-        }
-        _ => None,
-    };
-    let Some(die) = one_die else {
-        return Err(LangError::new(
-            expr.span,
-            "expected one die such as d6, dF, d% or d{1,2,3}",
-        ));
-    };
-    if die.face_count() > max_faces {
-        return Err(LangError::new(
-            expr.span,
-            format!("a die here has at most {max_faces} faces"),
-        ));
-    }
-    check(&expr, DEFAULT_EXPLODE_DEPTH)?;
-    die.outcomes()
-        .ok_or_else(|| LangError::new(expr.span, "a die needs at least one face"))
 }

@@ -5,7 +5,7 @@
 //! term    = unary { ("*" | "%") unary }
 //! unary   = "-" unary | atom
 //! atom    = integer | pool | "(" expr ")" | name "(" expr { "," expr } ")"
-//! pool    = [integer] "d" die { modifier }
+//! pool    = [integer] ("d" | "D") die { modifier }
 //! die     = integer | "F" | "%" | "{" face { "," face } "}"
 //! modifier = ("ro" | "rr") cond | "!" [cond] | ("kh" | "kl" | "dh" | "dl") [integer]
 //!          | compare
@@ -222,7 +222,7 @@ impl Parser {
             }
             Some(c) if c.is_ascii_digit() => {
                 let number = self.integer()?;
-                if self.peek() == Some('d') {
+                if matches!(self.peek(), Some('d' | 'D')) {
                     let count = u64::try_from(number).map_err(|_| {
                         LangError::new(self.span_from(start), "the number of dice is too large")
                     })?;
@@ -232,7 +232,7 @@ impl Parser {
                             "a pool needs at least one die: write 1d6, not 0d6",
                         ));
                     }
-                    self.pool(start, count)
+                    self.pool(start, Some(count))
                 } else {
                     Ok(Expr {
                         node: Node::Number(number),
@@ -240,7 +240,7 @@ impl Parser {
                     })
                 }
             }
-            Some('d') => self.pool(start, 1),
+            Some('d' | 'D') => self.pool(start, None),
             Some(c) if c.is_ascii_alphabetic() => self.call(start),
             _ => Err(self.error_here(format!(
                 "expected a number, dice such as 3d6, `(` or a function, found {}",
@@ -322,9 +322,10 @@ impl Parser {
         })
     }
 
-    fn pool(&mut self, start: usize, count: u64) -> Result<Expr, LangError> {
+    /// A pool from its `d` on; `count` is `None` for a bare `d6`.
+    fn pool(&mut self, start: usize, count: Option<u64>) -> Result<Expr, LangError> {
         let die_start = self.at;
-        self.at += 1; // the `d`
+        self.at += 1; // the `d` (or `D`)
         let die = match self.peek() {
             Some('F') => {
                 self.at += 1;
@@ -360,7 +361,8 @@ impl Parser {
         };
         let die_span = self.span_from(die_start);
         let mut pool = Pool {
-            count,
+            count: count.unwrap_or(1),
+            count_written: count.is_some(),
             die,
             die_span,
             reroll: None,

@@ -30,7 +30,7 @@ pub use lists::{all_lists, list_count, mirror, Counts, Totals};
 pub use results::{page_figures, Analysed, PageFigures, Results};
 pub use search::{optimise, Optimum};
 
-use crate::analyses::values::DicePool;
+use crate::analyses::pool::IdenticalDice;
 use crate::progress::Progress;
 use serde::Deserialize;
 
@@ -52,7 +52,8 @@ const MAX_OUTCOMES: f64 = 9.0e15;
 #[derive(Debug, Clone, Deserialize)]
 pub struct Params {
     /// The dice rolled each turn, such as `2d6`.
-    pub dice: DicePool,
+    #[serde(deserialize_with = "crate::analyses::dice_lang::read::counted_pool")]
+    pub dice: IdenticalDice,
     /// How many totals each player picks (M).
     pub picks: u64,
     /// Pairs of lists to play against each other.
@@ -64,17 +65,13 @@ pub struct Params {
 }
 
 impl Params {
-    fn count(&self) -> u64 {
-        self.dice.count.unwrap_or(1)
-    }
-
     /// The totals of the dice.
     pub fn totals(&self) -> Totals {
-        Totals::of(self.count(), self.dice.sides)
+        Totals::of(self.dice.count, self.dice.sides)
     }
 
     fn validate_matchups(&self) -> Result<(), ParamError> {
-        let (lo, hi) = (self.count(), self.count() * self.dice.sides);
+        let (lo, hi) = (self.dice.count, self.dice.count * self.dice.sides);
         let err = |message: String| {
             Err(ParamError {
                 key: "matchups",
@@ -120,14 +117,8 @@ impl Analysis for Race {
     /// Refuse impossible lists and too costly work before any starts.
     fn validate(params: &Params) -> Result<(), ParamError> {
         let err = |key, message: String| Err(ParamError { key, message });
-        if params.dice.count.is_none() {
-            return err(
-                "dice",
-                "a race needs a fixed number of dice, such as 2d6".into(),
-            );
-        }
-        let outcomes = (params.dice.sides as f64).powf(params.count() as f64);
-        if outcomes > MAX_OUTCOMES || params.count() * params.dice.sides > 10_000 {
+        let outcomes = (params.dice.sides as f64).powf(params.dice.count as f64);
+        if outcomes > MAX_OUTCOMES || params.dice.count * params.dice.sides > 10_000 {
             return err(
                 "dice",
                 format!(
@@ -157,7 +148,7 @@ impl Analysis for Race {
                 ..Cost::default()
             };
         }
-        let totals_len = params.count() * (params.dice.sides - 1) + 1;
+        let totals_len = params.dice.count * (params.dice.sides - 1) + 1;
         let lists = list_count(totals_len as usize, params.picks);
         Cost {
             seconds: matchups + estimated_seconds(lists, params.picks),
@@ -205,7 +196,8 @@ mod tests {
     #[test]
     fn validation_names_the_key_at_fault() {
         let bad = |yaml: &str| Race::validate(&params(yaml)).unwrap_err();
-        assert_eq!(bad("dice: d6\npicks: 2").key, "dice");
+        let bare = serde_yaml::from_str::<Params>("dice: d6\npicks: 2").unwrap_err();
+        assert!(bare.to_string().contains("fixed number of dice"), "{bare}");
         assert_eq!(bad("dice: 2d6\npicks: 0").key, "picks");
         let e = bad("dice: 2d6\npicks: 2\nmatchups: [[[2, 13], [3, 4]]]");
         assert!(e.message.contains("cannot roll 13"), "{}", e.message);

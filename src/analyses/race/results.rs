@@ -8,7 +8,7 @@ use super::lists::{Counts, Totals};
 use super::search::{exact_margins, optimise, MixedLists, Optimum, Rated};
 use super::{residues, solo, Params};
 // The dice and the totals of one roll, spelled as `sum-mod` spells them.
-use crate::analyses::pool::{Pool, Total};
+use crate::analyses::pool::{IdenticalDice, Total};
 use crate::engine::{ratio, text, Exact};
 use crate::progress::Progress;
 use num_bigint::BigUint;
@@ -28,7 +28,7 @@ pub type List = Vec<u64>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Results {
     /// The dice rolled each turn.
-    pub dice: Pool,
+    pub dice: IdenticalDice,
     /// How many totals each player picks.
     pub picks: u64,
     /// Ways and probability of each total of one roll.
@@ -204,10 +204,7 @@ pub(super) fn analyse(params: &Params, progress: &Progress) -> Results {
         })
         .collect();
     Results {
-        dice: Pool {
-            count: totals.min,
-            sides: params.dice.sides,
-        },
+        dice: params.dice,
         picks: params.picks,
         sums: sums(&totals),
         matchups: matchups
