@@ -40,12 +40,16 @@ pub struct Total {
 /// For `#[serde(serialize_with = "crate::analyses::pool::in_parallel")]` on
 /// long lists of big numbers (the 5,001 totals of 1000d6): spelling
 /// thousand-digit numbers in decimal is most of the work of printing them,
-/// so the items are spelled on every core, then written in order.
+/// so the items are spelled on every core, then written in order. (The
+/// browser's module has one core: it writes them as they come.)
 pub(crate) fn in_parallel<T, S>(items: &[T], serializer: S) -> Result<S::Ok, S::Error>
 where
     T: Serialize + Sync,
     S: serde::Serializer,
 {
+    if cfg!(feature = "browser") {
+        return items.serialize(serializer);
+    }
     use rayon::prelude::*;
     use serde::ser::Error;
     let spelled: Vec<serde_json::Value> = items

@@ -128,7 +128,8 @@ fn multiplicity(n: &BigUint, p: u64) -> u64 {
 const PARALLEL_FRACTIONS: usize = 64;
 
 /// Many fractions over one denominator, each reduced (see
-/// [`Denominator`]); long lists on every core.
+/// [`Denominator`]); long lists on every core (the browser's module has
+/// one, and leaves rayon out).
 pub fn ratios<'a>(
     numerators: impl Iterator<Item = &'a BigUint>,
     denominator: &BigUint,
@@ -136,7 +137,7 @@ pub fn ratios<'a>(
     use rayon::prelude::*;
     let numerators: Vec<&BigUint> = numerators.collect();
     let over = Denominator::new(denominator);
-    if numerators.len() < PARALLEL_FRACTIONS {
+    if cfg!(feature = "browser") || numerators.len() < PARALLEL_FRACTIONS {
         numerators.iter().map(|n| over.ratio(n)).collect()
     } else {
         numerators.par_iter().map(|n| over.ratio(n)).collect()
