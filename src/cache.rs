@@ -28,7 +28,7 @@ use crate::scenario::Scenario;
 use std::path::{Path, PathBuf};
 
 /// The cache folder's name under the project root (not committed).
-pub const FOLDER: &str = ".fairdice-cache";
+pub(crate) const FOLDER: &str = ".fairdice-cache";
 
 /// What produced computed results: the crate version and a digest of the
 /// engine and analysis sources (set by the cargo build script).

@@ -184,7 +184,7 @@ pub fn playground(form: &Playground) -> Request {
 
 /// The scenario file the playground's rolls would be (its CSVs are named
 /// after it).
-pub const PLAYGROUND: &str = "playground.yaml";
+pub(crate) const PLAYGROUND: &str = "playground.yaml";
 
 /// The scenario file the request describes, and for each of its lines the
 /// key it sets (none for the header).

@@ -17,7 +17,7 @@ mod plot;
 pub mod theme;
 
 /// One drawing size.
-pub struct Size {
+pub(crate) struct Size {
     /// Name, used in ids and classes (`wide`, `narrow`).
     name: &'static str,
     /// Width in SVG units.
@@ -54,7 +54,7 @@ const NARROW: Size = Size {
 /// Why a chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
 #[error("chart {id:?}: {message}")]
-pub struct ChartError {
+pub(crate) struct ChartError {
     id: String,
     message: String,
 }
@@ -89,7 +89,7 @@ pub(crate) fn render_svg(chart: &Chart) -> Result<String, ChartError> {
 
 /// The chart in a `<figure>`: both drawings, its title, the note a reader
 /// needs and a link to the data (`data_href`, such as `#table-bins-10`).
-pub fn render_figure(chart: &Chart, data_href: Option<&str>) -> Result<String, ChartError> {
+pub(crate) fn render_figure(chart: &Chart, data_href: Option<&str>) -> Result<String, ChartError> {
     let svg = render_svg(chart)?;
     let note = chart
         .note

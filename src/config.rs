@@ -41,13 +41,13 @@ pub struct Config {
 
 impl Config {
     /// The address of a page from its output path, when the site has one.
-    pub fn page_url(&self, output: &str) -> Option<String> {
+    pub(crate) fn page_url(&self, output: &str) -> Option<String> {
         let base = self.base_url.as_ref()?;
         Some(format!("{}{}", base.0, paths::href("", output)))
     }
 
     /// The "edit this page" address of a source file in `content/`.
-    pub fn edit_url(&self, source: &str) -> Option<String> {
+    pub(crate) fn edit_url(&self, source: &str) -> Option<String> {
         let repository = self.repository.as_ref()?;
         let mut url = format!(
             "{}/edit/{}/content/",

@@ -92,7 +92,7 @@ impl Error {
     }
 
     /// The error for a caught panic, with its message where it has one.
-    pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
+    pub(crate) fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -102,7 +102,7 @@ impl Error {
     }
 
     /// One error from a list, or `Many` when there are several.
-    pub fn from_list(mut errors: Vec<Error>) -> Option<Error> {
+    pub(crate) fn from_list(mut errors: Vec<Error>) -> Option<Error> {
         match errors.len() {
             0 => None,
             1 => errors.pop(),
@@ -141,7 +141,7 @@ impl Error {
     }
 
     /// A scenario error, with the file path prefixed by the content folder's name.
-    pub fn from_scenario(err: ScenarioError, prefix: &str) -> Self {
+    pub(crate) fn from_scenario(err: ScenarioError, prefix: &str) -> Self {
         Error::Source {
             file: format!("{prefix}{}", err.file),
             line: err.line,

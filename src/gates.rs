@@ -356,7 +356,7 @@ pub struct Failure {
 
 /// The one value at a dotted path into the results, as shortcodes name
 /// it: `comparisons.0.p_tie` (list items by their index from 0).
-pub fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
+pub(crate) fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
     path.split('.').try_fold(value, |at, key| match at {
         Value::Array(items) => items.get(key.parse::<usize>().ok()?),
         Value::Object(map) => map.get(key),
@@ -509,7 +509,7 @@ pub fn locate(text: &str, figure: &str) -> (usize, usize) {
 /// Where the gates of a scenario are written, read in one pass over its
 /// text (however many gates fail).
 #[derive(Debug, Default)]
-pub struct Places<'a> {
+pub(crate) struct Places<'a> {
     /// Each figure's value inside the block `expect:`, the first if repeated.
     figures: BTreeMap<&'a str, (usize, usize)>,
     /// The `expect` key itself.
@@ -561,7 +561,7 @@ impl<'a> Places<'a> {
 
     /// Where the gate on `figure` is written: its value, else the `expect`
     /// key, else (1, 1).
-    pub fn of_figure(&self, figure: &str) -> (usize, usize) {
+    pub(crate) fn of_figure(&self, figure: &str) -> (usize, usize) {
         self.figures.get(figure).copied().unwrap_or(self.expect)
     }
 }

@@ -24,7 +24,7 @@ use std::process::{Command, Stdio};
 
 /// A calendar date written `YYYY-MM-DD`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Date(pub String);
+pub(crate) struct Date(pub String);
 
 impl Date {
     /// Check `YYYY-MM-DD`, ASCII digits only (no sign or space that

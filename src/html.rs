@@ -154,7 +154,7 @@ pub fn escape(text: &str) -> String {
 /// A document that stands alone (a report, a calculator's answer): each
 /// table's CSV travels in a `data:` address saved under the name the site
 /// gives the file, and other scenarios are named, not linked.
-pub struct Standalone<'a> {
+pub(crate) struct Standalone<'a> {
     /// The scenario's name (its path under `content/` without `.yaml`).
     pub scenario: &'a str,
 }
@@ -178,7 +178,7 @@ impl Links for Standalone<'_> {
 }
 
 /// `data:` address holding `text`, percent-encoded.
-pub fn data_address(media_type: &str, text: &str) -> String {
+pub(crate) fn data_address(media_type: &str, text: &str) -> String {
     let mut out = format!("data:{media_type};charset=utf-8,");
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"-_.~,/:=+".contains(&byte) {

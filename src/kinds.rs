@@ -29,7 +29,7 @@ impl<K: Analysis + Layout + Simulate> Kind for K {}
 
 /// Every kind a scenario's `kind:` may name, in the order the docs list them,
 /// each with whether it runs in the reader's browser (see [`Entry::browser`]).
-pub static KINDS: &[Entry] = &[
+pub(crate) static KINDS: &[Entry] = &[
     entry::<analyses::sum_mod::SumMod>(false),
     entry::<analyses::reroll::Reroll>(true),
     entry::<analyses::first_player::FirstPlayer>(true),
@@ -115,12 +115,12 @@ impl Params {
         self.0.cost()
     }
     /// The data files the parameters name (see [`Analysis::data_files`]).
-    pub fn data_files(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn data_files(&self) -> Vec<(&'static str, String)> {
         self.0.data_files()
     }
     /// These parameters with the file named under `key` read in (see
     /// [`Analysis::read_data`]).
-    pub fn with_data(
+    pub(crate) fn with_data(
         &self,
         key: &'static str,
         rows: &mut dyn BufRead,
@@ -128,7 +128,7 @@ impl Params {
         self.0.with_data(key, rows)
     }
     /// The costliest part in words (see [`Analysis::cost_detail`]).
-    pub fn cost_detail(&self) -> Option<String> {
+    pub(crate) fn cost_detail(&self) -> Option<String> {
         self.0.cost_detail()
     }
     /// Compute the exact results.
@@ -137,7 +137,7 @@ impl Params {
     }
     /// Results stored by [`Results::to_bytes`] for these parameters;
     /// `None` when they do not read back as this kind's results.
-    pub fn results_from_bytes(&self, bytes: &[u8]) -> Option<Results> {
+    pub(crate) fn results_from_bytes(&self, bytes: &[u8]) -> Option<Results> {
         self.0.read(bytes)
     }
 }
@@ -161,7 +161,7 @@ impl Results {
         self.0.write_json(out)
     }
     /// The stored form, for the cache.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         self.0.to_bytes()
     }
     /// The scenario page: the contract and the laid-out blocks, quoting
@@ -170,7 +170,7 @@ impl Results {
         self.0.page(others)
     }
     /// The kind's own results, for [`crate::layout::results_of`].
-    pub fn as_any(&self) -> &dyn Any {
+    pub(crate) fn as_any(&self) -> &dyn Any {
         self.0.as_any()
     }
     /// The procedure replayed against these results (see [`Simulate`]).

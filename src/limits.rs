@@ -58,20 +58,20 @@ impl Budget {
     }
 
     /// Time allowed for one scenario.
-    pub const SECONDS: f64 = 30.0;
+    pub(crate) const SECONDS: f64 = 30.0;
     /// Peak memory allowed for one scenario, output included.
-    pub const BYTES: f64 = 256e6;
+    pub(crate) const BYTES: f64 = 256e6;
     /// The whole build (every scenario of a site, or every file given to
     /// `eval`) may cost this many scenarios' worth, in time and memory; the
     /// watchdog holds the process to that memory.
-    pub const SCENARIOS_PER_BUILD: f64 = 4.0;
+    pub(crate) const SCENARIOS_PER_BUILD: f64 = 4.0;
     /// Time allowed for rendering one template once.
     pub(crate) const TEMPLATE_SECONDS: f64 = 10.0;
     /// The smallest and largest factors: beyond, sizes derived from the
     /// budget stop meaning anything (a thousand times is 256 GB a scenario).
     pub(crate) const MIN_FACTOR: f64 = 0.001;
     /// See [`Budget::MIN_FACTOR`].
-    pub const MAX_FACTOR: f64 = 1000.0;
+    pub(crate) const MAX_FACTOR: f64 = 1000.0;
 
     /// Read a `--budget` value: a number from [`Budget::MIN_FACTOR`] to
     /// [`Budget::MAX_FACTOR`].
@@ -120,7 +120,7 @@ impl Budget {
     }
 
     /// Time allowed for every scenario together.
-    pub fn build_seconds(&self) -> f64 {
+    pub(crate) fn build_seconds(&self) -> f64 {
         self.seconds() * Self::SCENARIOS_PER_BUILD
     }
 
@@ -136,7 +136,7 @@ impl Budget {
 
     /// The smallest factor that covers `needed` times the defaults, as
     /// `--budget N` advice, or `None` when no factor would.
-    pub fn advice(needed: f64) -> Option<String> {
+    pub(crate) fn advice(needed: f64) -> Option<String> {
         let factor = needed.ceil().max(1.0);
         (needed.is_finite() && factor <= Self::MAX_FACTOR).then(|| format!("`--budget {factor}`"))
     }
@@ -229,7 +229,7 @@ fn state() -> MutexGuard<'static, State> {
 
 /// Holds the process to a budget while alive (see [`watch`]).
 #[must_use = "the watchdog is disarmed when this is dropped"]
-pub struct Watch(());
+pub(crate) struct Watch(());
 
 /// Hold this process to `budget` until the guard is dropped: above
 /// [`Budget::build_bytes`] of resident memory, or when a timed [`phase`]
@@ -241,7 +241,7 @@ pub struct Watch(());
 /// guard is dropped the process is never stopped, and a command disarms
 /// before it writes its output (a half-written site or report is
 /// impossible).
-pub fn watch(budget: &Budget, command: &'static str) -> Watch {
+pub(crate) fn watch(budget: &Budget, command: &'static str) -> Watch {
     static THREAD: OnceLock<()> = OnceLock::new();
     {
         let mut state = state();
@@ -308,13 +308,13 @@ impl Drop for Phase {
 }
 
 /// A stage of a command ("computing the scenarios"), named in messages.
-pub fn stage(what: impl Into<String>) -> Phase {
+pub(crate) fn stage(what: impl Into<String>) -> Phase {
     begin(what.into(), Kind::Stage)
 }
 
 /// A phase that must end within [`Budget::template_seconds`], such as
 /// "rendering templates/page.html for the page "Home"".
-pub fn phase(what: impl Into<String>) -> Phase {
+pub(crate) fn phase(what: impl Into<String>) -> Phase {
     begin(what.into(), Kind::Template)
 }
 

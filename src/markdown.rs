@@ -80,7 +80,7 @@ pub fn render(
 
 /// The rules of a numbered page, numbered and keyed but without their text,
 /// before any page is rendered: cross-references need every rule's number.
-pub fn plan_rules(
+pub(crate) fn plan_rules(
     body: &str,
     first_line: usize,
     numbering: &dyn Numbered,

@@ -8,13 +8,13 @@ use std::path::Path;
 
 /// A site in memory: output path (`/`-separated) to file contents, as
 /// rendering makes it and writing takes it.
-pub type SiteFiles = std::collections::BTreeMap<String, Vec<u8>>;
+pub(crate) type SiteFiles = std::collections::BTreeMap<String, Vec<u8>>;
 
 /// A file every fairdice output folder holds, so `--out` knows it may
 /// replace the folder.
-pub const MARKER: &str = ".fairdice";
+pub(crate) const MARKER: &str = ".fairdice";
 /// The marker's contents.
-pub const MARKER_TEXT: &str =
+pub(crate) const MARKER_TEXT: &str =
     "This folder is written by `fairdice build`; edits here are overwritten.\n";
 
 /// How the built site differs from what is on disk.
@@ -128,7 +128,7 @@ pub use lock::Lock;
 /// `out`, waiting while another fairdice command holds it: so two commands
 /// that read then write the project (`release`) never both act on what they
 /// read before the other wrote.
-pub fn lock_project(out: &Path) -> Result<Lock> {
+pub(crate) fn lock_project(out: &Path) -> Result<Lock> {
     let (parent, name) = beside(out)?;
     lock::acquire(&lock_path(parent, &name))
 }
@@ -456,7 +456,7 @@ pub mod files {
 
     /// The contents of the regular file `path` (not a link), if at most
     /// `limit` bytes long.
-    pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    pub(crate) fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
         let file = open(path, options().read(true))?;
         let mut bytes = Vec::new();
         file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
@@ -491,7 +491,7 @@ pub mod files {
 
     /// If `name` is a temporary of this naming scheme left by a process
     /// that has ended, the name it was meant to become.
-    pub fn stale_temporary(name: &str) -> Option<&str> {
+    pub(crate) fn stale_temporary(name: &str) -> Option<&str> {
         let (base, pid) = crate::paths::temporary_of(name)?;
         (pid != std::process::id() && !process_runs(pid)).then_some(base)
     }
@@ -516,7 +516,7 @@ pub mod files {
     }
 
     /// Whether a process with this id exists (assumed so where unknown).
-    pub fn process_runs(pid: u32) -> bool {
+    pub(crate) fn process_runs(pid: u32) -> bool {
         #[cfg(target_os = "linux")]
         {
             let Ok(pid) = libc::pid_t::try_from(pid) else {

@@ -6,38 +6,38 @@
 //! `file://`.
 
 /// The page holding every page, for printing.
-pub const PRINT_PAGE: &str = "print.html";
+pub(crate) const PRINT_PAGE: &str = "print.html";
 /// The dice playground, computed in the reader's browser.
-pub const PLAYGROUND_PAGE: &str = "playground.html";
+pub(crate) const PLAYGROUND_PAGE: &str = "playground.html";
 /// The search index, a script every page loads.
-pub const SEARCH_INDEX: &str = "search-index.js";
+pub(crate) const SEARCH_INDEX: &str = "search-index.js";
 /// The page hosts serve for a missing address.
-pub const NOT_FOUND: &str = "404.html";
+pub(crate) const NOT_FOUND: &str = "404.html";
 /// The list of pages for search engines, written when the site has a base
 /// address.
-pub const SITEMAP: &str = "sitemap.xml";
+pub(crate) const SITEMAP: &str = "sitemap.xml";
 /// The folder of the template assets (`templates/assets/`).
-pub const ASSETS: &str = "assets";
+pub(crate) const ASSETS: &str = "assets";
 
 /// The content folder as errors name files in it (`content/rules/x.md`).
-pub const CONTENT: &str = "content/";
+pub(crate) const CONTENT: &str = "content/";
 
 /// A content file as errors and messages name it, from its path relative
 /// to the content folder.
-pub fn content_file(relative: &str) -> String {
+pub(crate) fn content_file(relative: &str) -> String {
     format!("{CONTENT}{relative}")
 }
 
 /// The name of the `n`th temporary that process `pid` writes before
 /// renaming it to `base`: `BASE.tmp-PID-N`. The one owner of the scheme,
 /// so the writer, the sweeps and the content reader that skips them agree.
-pub fn temporary_name(base: &str, pid: u32, n: u64) -> String {
+pub(crate) fn temporary_name(base: &str, pid: u32, n: u64) -> String {
     format!("{base}.tmp-{pid}-{n}")
 }
 
 /// The base name and process id of a name of [`temporary_name`]'s form
 /// (digits only: no sign, at most 20 of them).
-pub fn temporary_of(name: &str) -> Option<(&str, u32)> {
+pub(crate) fn temporary_of(name: &str) -> Option<(&str, u32)> {
     let (base, rest) = name.rsplit_once(".tmp-")?;
     let (pid, n) = rest.split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
@@ -49,14 +49,14 @@ pub fn temporary_of(name: &str) -> Option<(&str, u32)> {
 
 /// Whether a markdown source introduces its folder (`_index.md` or
 /// `index.md`), and so becomes the folder's `index.html`.
-pub fn is_section_index(source: &str) -> bool {
+pub(crate) fn is_section_index(source: &str) -> bool {
     let file = source.rsplit('/').next().unwrap_or(source);
     file == "_index.md" || file == "index.md"
 }
 
 /// Where a markdown page lands: `rules/dice.md` -> `rules/dice.html`,
 /// `rules/_index.md` -> `rules/index.html`.
-pub fn page_output(source: &str) -> String {
+pub(crate) fn page_output(source: &str) -> String {
     let stem = source.strip_suffix(".md").unwrap_or(source);
     if is_section_index(source) {
         return match stem.rsplit_once('/') {
@@ -69,7 +69,7 @@ pub fn page_output(source: &str) -> String {
 
 /// Where a page's markdown source is published, beside its HTML:
 /// `rules/dice.md` -> `rules/dice.md`, `rules/_index.md` -> `rules/index.md`.
-pub fn page_markdown(source: &str) -> String {
+pub(crate) fn page_markdown(source: &str) -> String {
     let output = page_output(source);
     format!("{}.md", output.strip_suffix(".html").unwrap_or(&output))
 }
@@ -77,7 +77,7 @@ pub fn page_markdown(source: &str) -> String {
 /// A scenario's name: its source without the extension (`games/a.yaml` ->
 /// `games/a`). Shortcodes name scenarios this way, and every file of the
 /// scenario starts with it.
-pub fn scenario_name(source: &str) -> String {
+pub(crate) fn scenario_name(source: &str) -> String {
     source
         .strip_suffix(".yaml")
         .or_else(|| source.strip_suffix(".yml"))
@@ -89,7 +89,7 @@ pub fn scenario_name(source: &str) -> String {
 /// `/`-separated relative path of non-empty segments, none hidden (`.`,
 /// `..` or a dotfile, which the content reader never reads), without
 /// backslashes or control characters. What a release snapshot may name.
-pub fn is_source_name(name: &str) -> bool {
+pub(crate) fn is_source_name(name: &str) -> bool {
     !name.is_empty()
         && !name.contains('\\')
         && !name.chars().any(char::is_control)
@@ -101,7 +101,7 @@ pub fn is_source_name(name: &str) -> bool {
 /// The files a page or scenario source writes that other pages may link to
 /// (`rules/dice.md` -> its HTML and markdown, `a.yaml` -> `a.html` and
 /// `a.json`); its table CSVs are left out, as their ids come from results.
-pub fn source_outputs(source: &str) -> Vec<String> {
+pub(crate) fn source_outputs(source: &str) -> Vec<String> {
     if source.ends_with(".md") {
         vec![page_output(source), page_markdown(source)]
     } else if source.ends_with(".yaml") || source.ends_with(".yml") {
@@ -113,7 +113,7 @@ pub fn source_outputs(source: &str) -> Vec<String> {
 }
 
 /// The page of the scenario called `name`.
-pub fn scenario_output(name: &str) -> String {
+pub(crate) fn scenario_output(name: &str) -> String {
     format!("{name}.html")
 }
 
@@ -123,14 +123,14 @@ pub fn scenario_json(name: &str) -> String {
 }
 
 /// The CSV of table `table_id` of the scenario called `name`.
-pub fn table_csv(name: &str, table_id: &str) -> String {
+pub(crate) fn table_csv(name: &str, table_id: &str) -> String {
     format!("{name}.{table_id}.csv")
 }
 
 /// Whether `path` is one of the table CSVs of the scenario called `name`
 /// (`table_csv` for some table id): what a link to a scenario that failed
 /// may name before its tables are known.
-pub fn is_table_csv_of(path: &str, name: &str) -> bool {
+pub(crate) fn is_table_csv_of(path: &str, name: &str) -> bool {
     path.strip_prefix(name)
         .and_then(|rest| rest.strip_prefix('.'))
         .and_then(|rest| rest.strip_suffix(".csv"))
@@ -146,7 +146,7 @@ pub fn file_name(path: &str) -> &str {
 /// Whether `folder` is `root` or lies below it (`""` is the content root,
 /// which holds every folder): `rules/advanced` is within `rules`,
 /// `rules-old` is not.
-pub fn is_within(folder: &str, root: &str) -> bool {
+pub(crate) fn is_within(folder: &str, root: &str) -> bool {
     root.is_empty()
         || folder == root
         || folder
@@ -158,7 +158,7 @@ pub fn is_within(folder: &str, root: &str) -> bool {
 /// becomes: `other.md#x` -> `other.html#x`, `dir/_index.md` ->
 /// `dir/index.html`, `scenario.yaml` -> `scenario.html`. `None` for links
 /// that are not to a source (absolute, with a scheme, or to another file).
-pub fn source_link(url: &str) -> Option<String> {
+pub(crate) fn source_link(url: &str) -> Option<String> {
     if !is_relative(url) {
         return None;
     }
@@ -180,12 +180,12 @@ pub fn source_link(url: &str) -> Option<String> {
 }
 
 /// A link that stays inside the site: no scheme, not absolute.
-pub fn is_relative(url: &str) -> bool {
+pub(crate) fn is_relative(url: &str) -> bool {
     !(url.is_empty() || url.starts_with("//") || url.starts_with('/') || url.contains(':'))
 }
 
 /// `../` once per folder level, so links work from `file://`.
-pub fn root_prefix(output: &str) -> String {
+pub(crate) fn root_prefix(output: &str) -> String {
     "../".repeat(output.matches('/').count())
 }
 
@@ -205,7 +205,7 @@ pub fn href(from: &str, to: &str) -> String {
 
 /// How a page links to the output file `to` in its own folder: its
 /// encoded file name.
-pub fn sibling_href(to: &str) -> String {
+pub(crate) fn sibling_href(to: &str) -> String {
     let mut out = String::new();
     encode_segment(file_name(to), &mut out);
     out
@@ -214,7 +214,7 @@ pub fn sibling_href(to: &str) -> String {
 /// Percent-encode all but RFC 3986's unreserved characters. `:` is encoded
 /// too, so a first segment can never read as a scheme (`javascript:`), and
 /// `#`, `?`, `%` and spaces stay part of the name.
-pub fn encode_segment(segment: &str, out: &mut String) {
+pub(crate) fn encode_segment(segment: &str, out: &mut String) {
     for byte in segment.bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
             out.push(byte as char);
@@ -243,7 +243,7 @@ pub enum Target {
 /// query ignored, each segment percent-decoded before `.` and `..` apply
 /// (`%2e%2e` climbs too). A segment that decodes to a `/` or `\\` names no
 /// file, so it is kept encoded and the link fails to resolve.
-pub fn link_target(from: &str, link: &str) -> Target {
+pub(crate) fn link_target(from: &str, link: &str) -> Target {
     let cleaned: String = link
         .trim_matches(|c: char| c <= ' ')
         .chars()

@@ -100,7 +100,7 @@ fn bar(share: f64) -> String {
 }
 
 /// The scenario file that reproduces these rolls, for authors to copy.
-pub fn scenario_yaml(params: &Params) -> String {
+pub(crate) fn scenario_yaml(params: &Params) -> String {
     let mut rolls = serde_yaml::Mapping::new();
     for roll in &params.rolls.0 {
         rolls.insert(

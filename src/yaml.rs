@@ -27,7 +27,7 @@ pub fn problem(err: &serde_yaml::Error) -> Problem {
 
 /// A serde message without the " at line L column C" that serde appends:
 /// errors here name their place themselves, as file:line:column.
-pub fn without_place(message: &str) -> &str {
+pub(crate) fn without_place(message: &str) -> &str {
     message.split(" at line ").next().unwrap_or(message)
 }
 
@@ -78,7 +78,7 @@ fn in_words(message: &str) -> String {
 /// place. A plain value can never start with `!` in YAML, so a `!` where a
 /// value starts (after indentation, `- `, `: `, `[`, `{` or `, `) outside
 /// quotes, comments and block scalars is a tag.
-pub fn refuse_tags(text: &str) -> Result<(), Problem> {
+pub(crate) fn refuse_tags(text: &str) -> Result<(), Problem> {
     let mut block: Option<usize> = None;
     for (index, line) in text.lines().enumerate() {
         let indent = line.len() - line.trim_start().len();
@@ -137,12 +137,12 @@ fn tag_in(line: &str) -> Option<usize> {
 
 /// Text that must say something (a title): for `deserialize_with`. Blank
 /// text is refused where it is written.
-pub fn non_blank<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+pub(crate) fn non_blank<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     NonBlank::deserialize(deserializer).map(|text| text.0)
 }
 
 /// [`non_blank`] for a key that may be left out (with `#[serde(default)]`).
-pub fn some_non_blank<'de, D: Deserializer<'de>>(
+pub(crate) fn some_non_blank<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<String>, D::Error> {
     non_blank(deserializer).map(Some)

@@ -102,7 +102,7 @@ impl Cost {
     }
 
     /// Two costs together (one scenario doing both, or two scenarios).
-    pub fn plus(self, other: Cost) -> Cost {
+    pub(crate) fn plus(self, other: Cost) -> Cost {
         Cost {
             seconds: self.seconds + other.seconds,
             bytes: self.bytes + other.bytes,
@@ -121,7 +121,7 @@ impl Cost {
 
 impl Budget {
     /// Refuse a cost over budget, saying by how much and how to raise it.
-    pub fn admit(&self, cost: &Cost) -> Result<(), ParamError> {
+    pub(crate) fn admit(&self, cost: &Cost) -> Result<(), ParamError> {
         let cost = &cost.in_form(self.form);
         let (seconds, bytes) = (self.seconds(), self.bytes());
         if fits(cost, seconds, bytes) {
@@ -143,7 +143,11 @@ impl Budget {
 
     /// [`Budget::admit`], naming the costliest part of the parameters (see
     /// `Analysis::cost_detail`) when the cost is refused.
-    pub fn admit_explained(&self, cost: &Cost, detail: Option<String>) -> Result<(), ParamError> {
+    pub(crate) fn admit_explained(
+        &self,
+        cost: &Cost,
+        detail: Option<String>,
+    ) -> Result<(), ParamError> {
         self.admit(cost).map_err(|mut err| {
             if let Some(detail) = detail {
                 err.message = format!("{}; {detail}", err.message);
@@ -154,7 +158,7 @@ impl Budget {
 
     /// Refuse scenarios that each fit but together exceed the whole-build
     /// budget, naming the costliest (by name, as given) and the flag.
-    pub fn admit_all(&self, costs: &[(String, Cost)]) -> Result<(), String> {
+    pub(crate) fn admit_all(&self, costs: &[(String, Cost)]) -> Result<(), String> {
         let costs: Vec<(&String, Cost)> = costs
             .iter()
             .map(|(name, cost)| (name, cost.in_form(self.form)))

@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 pub struct Dice;
 
 /// The most rolls one scenario may name (pairs grow with the square).
-pub const MAX_ROLLS: usize = 26;
+pub(crate) const MAX_ROLLS: usize = 26;
 
 /// Parameters of a `dice` scenario.
 #[derive(Debug, Clone, Deserialize)]

@@ -22,11 +22,11 @@ use std::io::BufRead;
 use super::{Analysis, Cost, ParamError};
 
 /// The `die-test` kind.
-pub struct DieTest;
+pub(crate) struct DieTest;
 
 /// The most outcomes the exact multinomial test visits; beyond, the page
 /// relies on the chi-square approximation.
-pub const ENUMERATION_LIMIT: u64 = 200_000;
+pub(crate) const ENUMERATION_LIMIT: u64 = 200_000;
 /// Outcomes visited per second, on the safe side (big-integer multinomials).
 const OUTCOMES_PER_SECOND: f64 = 2e5;
 /// The power table's search, at most, for each of its rows.

@@ -9,7 +9,7 @@ use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::fmt;
 
 /// The field names `T` accepts (empty for types that are not structs).
-pub fn fields_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+pub(crate) fn fields_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
     let mut fields: &'static [&'static str] = &[];
     let _ = T::deserialize(FieldRecorder {
         fields: &mut fields,

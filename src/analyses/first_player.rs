@@ -19,14 +19,14 @@ use super::values::SizeSet;
 use super::{Analysis, Cost, ParamError};
 
 /// The `first-player` kind.
-pub struct FirstPlayer;
+pub(crate) struct FirstPlayer;
 
 /// Chains solved per second per unit of p^3 x bits per player, measured on
 /// the test profile (40 players with 10d20 took about 8 s).
 const UNITS_PER_SECOND: f64 = 3.3e5;
 
 /// How many rounds `rounds_more_than` covers.
-pub const ROUNDS_SHOWN: u64 = 5;
+pub(crate) const ROUNDS_SHOWN: u64 = 5;
 
 /// Who rolls again after a tie for the top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,7 +200,7 @@ impl Chain {
     }
 
     /// P(more than r rounds) for r = 1..=`rounds`.
-    pub fn rounds_more_than(&self, rounds: u64) -> Vec<Exact> {
+    pub(crate) fn rounds_more_than(&self, rounds: u64) -> Vec<Exact> {
         let mut mass: BTreeMap<u64, Exact> = BTreeMap::from([(self.players, Exact::one())]);
         (1..=rounds)
             .map(|_| {

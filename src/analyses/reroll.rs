@@ -108,7 +108,7 @@ impl FaceCount {
     }
 
     /// The fewest faces any card owns.
-    pub fn faces_per_card(&self) -> u64 {
+    pub(crate) fn faces_per_card(&self) -> u64 {
         self.faces_of_card.iter().copied().min().unwrap_or(0)
     }
 
@@ -120,7 +120,7 @@ impl FaceCount {
     /// a geometric law; 0 for a single card, which needs no roll. `None`
     /// when some card can never come up (the scheme cannot choose fairly
     /// among them all, whatever the number of rolls).
-    pub fn expected_rolls(&self) -> Option<Exact> {
+    pub(crate) fn expected_rolls(&self) -> Option<Exact> {
         if !self.feasible() {
             return None;
         }
@@ -131,7 +131,7 @@ impl FaceCount {
     }
 
     /// P(card i) for i = 1..n, given that the rolls end; `None` if they never do.
-    pub fn card_probabilities(&self) -> Option<Vec<Exact>> {
+    pub(crate) fn card_probabilities(&self) -> Option<Vec<Exact>> {
         let accepted = self.accepted_faces();
         (accepted > 0).then(|| {
             self.faces_of_card
@@ -169,14 +169,14 @@ pub(crate) fn multi_face_rolls(cards: u64, sides: u64) -> Option<Exact> {
 /// The die of `dice` (by their faces) with the fewest expected
 /// `multi-face` rolls for `cards`, fewer faces winning ties; `None` if none
 /// has enough faces.
-pub fn best_die(cards: u64, dice: &[u64]) -> Option<(u64, Exact)> {
+pub(crate) fn best_die(cards: u64, dice: &[u64]) -> Option<(u64, Exact)> {
     dice.iter()
         .filter_map(|&sides| multi_face_rolls(cards, sides).map(|rolls| (sides, rolls)))
         .min_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)))
 }
 
 /// A die numbered 1 to `sides` as authors write it: `d8`.
-pub fn die_name(sides: u64) -> String {
+pub(crate) fn die_name(sides: u64) -> String {
     format!("d{sides}")
 }
 
@@ -286,7 +286,7 @@ impl Case {
     /// Faces owned by each card 1..n, read back from the probabilities
     /// (each is faces / accepted faces): the contract does not list them,
     /// and the page shows them beside the mod shortcut's probabilities.
-    pub fn faces_of_card(&self) -> Option<Vec<u64>> {
+    pub(crate) fn faces_of_card(&self) -> Option<Vec<u64>> {
         let accepted = Exact::from_integer((self.die - self.rerolled_faces).into());
         self.card_probabilities.as_ref().map(|probabilities| {
             probabilities
@@ -402,7 +402,7 @@ impl Params {
 
     /// The banishing rows, if asked: each die, then the best die, for every
     /// n >= k.
-    pub fn banishings(&self) -> Option<Vec<Banishing>> {
+    pub(crate) fn banishings(&self) -> Option<Vec<Banishing>> {
         let banish = self.banish?;
         let rules: Vec<StageDie> = self
             .dice

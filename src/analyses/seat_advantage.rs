@@ -22,7 +22,7 @@ use std::io::BufRead;
 use super::{Analysis, Cost, ParamError};
 
 /// The `seat-advantage` kind.
-pub struct SeatAdvantage;
+pub(crate) struct SeatAdvantage;
 
 /// Big-integer word operations per second, on the safe side.
 const WORD_OPS_PER_SECOND: f64 = 6.7e7;
@@ -49,7 +49,7 @@ pub struct Params {
 
 impl Params {
     /// Wins by place in turn order, per number of players.
-    pub fn tally(&self) -> Tally {
+    pub(crate) fn tally(&self) -> Tally {
         match (&self.wins, &self.tallied) {
             (Some(wins), _) => wins
                 .iter()

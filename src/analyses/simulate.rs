@@ -65,7 +65,7 @@ impl Simulation {
     }
 
     /// Add the experiment that replays `what`, or the reason it cannot be.
-    pub fn replay(&mut self, what: &str, attempt: Result<Experiment, String>) {
+    pub(crate) fn replay(&mut self, what: &str, attempt: Result<Experiment, String>) {
         match attempt {
             Ok(experiment) => self.experiments.push(experiment),
             Err(why) => self.not_replayed.push(format!("{what}: {why}")),
@@ -75,7 +75,7 @@ impl Simulation {
 
 /// One trial, run again and again: it rolls with the [`Sampler`] and
 /// records on the [`Trial`] which events happened and what it measured.
-pub type TrialFn = Box<dyn Fn(&mut Sampler, &mut Trial) + Send + Sync>;
+pub(crate) type TrialFn = Box<dyn Fn(&mut Sampler, &mut Trial) + Send + Sync>;
 
 /// One procedure replayed many times, with the exact figures it must match.
 pub struct Experiment {
@@ -131,7 +131,7 @@ impl Figure {
     }
 
     /// Whether a miss fails the run.
-    pub fn is_exact(&self) -> bool {
+    pub(crate) fn is_exact(&self) -> bool {
         matches!(self, Figure::Exact(_) | Figure::Summed(_))
     }
 }
@@ -148,7 +148,7 @@ impl Event {
 
     /// A mean of a measure whose geometric law (trials until the first
     /// success, from 1) gives its variance from its mean: m (m - 1).
-    pub fn geometric_mean(label: impl Into<String>, mean: Exact) -> Event {
+    pub(crate) fn geometric_mean(label: impl Into<String>, mean: Exact) -> Event {
         let variance = &mean * (&mean - Exact::from_integer(1.into()));
         Event::new(label, mean).with_variance(variance)
     }
@@ -160,7 +160,7 @@ impl Event {
     }
 
     /// `label` with the approximate figure `value`.
-    pub fn approximate(label: impl Into<String>, value: f64) -> Event {
+    pub(crate) fn approximate(label: impl Into<String>, value: f64) -> Event {
         Event {
             label: label.into(),
             figure: Figure::Approximate(value),
@@ -238,7 +238,7 @@ impl Experiment {
 
     /// Run block `block` of `trials` trials, from the stream named by
     /// `seed`, `name` (the scenario and experiment) and the block.
-    pub fn run_block(&self, trials: u64, block: u64, seed: u64, name: &str) -> Tally {
+    pub(crate) fn run_block(&self, trials: u64, block: u64, seed: u64, name: &str) -> Tally {
         let start = block * TRIALS_PER_BLOCK;
         let count = trials.saturating_sub(start).min(TRIALS_PER_BLOCK);
         let mut sampler = Sampler::new(seed, &format!("{name}#{block}"));

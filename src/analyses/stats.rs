@@ -81,7 +81,7 @@ pub(crate) fn pearson(observed: &[u64], expected: &[f64]) -> ChiSquare {
 
 /// The G-test (log-likelihood ratio, scipy's `power_divergence` with
 /// `lambda_="log-likelihood"`): G = 2 sum o ln(o / e).
-pub fn g_test(observed: &[u64], expected: &[f64]) -> ChiSquare {
+pub(crate) fn g_test(observed: &[u64], expected: &[f64]) -> ChiSquare {
     let mut statistic = 0.0;
     let mut categories = 0u64;
     for (&o, &e) in observed.iter().zip(expected) {

@@ -46,7 +46,7 @@ pub(crate) struct Canvas {
 }
 
 /// Two decimals at most: marks stay short and deterministic.
-pub fn num(value: f64) -> String {
+pub(crate) fn num(value: f64) -> String {
     let text = format!("{value:.2}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     if text == "-0" {

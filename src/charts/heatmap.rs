@@ -25,7 +25,7 @@ const MIN_LABELLED_CELL: f64 = 14.0;
 const BAR_STEPS: usize = 20;
 
 /// Draw the heatmap at one size.
-pub fn draw(chart: &Chart, size: &Size) -> Canvas {
+pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     let rows = chart.series.len().max(1);
     // Narrow drawings number the rows; the names are in the data table.
     let row_labels: Vec<String> = chart

@@ -286,7 +286,7 @@ fn legend(chart: &Chart) -> Vec<Entry> {
 }
 
 /// Draw the chart at one size; returns the canvas.
-pub fn draw(chart: &Chart, size: &Size) -> Canvas {
+pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     let mut entries = legend(chart);
     let width = size.width as f64;
     let legend_width = entries

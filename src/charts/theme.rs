@@ -69,7 +69,7 @@ pub(crate) const FRAME_ROLES: [Role; 4] = [INK, AXIS, GRID, REFERENCE];
 /// either way a unit is about a CSS pixel where they are used.
 pub mod size {
     /// Tick labels and legend entries.
-    pub const TICK: f64 = 13.0;
+    pub(crate) const TICK: f64 = 13.0;
     /// Axis titles.
     pub(crate) const LABEL: f64 = 14.0;
 }

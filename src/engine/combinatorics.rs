@@ -36,12 +36,12 @@ pub(crate) fn binomial_row_start(n: u64, len: u64) -> Vec<BigUint> {
 }
 
 /// n!.
-pub fn factorial(n: u64) -> BigUint {
+pub(crate) fn factorial(n: u64) -> BigUint {
     (1..=n).map(BigUint::from).product()
 }
 
 /// 0!, 1!, ..., n!, each from the one before.
-pub fn factorials(n: u64) -> Vec<BigUint> {
+pub(crate) fn factorials(n: u64) -> Vec<BigUint> {
     let mut out = vec![BigUint::one()];
     for i in 1..=n {
         let next = out.last().expect("0! is there") * i;

@@ -47,7 +47,7 @@ impl Denominator {
     }
 
     /// A positive denominator whose prime factors are all in `primes`.
-    pub fn with_primes(value: &BigUint, primes: &[u64]) -> Self {
+    pub(crate) fn with_primes(value: &BigUint, primes: &[u64]) -> Self {
         Self::counted(value, Some(primes.to_vec()))
     }
 

@@ -20,11 +20,11 @@ use std::sync::OnceLock;
 pub(crate) const BITS_PER_PRIME: u64 = 61;
 
 /// How many primes are available: enough for integers of about 15,000 bits.
-pub const PRIMES: usize = 256;
+pub(crate) const PRIMES: usize = 256;
 
 /// A prime p with 2^61 < p < 2^62 and its Montgomery constants (R = 2^64).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Prime {
+pub(crate) struct Prime {
     /// The prime.
     pub p: u64,
     /// -p^{-1} mod 2^64.
@@ -53,7 +53,7 @@ impl Prime {
 
     /// t R^{-1} mod p, for any t < p 2^64 (Montgomery reduction).
     #[inline]
-    pub fn reduce(&self, t: u128) -> u64 {
+    pub(crate) fn reduce(&self, t: u128) -> u64 {
         let m = (t as u64).wrapping_mul(self.neg_inv);
         let sum = t + m as u128 * self.p as u128;
         let r = (sum >> 64) as u64;
@@ -66,12 +66,12 @@ impl Prime {
 
     /// a b R^{-1} mod p.
     #[inline]
-    pub fn mul(&self, a: u64, b: u64) -> u64 {
+    pub(crate) fn mul(&self, a: u64, b: u64) -> u64 {
         self.reduce(a as u128 * b as u128)
     }
 
     /// x R mod p: the Montgomery form of x.
-    pub fn to_montgomery(&self, x: u64) -> u64 {
+    pub(crate) fn to_montgomery(self, x: u64) -> u64 {
         self.mul(x % self.p, self.r2)
     }
 
@@ -81,7 +81,7 @@ impl Prime {
     }
 
     /// x^{-1} mod p for x not divisible by p, as a plain number.
-    pub fn inverse(&self, x: u64) -> u64 {
+    pub(crate) fn inverse(&self, x: u64) -> u64 {
         // Extended Euclid on (x, p) in signed 128-bit integers.
         let (mut old_r, mut r) = ((x % self.p) as i128, self.p as i128);
         let (mut old_s, mut s) = (1i128, 0i128);
@@ -95,13 +95,13 @@ impl Prime {
     }
 
     /// a b mod p for plain numbers.
-    pub fn mul_plain(&self, a: u64, b: u64) -> u64 {
+    pub(crate) fn mul_plain(&self, a: u64, b: u64) -> u64 {
         ((a as u128 * b as u128) % self.p as u128) as u64
     }
 }
 
 /// The first `PRIMES` primes below 2^62, largest first.
-pub fn primes() -> &'static [Prime] {
+pub(crate) fn primes() -> &'static [Prime] {
     static LIST: OnceLock<Vec<Prime>> = OnceLock::new();
     LIST.get_or_init(|| {
         let mut list = Vec::with_capacity(PRIMES);
@@ -118,7 +118,7 @@ pub fn primes() -> &'static [Prime] {
 
 /// How many primes make a product above 2 * 2^bits, so that any integer of
 /// at most `bits` bits in size, of either sign, is recovered exactly.
-pub fn primes_for_bits(bits: u64) -> usize {
+pub(crate) fn primes_for_bits(bits: u64) -> usize {
     (bits + 2).div_ceil(BITS_PER_PRIME) as usize
 }
 
@@ -169,7 +169,7 @@ fn is_prime(n: u64) -> bool {
 
 /// The integer in (-M/2, M/2] with these remainders modulo the first
 /// `residues.len()` primes of [`primes`] (M their product).
-pub fn reconstruct(residues: &[u64]) -> BigInt {
+pub(crate) fn reconstruct(residues: &[u64]) -> BigInt {
     let primes = &primes()[..residues.len()];
     if residues.iter().all(|r| r.is_zero()) {
         return BigInt::zero();

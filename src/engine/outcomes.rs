@@ -21,7 +21,7 @@ pub struct Outcomes {
 
 impl Outcomes {
     /// A value that is certain: one outcome.
-    pub fn constant(value: i64) -> Self {
+    pub(crate) fn constant(value: i64) -> Self {
         Outcomes {
             min: value,
             ways: vec![BigUint::one()],
@@ -123,7 +123,7 @@ impl Outcomes {
 
     /// The outcomes scaled so that `total()` becomes `total() * factor`:
     /// the same probabilities over a larger set of outcomes.
-    pub fn scaled(&self, factor: &BigUint) -> Self {
+    pub(crate) fn scaled(&self, factor: &BigUint) -> Self {
         Outcomes {
             min: self.min,
             ways: self.ways.iter().map(|w| w * factor).collect(),
@@ -161,7 +161,7 @@ impl Outcomes {
     }
 
     /// `-X`.
-    pub fn negate(&self) -> Self {
+    pub(crate) fn negate(&self) -> Self {
         let mut ways = self.ways.clone();
         ways.reverse();
         Outcomes {
@@ -171,7 +171,7 @@ impl Outcomes {
     }
 
     /// `f(a, b)` of two independent rolls, value by value.
-    pub fn combine(&self, other: &Self, f: impl Fn(i64, i64) -> i64) -> Self {
+    pub(crate) fn combine(&self, other: &Self, f: impl Fn(i64, i64) -> i64) -> Self {
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
         for (a, wa) in self.iter() {
             for (b, wb) in other.iter() {
@@ -189,7 +189,7 @@ impl Outcomes {
     /// `k p0 a_k = sum_{j=1..K} (N j - k + j) p_j a_{k-j}`,
     /// so each coefficient costs one term per face, and the division is
     /// exact because `a_k` is an integer.
-    pub fn repeat_sum(&self, count: u64) -> Self {
+    pub(crate) fn repeat_sum(&self, count: u64) -> Self {
         if count == 0 {
             return Outcomes::constant(0);
         }
@@ -230,7 +230,7 @@ impl Outcomes {
     }
 
     /// The exact probability of each value, lowest first.
-    pub fn probabilities(&self) -> Vec<(i64, Exact)> {
+    pub(crate) fn probabilities(&self) -> Vec<(i64, Exact)> {
         let total = self.total();
         let values: Vec<(i64, &BigUint)> = self.iter().collect();
         let fractions = super::exact::ratios(values.iter().map(|(_, w)| *w), &total);

@@ -48,7 +48,7 @@ pub enum Keep {
 /// Reroll once: a face that meets the condition is rolled again and the
 /// second result stands. Over `T^2` outcomes, face `f` has
 /// `w_f (T [f kept] + W_rerolled)` ways.
-pub fn reroll_once(die: &Outcomes, condition: Condition) -> Outcomes {
+pub(crate) fn reroll_once(die: &Outcomes, condition: Condition) -> Outcomes {
     let total = die.total();
     let rerolled: BigUint = die
         .iter()
@@ -72,7 +72,7 @@ pub fn reroll_once(die: &Outcomes, condition: Condition) -> Outcomes {
 /// Reroll until the face no longer meets the condition: the faces that
 /// meet it are gone, the others keep their ways. `None` when every face
 /// meets it (the reroll would never end).
-pub fn reroll_until(die: &Outcomes, condition: Condition) -> Option<Outcomes> {
+pub(crate) fn reroll_until(die: &Outcomes, condition: Condition) -> Option<Outcomes> {
     let counts: BTreeMap<i64, BigUint> = die
         .iter()
         .filter(|(v, _)| !condition.holds(*v))
@@ -195,7 +195,7 @@ fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
 
 /// The number of dice that meet the condition among `count` rolls: a
 /// binomial distribution with the die's weights.
-pub fn count_successes(die: &Outcomes, count: u64, condition: Condition) -> Outcomes {
+pub(crate) fn count_successes(die: &Outcomes, count: u64, condition: Condition) -> Outcomes {
     die.map(|v| i64::from(condition.holds(v))).repeat_sum(count)
 }
 

@@ -27,7 +27,9 @@ pub fn serialize<T: TextForm, S: Serializer>(value: &T, serializer: S) -> Result
 }
 
 /// For `#[serde(with = "crate::engine::text")]`.
-pub fn deserialize<'de, T: TextForm, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+pub(crate) fn deserialize<'de, T: TextForm, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
     T::read(deserializer)
 }
 

@@ -20,7 +20,7 @@ pub(crate) fn check_id(id: &str) -> Result<(), String> {
 }
 
 /// A stable anchor from heading text: lowercase words joined by hyphens.
-pub fn slugify(text: &str) -> String {
+pub(crate) fn slugify(text: &str) -> String {
     let mut slug = String::new();
     for c in text.chars() {
         if c.is_alphanumeric() {
@@ -54,7 +54,7 @@ pub(crate) const TEMPLATE_IDS: &[&str] = &[
 
 /// The ids given out on one page so far.
 #[derive(Debug, Default)]
-pub struct Anchors {
+pub(crate) struct Anchors {
     used: HashSet<String>,
     /// For each id asked for twice, the suffix to try next: a page of
     /// thousands of equal headings costs one look-up each, not a count
@@ -64,7 +64,7 @@ pub struct Anchors {
 
 impl Anchors {
     /// A page's ids, with the templates' own already taken.
-    pub fn for_page() -> Anchors {
+    pub(crate) fn for_page() -> Anchors {
         Anchors {
             used: TEMPLATE_IDS.iter().map(|id| id.to_string()).collect(),
             next: HashMap::new(),

@@ -115,7 +115,7 @@ pub(crate) fn rough_percent(chance: f64) -> String {
 }
 
 /// A float for display, for figures that are inherently approximate.
-pub fn float(value: f64) -> String {
+pub(crate) fn float(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
         return format!("{value}");
     }
@@ -224,7 +224,7 @@ fn group_thousands(digits: &str) -> String {
 
 /// A value of the results contract shown in prose: `"p/q"` as a decimal (or
 /// as the fraction with `style = "fraction"`), decimal strings grouped.
-pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, String> {
+pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, String> {
     use serde_json::Value;
     if !matches!(style, "decimal" | "fraction" | "percent") {
         return Err(format!(
@@ -261,7 +261,7 @@ pub fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, 
 }
 
 /// Items as a sentence lists them: "2", "2 and 3", "2, 3 and 6".
-pub fn in_words<T: AsRef<str>>(items: &[T]) -> String {
+pub(crate) fn in_words<T: AsRef<str>>(items: &[T]) -> String {
     let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
     match items.split_last() {
         Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),

@@ -58,6 +58,9 @@ impl Others for Alone {
 }
 
 /// The results of the scenario `name` when it is of kind `K`.
-pub fn results_of<'o, K: Analysis>(others: &'o dyn Others, name: &str) -> Option<&'o K::Results> {
+pub(crate) fn results_of<'o, K: Analysis>(
+    others: &'o dyn Others,
+    name: &str,
+) -> Option<&'o K::Results> {
     others.results(name)?.downcast_ref()
 }

@@ -71,18 +71,18 @@ pub fn parse(source_path: &str, text: &str) -> Result<Scenario, ScenarioError> {
 
 /// Opens the data files scenarios name (the loader's job, so parsing stays
 /// a function of what it is handed).
-pub trait DataSource {
+pub(crate) trait DataSource {
     /// Open the file `written` names in the scenario `source`: its name as
     /// errors show it (relative as `source` is), and its rows; or why not.
     fn open(&self, source: &str, written: &str) -> Result<DataFile, DataOpenError>;
 }
 
 /// A data file opened: its name as errors show it, and its rows.
-pub type DataFile = (String, Box<dyn std::io::BufRead>);
+pub(crate) type DataFile = (String, Box<dyn std::io::BufRead>);
 
 /// Why a data file could not be opened.
 #[derive(Debug)]
-pub enum DataOpenError {
+pub(crate) enum DataOpenError {
     /// The path as written is wrong (outside, missing): reported at the key.
     Path(String),
     /// The file itself is refused (too big, not a file): reported at it.
@@ -118,7 +118,7 @@ pub fn parse_with_budget(
 /// Parse one scenario, read the data files it names from `data`, then
 /// validate it and refuse it if its estimated cost is over `budget`. A bad
 /// row is reported at its line in the data file.
-pub fn parse_with_data(
+pub(crate) fn parse_with_data(
     source_path: &str,
     text: &str,
     budget: &Budget,
@@ -272,7 +272,7 @@ fn key_position(text: &str, key: &str) -> (usize, usize) {
 impl Scenario {
     /// Where the value of top-level key `key` starts in the file, for
     /// errors found after loading (such as a name that leads nowhere).
-    pub fn key_position(&self, key: &str) -> (usize, usize) {
+    pub(crate) fn key_position(&self, key: &str) -> (usize, usize) {
         key_position(&self.text, key)
     }
 }

@@ -50,7 +50,7 @@ impl Deviation {
 
 /// An event hit `hits` times in `trials` trials against its exact chance
 /// `p`, allowed a false alarm with probability `share`.
-pub fn frequency(hits: u64, trials: u64, p: f64, share: f64) -> Deviation {
+pub(crate) fn frequency(hits: u64, trials: u64, p: f64, share: f64) -> Deviation {
     let n = trials as f64;
     let expected = n * p;
     let spread = (n * p * (1.0 - p)).sqrt();

@@ -14,7 +14,7 @@ pub const PAGE: &str = "guide/verification.md";
 
 /// The line that marks the page as ours: `--write` replaces a page that
 /// has it, and refuses to touch one that does not.
-pub const MARKER: &str =
+pub(crate) const MARKER: &str =
     "# Written by `fairdice verify --simulate N --write`: run it again instead of editing.";
 
 /// Write the page for `report` under `root/content/`; a usage error

@@ -50,7 +50,7 @@ impl Expression {
 
     /// One die of any faces (`d6`, `1d6`, `dF`, `d%`, `d{1,1,2}`), with at
     /// most `max_faces` faces, refused before any face is counted.
-    pub fn one_die(&self, max_faces: u64) -> Result<&Die, LangError> {
+    pub(crate) fn one_die(&self, max_faces: u64) -> Result<&Die, LangError> {
         let pool = self.plain_dice(ONE_DIE)?;
         if pool.count != 1 {
             return Err(self.error(format!("{ONE_DIE}, found {} dice", pool.count)));
@@ -62,7 +62,7 @@ impl Expression {
     }
 
     /// The faces k of one die numbered 1 to k (`d8`, `1d8`), k at least 2.
-    pub fn standard_die(&self) -> Result<u64, LangError> {
+    pub(crate) fn standard_die(&self) -> Result<u64, LangError> {
         let pool = self.plain_dice(STANDARD_DIE)?;
         let sides = self.sides(pool, STANDARD_DIE)?;
         if pool.count != 1 {
@@ -87,7 +87,7 @@ impl Expression {
 
     /// N identical dice numbered 1 to k with N written (`2d6`, `1d6`): a
     /// bare `d6` is refused.
-    pub fn counted_pool(&self) -> Result<IdenticalDice, LangError> {
+    pub(crate) fn counted_pool(&self) -> Result<IdenticalDice, LangError> {
         let dice = self.pool()?;
         if !self.count_written() {
             return Err(self.error(format!(
@@ -100,7 +100,7 @@ impl Expression {
 
     /// Whether the value is dice with their count written (`2d6`, `1d6`),
     /// not a bare `d6` whose count a kind may choose.
-    pub fn count_written(&self) -> bool {
+    pub(crate) fn count_written(&self) -> bool {
         matches!(&self.tree.node, Node::Pool(pool) if pool.count_written)
     }
 
@@ -237,7 +237,7 @@ pub mod read {
     }
 
     /// A pool of identical dice with its count written (`2d6`).
-    pub fn counted_pool<'de, D: Deserializer<'de>>(
+    pub(crate) fn counted_pool<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<IdenticalDice, D::Error> {
         Shape(DICE, Expression::counted_pool).deserialize(deserializer)
@@ -251,7 +251,9 @@ pub mod read {
     }
 
     /// Dice numbered 1 to k, one each, by their faces k: a list, or one die.
-    pub fn standard_dice<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u64>, D::Error> {
+    pub(crate) fn standard_dice<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<u64>, D::Error> {
         one_or_many_with(deserializer, Shape(STANDARD_DIE, Expression::standard_die))
     }
 }

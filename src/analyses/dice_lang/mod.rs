@@ -72,7 +72,7 @@ impl LangError {
 
     /// The message with the expression and the 1-based column, as authors
     /// read it: "`4d6kh5`, column 4: cannot keep 5 of 4 dice".
-    pub fn describe(&self, expression: &str) -> String {
+    pub(crate) fn describe(&self, expression: &str) -> String {
         format!(
             "`{expression}`, column {}: {}",
             self.span.start + 1,

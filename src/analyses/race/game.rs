@@ -98,7 +98,7 @@ pub struct GameOdds<T> {
 
 impl<T: Probability> GameOdds<T> {
     /// P(A wins) - P(B wins).
-    pub fn margin(&self) -> T {
+    pub(crate) fn margin(&self) -> T {
         self.a_wins.minus(&self.b_wins)
     }
 }

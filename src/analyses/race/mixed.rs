@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// The margins of a symmetric zero-sum game: margin(i, j) = -margin(j, i).
-pub trait Margins: Sync {
+pub(crate) trait Margins: Sync {
     /// How many pure strategies (lists) there are.
     fn strategies(&self) -> usize;
     /// margin(i, j) for every j, in floats: only to steer the search.

@@ -76,7 +76,7 @@ pub(crate) fn last_to_finish(totals: &Totals, quotas: &[u8]) -> Vec<(usize, Exac
 }
 
 /// Expected rolls until every quota is met.
-pub fn expected_rolls(totals: &Totals, quotas: &[u8]) -> Exact {
+pub(crate) fn expected_rolls(totals: &Totals, quotas: &[u8]) -> Exact {
     let mut terms = Terms::new();
     terms.insert((0, 0), BigInt::one());
     for (r, &quota) in quotas.iter().enumerate().filter(|(_, &q)| q > 0) {

@@ -28,7 +28,7 @@ use num_integer::Integer;
 use num_traits::One;
 
 /// P(A wins) - P(B wins), exactly.
-pub fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
+pub(crate) fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
     match solve(totals, a, b, Wanted::Margin) {
         Solved::Fractions(odds) => odds.margin(),
         Solved::Residues(run) => run.exact(

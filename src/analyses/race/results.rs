@@ -22,7 +22,7 @@ const SOLO_COVERAGE: f64 = 0.999;
 const SOLO_MAX_ROLLS: usize = 400;
 
 /// A list as its totals, ascending.
-pub type List = Vec<u64>;
+pub(crate) type List = Vec<u64>;
 
 /// Everything a race scenario asks for, exactly.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

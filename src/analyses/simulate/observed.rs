@@ -75,7 +75,7 @@ impl Loaded {
     }
 
     /// `rolls` draws, counted per outcome.
-    pub fn tally(&self, sampler: &mut Sampler, rolls: u64) -> Vec<u64> {
+    pub(crate) fn tally(&self, sampler: &mut Sampler, rolls: u64) -> Vec<u64> {
         let mut counts = vec![0u64; self.outcomes()];
         for _ in 0..rolls {
             counts[self.roll(sampler)] += 1;
@@ -111,7 +111,7 @@ impl Loaded {
 
     /// The draws a trial of `rolls` rolls takes ([`Loaded::counts`]), for
     /// the simulation's cost.
-    pub fn steps(&self, rolls: u64) -> f64 {
+    pub(crate) fn steps(&self, rolls: u64) -> f64 {
         if rolls <= MAX_REPLAYED {
             rolls as f64
         } else {
@@ -230,7 +230,7 @@ pub(crate) fn g_statistic(counts: &[u64], expected: &[f64]) -> f64 {
 
 /// A statistic at least as large as the observed one, up to rounding: the
 /// same outcome summed in another order must count.
-pub fn at_least(statistic: f64, observed: f64) -> bool {
+pub(crate) fn at_least(statistic: f64, observed: f64) -> bool {
     statistic >= observed - 1e-9 * observed.abs().max(1.0)
 }
 
