@@ -1,6 +1,6 @@
 //! What each shortcode expands to: a value, a table or a chart of a scenario.
 
-use super::Renderer;
+use super::{Computed, Renderer};
 use crate::charts;
 use crate::html;
 use crate::layout::format;
@@ -21,72 +21,72 @@ pub struct Expander<'a, 'r> {
 impl Expand for Expander<'_, '_> {
     fn expand(&self, call: &Call) -> Result<Expansion, String> {
         if call.name == "rule" {
-            let key = call.arg("key")?;
-            if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
-                // Perhaps a rule of a page that failed: its error is reported.
-                return Ok(Expansion::Inline(String::new()));
-            }
-            let placed = self.renderer.book.get(key).ok_or_else(|| {
-                format!(
-                    "rule(...): no rule has the key {key:?}; {}",
-                    self.renderer.book.known_keys()
-                )
-            })?;
-            return Ok(Expansion::Link {
-                text: format!("rule {}", placed.rule.number),
-                href: placed.href(&self.output),
-            });
+            return self.rule(call);
         }
-        let book = self.renderer.book;
-        let live = |key: &str| book.get(key).map(|p| p.href(&self.output));
+        if let Some(expansion) = self.rule_book(call) {
+            return expansion;
+        }
+        self.scenario_figure(call)
+    }
+}
+
+impl Expander<'_, '_> {
+    /// `rule(key=…)`: a link to the rule of that key, by its number.
+    fn rule(&self, call: &Call) -> Result<Expansion, String> {
+        let key = call.arg("key")?;
+        if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
+            // Perhaps a rule of a page that failed: its error is reported.
+            return Ok(Expansion::Inline(String::new()));
+        }
+        let placed = self.renderer.book.get(key).ok_or_else(|| {
+            format!(
+                "rule(...): no rule has the key {key:?}; {}",
+                self.renderer.book.known_keys()
+            )
+        })?;
+        Ok(Expansion::Link {
+            text: format!("rule {}", placed.rule.number),
+            href: placed.href(&self.output),
+        })
+    }
+
+    /// The rule book's own lists: what changed in a release, the releases,
+    /// the rules' history and the glossary; `None` for any other name.
+    fn rule_book(&self, call: &Call) -> Option<Result<Expansion, String>> {
+        let renderer = self.renderer;
+        let (history, tera) = (renderer.history, renderer.tera);
+        let live = |key: &str| renderer.book.get(key).map(|p| p.href(&self.output));
         let scenario_href = |name: &str| {
-            self.renderer
-                .scenarios
-                .contains_key(name)
+            (renderer.scenarios.contains_key(name))
                 .then(|| paths::href(&self.output, &paths::scenario_output(name)))
         };
-        match call.name.as_str() {
-            "changes" => {
-                let version = call.arg("version")?;
+        let html = match call.name.as_str() {
+            "changes" => call.arg("version").and_then(|version| {
                 let _phase = crate::limits::content(format!(
                     "comparing release {version} with the one before"
                 ));
-                return self
-                    .renderer
-                    .history
-                    .changes_html(self.renderer.tera, version, &live, &scenario_href)
-                    .map(Expansion::Block);
-            }
-            "releases" => {
-                return (self.renderer.history)
-                    .releases_html(self.renderer.tera, &self.output)
-                    .map(Expansion::Block)
-            }
+                history.changes_html(tera, version, &live, &scenario_href)
+            }),
+            "releases" => history.releases_html(tera, &self.output),
             "history" => {
                 let _phase = crate::limits::content("writing the rule history");
-                return (self.renderer.history)
-                    .history_html(self.renderer.tera, &live)
-                    .map(Expansion::Block);
+                history.history_html(tera, &live)
             }
-            "glossary" if self.renderer.glossary.is_empty() => {
-                return Err(format!(
-                    "glossary(): this site has no glossary to list: write its terms in \
-                     content/{}, such as `- term: die` with a `definition:`",
-                    crate::rulebook::glossary::SOURCE
-                ))
-            }
+            "glossary" if renderer.glossary.is_empty() => Err(format!(
+                "glossary(): this site has no glossary to list: write its terms in \
+                 content/{}, such as `- term: die` with a `definition:`",
+                crate::rulebook::glossary::SOURCE
+            )),
             "glossary" => {
-                let renderer = self.renderer;
-                return crate::rulebook::glossary_html(
-                    renderer.tera,
-                    renderer.glossary,
-                    renderer.book,
-                    &self.output,
-                )
-                .map(Expansion::Block);
+                crate::rulebook::glossary_html(tera, renderer.glossary, renderer.book, &self.output)
             }
-            _ => {}
-        }
+            _ => return None,
+        };
+        Some(html.map(Expansion::Block))
+    }
+
+    /// A value, table or chart of a scenario (`scenario=` names it).
+    fn scenario_figure(&self, call: &Call) -> Result<Expansion, String> {
         let name = call.arg("scenario")?;
         if self.renderer.failed.contains(name) {
             // The scenario's own error is reported; this page's reference
@@ -117,32 +117,7 @@ impl Expand for Expander<'_, '_> {
                     .map(Expansion::Inline)
                     .map_err(|e| format!("value(...) at {path:?}: {e}"))
             }
-            "table" => {
-                let id = call.arg("id")?;
-                let table = computed.page.table(id).ok_or_else(|| {
-                    let ids = computed.page.tables().map(|t| t.id.as_str());
-                    format!(
-                        "table(...): scenario {name:?} has no table {id:?}; {}",
-                        it_has(ids, "tables")
-                    )
-                })?;
-                let csv = html::CsvLink {
-                    href: paths::href(
-                        &self.output,
-                        &paths::table_csv(&computed.scenario.name, &table.id),
-                    ),
-                    download: None,
-                };
-                let mut table = table.clone();
-                if !self.table_ids.borrow_mut().insert(table.id.clone()) {
-                    table.id = format!("{}-{}", crate::html::anchors::slugify(name), table.id);
-                }
-                let html = html::table(&table, &csv);
-                Ok(Expansion::Block(format!(
-                    "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
-                    crate::html::escape(&computed.scenario.header.title)
-                )))
-            }
+            "table" => self.table(call, name, computed, &scenario_href),
             "chart" => {
                 let id = call.arg("id")?;
                 let chart = computed.page.chart(id).ok_or_else(|| {
@@ -168,6 +143,41 @@ impl Expand for Expander<'_, '_> {
                 "unknown shortcode {other:?}: expected value, table, chart or rule"
             )),
         }
+    }
+
+    /// `table(scenario=…, id=…)`: the table as its page shows it, with a
+    /// line naming where it comes from.
+    fn table(
+        &self,
+        call: &Call,
+        name: &str,
+        computed: &Computed,
+        scenario_href: &str,
+    ) -> Result<Expansion, String> {
+        let id = call.arg("id")?;
+        let table = computed.page.table(id).ok_or_else(|| {
+            let ids = computed.page.tables().map(|t| t.id.as_str());
+            format!(
+                "table(...): scenario {name:?} has no table {id:?}; {}",
+                it_has(ids, "tables")
+            )
+        })?;
+        let csv = html::CsvLink {
+            href: paths::href(
+                &self.output,
+                &paths::table_csv(&computed.scenario.name, &table.id),
+            ),
+            download: None,
+        };
+        let mut table = table.clone();
+        if !self.table_ids.borrow_mut().insert(table.id.clone()) {
+            table.id = format!("{}-{}", crate::html::anchors::slugify(name), table.id);
+        }
+        let html = html::table(&table, &csv);
+        Ok(Expansion::Block(format!(
+            "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
+            crate::html::escape(&computed.scenario.header.title)
+        )))
     }
 }
 
