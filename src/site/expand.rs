@@ -5,6 +5,7 @@ use crate::charts;
 use crate::html;
 use crate::layout::format;
 use crate::paths;
+use crate::rulebook::made::Made;
 use crate::shortcodes::{Call, Expand, Expansion};
 
 /// Resolves shortcodes for one page (links are relative to it).
@@ -37,55 +38,19 @@ impl Expand for Expander<'_, '_> {
                 href: placed.href(&self.output),
             });
         }
-        let book = self.renderer.book;
-        let live = |key: &str| book.get(key).map(|p| p.href(&self.output));
-        let scenario_href = |name: &str| {
-            self.renderer
-                .scenarios
-                .contains_key(name)
-                .then(|| paths::href(&self.output, &paths::scenario_output(name)))
+        let made = match call.name.as_str() {
+            "changes" => Some(Made::Changes {
+                version: call.arg("version")?.to_string(),
+            }),
+            "releases" => Some(Made::Releases),
+            "history" => Some(Made::History),
+            "glossary" => Some(Made::Glossary),
+            _ => None,
         };
-        match call.name.as_str() {
-            "changes" => {
-                let version = call.arg("version")?;
-                let _phase = crate::limits::content(format!(
-                    "comparing release {version} with the one before"
-                ));
-                return self
-                    .renderer
-                    .history
-                    .changes_html(self.renderer.tera, version, &live, &scenario_href)
-                    .map(Expansion::Block);
-            }
-            "releases" => {
-                return (self.renderer.history)
-                    .releases_html(self.renderer.tera, &self.output)
-                    .map(Expansion::Block)
-            }
-            "history" => {
-                let _phase = crate::limits::content("writing the rule history");
-                return (self.renderer.history)
-                    .history_html(self.renderer.tera, &live)
-                    .map(Expansion::Block);
-            }
-            "glossary" if self.renderer.glossary.is_empty() => {
-                return Err(format!(
-                    "glossary(): this site has no glossary to list: write its terms in \
-                     content/{}, such as `- term: die` with a `definition:`",
-                    crate::rulebook::glossary::SOURCE
-                ))
-            }
-            "glossary" => {
-                let renderer = self.renderer;
-                return crate::rulebook::glossary_html(
-                    renderer.tera,
-                    renderer.glossary,
-                    renderer.book,
-                    &self.output,
-                )
+        if let Some(made) = made {
+            return (self.renderer)
+                .made_html(&made, &self.output)
                 .map(Expansion::Block);
-            }
-            _ => {}
         }
         let name = call.arg("scenario")?;
         if self.renderer.failed.contains(name) {
