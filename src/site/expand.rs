@@ -1,6 +1,6 @@
 //! What each shortcode expands to: a value, a table or a chart of a scenario.
 
-use super::Renderer;
+use super::{Computed, Renderer};
 use crate::charts;
 use crate::html;
 use crate::layout::format;
@@ -22,32 +22,9 @@ pub struct Expander<'a, 'r> {
 impl Expand for Expander<'_, '_> {
     fn expand(&self, call: &Call) -> Result<Expansion, String> {
         if call.name == "rule" {
-            let key = call.arg("key")?;
-            if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
-                // Perhaps a rule of a page that failed: its error is reported.
-                return Ok(Expansion::Inline(String::new()));
-            }
-            let placed = self.renderer.book.get(key).ok_or_else(|| {
-                format!(
-                    "rule(...): no rule has the key {key:?}; {}",
-                    self.renderer.book.known_keys()
-                )
-            })?;
-            return Ok(Expansion::Link {
-                text: format!("rule {}", placed.rule.number),
-                href: placed.href(&self.output),
-            });
+            return self.rule(call);
         }
-        let made = match call.name.as_str() {
-            "changes" => Some(Made::Changes {
-                version: call.arg("version")?.to_string(),
-            }),
-            "releases" => Some(Made::Releases),
-            "history" => Some(Made::History),
-            "glossary" => Some(Made::Glossary),
-            _ => None,
-        };
-        if let Some(made) = made {
+        if let Some(made) = made(call)? {
             return (self.renderer)
                 .made_html(&made, &self.output)
                 .map(Expansion::Block);
@@ -82,32 +59,7 @@ impl Expand for Expander<'_, '_> {
                     .map(Expansion::Inline)
                     .map_err(|e| format!("value(...) at {path:?}: {e}"))
             }
-            "table" => {
-                let id = call.arg("id")?;
-                let table = computed.page.table(id).ok_or_else(|| {
-                    let ids = computed.page.tables().map(|t| t.id.as_str());
-                    format!(
-                        "table(...): scenario {name:?} has no table {id:?}; {}",
-                        it_has(ids, "tables")
-                    )
-                })?;
-                let csv = html::CsvLink {
-                    href: paths::href(
-                        &self.output,
-                        &paths::table_csv(&computed.scenario.name, &table.id),
-                    ),
-                    download: None,
-                };
-                let mut table = table.clone();
-                if !self.table_ids.borrow_mut().insert(table.id.clone()) {
-                    table.id = format!("{}-{}", crate::html::anchors::slugify(name), table.id);
-                }
-                let html = html::table(&table, &csv);
-                Ok(Expansion::Block(format!(
-                    "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
-                    crate::html::escape(&computed.scenario.header.title)
-                )))
-            }
+            "table" => self.table(call, name, computed, &scenario_href),
             "chart" => {
                 let id = call.arg("id")?;
                 let chart = computed.page.chart(id).ok_or_else(|| {
@@ -134,6 +86,76 @@ impl Expand for Expander<'_, '_> {
             )),
         }
     }
+}
+
+impl Expander<'_, '_> {
+    /// `rule(key=...)`: a link to the rule, named by its number.
+    fn rule(&self, call: &Call) -> Result<Expansion, String> {
+        let key = call.arg("key")?;
+        if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
+            // Perhaps a rule of a page that failed: its error is reported.
+            return Ok(Expansion::Inline(String::new()));
+        }
+        let placed = self.renderer.book.get(key).ok_or_else(|| {
+            format!(
+                "rule(...): no rule has the key {key:?}; {}",
+                self.renderer.book.known_keys()
+            )
+        })?;
+        Ok(Expansion::Link {
+            text: format!("rule {}", placed.rule.number),
+            href: placed.href(&self.output),
+        })
+    }
+
+    /// `table(scenario=..., id=...)`: the table with its CSV, and where it
+    /// comes from.
+    fn table(
+        &self,
+        call: &Call,
+        name: &str,
+        computed: &Computed,
+        scenario_href: &str,
+    ) -> Result<Expansion, String> {
+        let id = call.arg("id")?;
+        let table = computed.page.table(id).ok_or_else(|| {
+            let ids = computed.page.tables().map(|t| t.id.as_str());
+            format!(
+                "table(...): scenario {name:?} has no table {id:?}; {}",
+                it_has(ids, "tables")
+            )
+        })?;
+        let csv = html::CsvLink {
+            href: paths::href(
+                &self.output,
+                &paths::table_csv(&computed.scenario.name, &table.id),
+            ),
+            download: None,
+        };
+        let mut table = table.clone();
+        if !self.table_ids.borrow_mut().insert(table.id.clone()) {
+            table.id = format!("{}-{}", crate::html::anchors::slugify(name), table.id);
+        }
+        let html = html::table(&table, &csv);
+        Ok(Expansion::Block(format!(
+            "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
+            crate::html::escape(&computed.scenario.header.title)
+        )))
+    }
+}
+
+/// The list a rule-book shortcode places (`changes`, `releases`, `history`,
+/// `glossary`): the same data as the pages the rule book makes.
+fn made(call: &Call) -> Result<Option<Made>, String> {
+    Ok(match call.name.as_str() {
+        "changes" => Some(Made::Changes {
+            version: call.arg("version")?.to_string(),
+        }),
+        "releases" => Some(Made::Releases),
+        "history" => Some(Made::History),
+        "glossary" => Some(Made::Glossary),
+        _ => None,
+    })
 }
 
 /// `it has: a, b`, or `it has no charts`: the ids a reference could name.
