@@ -7,6 +7,7 @@ use crate::analyses::Budget;
 use crate::error::{Error, Result};
 use crate::paths;
 use crate::rulebook::glossary;
+use crate::rulebook::made::Made;
 use crate::rulebook::releases;
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
@@ -36,6 +37,9 @@ pub struct Page {
     /// For a section's `_index.md`: whether the section's pages are
     /// numbered rules (`numbered: true`).
     pub numbered: bool,
+    /// What the page shows when the rule book made it (its body is then
+    /// empty): data the site renders, not markdown.
+    pub made: Option<Made>,
 }
 
 impl Page {
@@ -610,6 +614,7 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
         body: body.to_string(),
         body_line,
         numbered: front.numbered,
+        made: None,
     })
 }
 

@@ -78,6 +78,16 @@ pub fn render(
     whole(render_page(body, first_line, expand, None, None))
 }
 
+/// The page a body of one block shortcode alone renders to, given what
+/// it expands to: the same HTML, with no markdown read. For the pages the
+/// rule book makes, which are data.
+pub fn lone_block(html: &str) -> Rendered {
+    Rendered {
+        html: aligned_by_class(&format!("{html}\n")),
+        ..Rendered::default()
+    }
+}
+
 /// The rules of a numbered page, numbered and keyed but without their text,
 /// before any page is rendered: cross-references need every rule's number.
 pub(crate) fn plan_rules(
@@ -978,6 +988,16 @@ pub(crate) mod tests {
                 other => Err(format!("unknown shortcode {other}")),
             }
         }
+    }
+
+    #[test]
+    fn a_lone_block_renders_as_its_shortcode_alone_would() {
+        let out = render("{{ table() }}\n", 1, &Fake).unwrap();
+        let lone = lone_block("<table></table>");
+        assert_eq!(lone.html, out.html);
+        assert_eq!(lone.headings.len(), out.headings.len());
+        assert_eq!(lone.links, out.links);
+        assert!(out.rules.is_empty() && lone.rules.is_empty());
     }
 
     #[test]

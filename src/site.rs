@@ -9,6 +9,7 @@ mod claims;
 pub mod defaults;
 mod expand;
 mod links;
+mod made;
 mod nav;
 mod print;
 mod search;
@@ -597,27 +598,11 @@ impl Renderer<'_> {
     /// error only when its template fails.
     fn page<'p>(&self, page: &'p Page) -> Result<(RenderedPage<'p>, Vec<Error>)> {
         let output = page_output(&page.source);
-        let expander = Expander {
-            renderer: self,
-            output: output.clone(),
-            table_ids: Default::default(),
-        };
-        let decorate = |key: &str| {
-            let unreleased = self.unreleased.contains(key);
-            (self.history).marks_html(self.tera, self.book, key, &output, unreleased)
-        };
-        let numbering = self.book.numbering(page, &decorate);
-        let terms = self
-            .terms
-            .filter(|_| page.source != rulebook::GLOSSARY_PAGE);
         let phase = crate::limits::content(format!("rendering content/{}", page.source));
-        let (body, errors) = markdown::render_page(
-            &page.body,
-            page.body_line,
-            &expander,
-            numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
-            terms.map(|t| t as &dyn markdown::Glossary),
-        );
+        let (body, errors) = match &page.made {
+            Some(made) => self.made_body(made, page, &output),
+            None => self.markdown_body(page, &output),
+        };
         drop(phase);
         let mut errors: Vec<Error> = errors
             .into_iter()
@@ -657,7 +642,7 @@ impl Renderer<'_> {
             updated,
             description: page.description.clone(),
             article,
-            body: Some((&page.body, page.body_line)),
+            body: page.made.is_none().then_some((&page.body, page.body_line)),
             anchors,
             refs,
             links: body.links,
@@ -669,6 +654,35 @@ impl Renderer<'_> {
             rules: body.rules,
         };
         Ok((rendered, errors))
+    }
+
+    /// A page's markdown rendered, numbered on a page of numbered rules,
+    /// glossary terms marked.
+    fn markdown_body(
+        &self,
+        page: &Page,
+        output: &str,
+    ) -> (markdown::Rendered, Vec<markdown::MarkdownError>) {
+        let expander = Expander {
+            renderer: self,
+            output: output.to_string(),
+            table_ids: Default::default(),
+        };
+        let decorate = |key: &str| {
+            let unreleased = self.unreleased.contains(key);
+            (self.history).marks_html(self.tera, self.book, key, output, unreleased)
+        };
+        let numbering = self.book.numbering(page, &decorate);
+        let terms = self
+            .terms
+            .filter(|_| page.source != rulebook::GLOSSARY_PAGE);
+        markdown::render_page(
+            &page.body,
+            page.body_line,
+            &expander,
+            numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
+            terms.map(|t| t as &dyn markdown::Glossary),
+        )
     }
 
     fn scenario(&self, computed: &Computed) -> Result<RenderedPage<'static>> {
@@ -830,8 +844,12 @@ impl html::Links for SiteLinks<'_, '_> {
 
 /// A page's markdown as published beside it. A body that opens with raw
 /// markup gets its title as a heading first, so no browser sniffs the
-/// file as a web page (the rule content files are held to).
+/// file as a web page (the rule content files are held to). A page the
+/// rule book made publishes the shortcode an author would write for it.
 fn markdown_export(page: &Page) -> Vec<u8> {
+    if let Some(made) = &page.made {
+        return made.markdown().into_bytes();
+    }
     if crate::content::starts_with_markup(page.body.as_bytes()) {
         format!("# {}\n\n{}", page.title, page.body).into_bytes()
     } else {

@@ -7,6 +7,7 @@
 //! to 3.3 is renumbered, not deleted and added. Changed words are marked
 //! with a word diff (the `similar` crate), up to [`MOST_DIFF_WORDS`].
 
+use super::made::Made;
 use super::releases::{Release, RuleAt, FOLDER};
 use crate::content::{Content, Page};
 use std::collections::{BTreeMap, HashMap};
@@ -49,8 +50,8 @@ pub(crate) fn history_page() -> String {
 
 /// Add the pages the releases need, where the author wrote none: the list
 /// (`releases/_index.md`), one page per release and the rule history. Each
-/// is a shortcode the site expands, so they are pages like any other (in
-/// the sidebar, the search and the print page).
+/// is [`Made`] data the site renders through the rule book's templates, and
+/// a page like any other (in the sidebar, the search and the print page).
 pub(crate) fn add_pages(content: &mut Content) {
     if content.releases.is_empty() {
         return;
@@ -61,14 +62,14 @@ pub(crate) fn add_pages(content: &mut Content) {
             "Releases",
             None,
             "The releases of the rules and what changed in each.",
-            "{{ releases() }}",
+            Made::Releases,
         ),
         page(
             "history.md",
             "Rule history",
             Some(-1),
             "Every rule across the releases.",
-            "{{ history() }}",
+            Made::History,
         ),
     ];
     let count = content.releases.len() as i64;
@@ -82,7 +83,9 @@ pub(crate) fn add_pages(content: &mut Content) {
                 "The rules of release {version}, effective {}.",
                 release.snapshot.effective
             ),
-            &format!("{{{{ changes(version=\"{version}\") }}}}"),
+            Made::Changes {
+                version: version.clone(),
+            },
         ));
     }
     for page in pages {
@@ -93,38 +96,48 @@ pub(crate) fn add_pages(content: &mut Content) {
     content.pages.sort_by(|a, b| a.source.cmp(&b.source));
 }
 
-/// Add the glossary page (`glossary.md`, the `glossary()` shortcode) when
-/// the site has a glossary and the author wrote no such page.
+/// Add the glossary page (`glossary.md`, [`Made::Glossary`]) when the site
+/// has a glossary and the author wrote no such page.
 pub(crate) fn add_glossary_page(content: &mut Content) {
     if content.glossary.is_none() || content.pages.iter().any(|p| p.source == GLOSSARY_PAGE) {
         return;
     }
-    content.pages.push(Page {
-        source: GLOSSARY_PAGE.into(),
-        title: "Glossary".into(),
-        weight: None,
-        description: Some("The terms the rules and the analyses use.".into()),
-        updated: None,
-        body: "{{ glossary() }}\n".into(),
-        body_line: 1,
-        numbered: false,
-    });
+    content.pages.push(made_page(
+        GLOSSARY_PAGE.into(),
+        "Glossary",
+        None,
+        "The terms the rules and the analyses use.",
+        Made::Glossary,
+    ));
     content.pages.sort_by(|a, b| a.source.cmp(&b.source));
 }
 
 /// The glossary page's source.
 pub(crate) const GLOSSARY_PAGE: &str = "glossary.md";
 
-fn page(name: &str, title: &str, weight: Option<i64>, description: &str, body: &str) -> Page {
+/// A page of the releases' folder.
+fn page(name: &str, title: &str, weight: Option<i64>, description: &str, made: Made) -> Page {
+    made_page(format!("{FOLDER}/{name}"), title, weight, description, made)
+}
+
+/// A page the rule book made: data, with no markdown body.
+fn made_page(
+    source: String,
+    title: &str,
+    weight: Option<i64>,
+    description: &str,
+    made: Made,
+) -> Page {
     Page {
-        source: format!("{FOLDER}/{name}"),
+        source,
         title: title.into(),
         weight,
         description: Some(description.into()),
         updated: None,
-        body: format!("{body}\n"),
+        body: String::new(),
         body_line: 1,
         numbered: false,
+        made: Some(made),
     }
 }
 
@@ -240,4 +253,40 @@ pub(crate) const MOST_DIFF_WORDS: usize = 1_000;
 /// Whether the change from `old` to `new` is diffed word by word.
 pub(super) fn diffable(old: &RuleAt, new: &RuleAt) -> bool {
     old.text.split_whitespace().count() + new.text.split_whitespace().count() <= MOST_DIFF_WORDS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn release_pages_are_made_as_data_not_markdown() {
+        let mut content = Content {
+            releases: vec![super::super::views::tests::release("1.0.0", Vec::new())],
+            glossary: Some(Vec::new()),
+            ..Content::default()
+        };
+        add_pages(&mut content);
+        add_glossary_page(&mut content);
+        let made: Vec<(&str, &Made)> = content
+            .pages
+            .iter()
+            .map(|page| {
+                assert_eq!(page.body, "", "{} has markdown", page.source);
+                (page.source.as_str(), page.made.as_ref().unwrap())
+            })
+            .collect();
+        let changes = Made::Changes {
+            version: "1.0.0".into(),
+        };
+        assert_eq!(
+            made,
+            [
+                ("glossary.md", &Made::Glossary),
+                ("releases/1.0.0.md", &changes),
+                ("releases/_index.md", &Made::Releases),
+                ("releases/history.md", &Made::History),
+            ]
+        );
+    }
 }

@@ -13,6 +13,7 @@
 
 mod changes;
 pub mod glossary;
+pub mod made;
 mod numbering;
 pub mod publish;
 pub mod releases;

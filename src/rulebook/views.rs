@@ -364,7 +364,7 @@ pub(crate) fn glossary_html(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rulebook::changes::MOST_DIFF_WORDS;
     use crate::rulebook::releases::Release;
@@ -397,7 +397,8 @@ mod tests {
         }
     }
 
-    fn release(version: &str, rules: Vec<RuleAt>) -> Release {
+    /// A release of `rules`, for tests here and in the rest of the book.
+    pub(in crate::rulebook) fn release(version: &str, rules: Vec<RuleAt>) -> Release {
         Release {
             source: format!("releases/{version}.json"),
             version: crate::rulebook::releases::Version::parse(version).unwrap(),

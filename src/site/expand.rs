@@ -5,6 +5,7 @@ use crate::charts;
 use crate::html;
 use crate::layout::format;
 use crate::paths;
+use crate::rulebook::made::Made;
 use crate::shortcodes::{Call, Expand, Expansion};
 
 /// Resolves shortcodes for one page (links are relative to it).
@@ -23,70 +24,11 @@ impl Expand for Expander<'_, '_> {
         if call.name == "rule" {
             return self.rule(call);
         }
-        if let Some(expansion) = self.rule_book(call) {
-            return expansion;
+        if let Some(made) = made(call)? {
+            return (self.renderer)
+                .made_html(&made, &self.output)
+                .map(Expansion::Block);
         }
-        self.scenario_figure(call)
-    }
-}
-
-impl Expander<'_, '_> {
-    /// `rule(key=…)`: a link to the rule of that key, by its number.
-    fn rule(&self, call: &Call) -> Result<Expansion, String> {
-        let key = call.arg("key")?;
-        if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
-            // Perhaps a rule of a page that failed: its error is reported.
-            return Ok(Expansion::Inline(String::new()));
-        }
-        let placed = self.renderer.book.get(key).ok_or_else(|| {
-            format!(
-                "rule(...): no rule has the key {key:?}; {}",
-                self.renderer.book.known_keys()
-            )
-        })?;
-        Ok(Expansion::Link {
-            text: format!("rule {}", placed.rule.number),
-            href: placed.href(&self.output),
-        })
-    }
-
-    /// The rule book's own lists: what changed in a release, the releases,
-    /// the rules' history and the glossary; `None` for any other name.
-    fn rule_book(&self, call: &Call) -> Option<Result<Expansion, String>> {
-        let renderer = self.renderer;
-        let (history, tera) = (renderer.history, renderer.tera);
-        let live = |key: &str| renderer.book.get(key).map(|p| p.href(&self.output));
-        let scenario_href = |name: &str| {
-            (renderer.scenarios.contains_key(name))
-                .then(|| paths::href(&self.output, &paths::scenario_output(name)))
-        };
-        let html = match call.name.as_str() {
-            "changes" => call.arg("version").and_then(|version| {
-                let _phase = crate::limits::content(format!(
-                    "comparing release {version} with the one before"
-                ));
-                history.changes_html(tera, version, &live, &scenario_href)
-            }),
-            "releases" => history.releases_html(tera, &self.output),
-            "history" => {
-                let _phase = crate::limits::content("writing the rule history");
-                history.history_html(tera, &live)
-            }
-            "glossary" if renderer.glossary.is_empty() => Err(format!(
-                "glossary(): this site has no glossary to list: write its terms in \
-                 content/{}, such as `- term: die` with a `definition:`",
-                crate::rulebook::glossary::SOURCE
-            )),
-            "glossary" => {
-                crate::rulebook::glossary_html(tera, renderer.glossary, renderer.book, &self.output)
-            }
-            _ => return None,
-        };
-        Some(html.map(Expansion::Block))
-    }
-
-    /// A value, table or chart of a scenario (`scenario=` names it).
-    fn scenario_figure(&self, call: &Call) -> Result<Expansion, String> {
         let name = call.arg("scenario")?;
         if self.renderer.failed.contains(name) {
             // The scenario's own error is reported; this page's reference
@@ -144,9 +86,30 @@ impl Expander<'_, '_> {
             )),
         }
     }
+}
 
-    /// `table(scenario=…, id=…)`: the table as its page shows it, with a
-    /// line naming where it comes from.
+impl Expander<'_, '_> {
+    /// `rule(key=...)`: a link to the rule, named by its number.
+    fn rule(&self, call: &Call) -> Result<Expansion, String> {
+        let key = call.arg("key")?;
+        if self.renderer.book.get(key).is_none() && !self.renderer.book.is_complete() {
+            // Perhaps a rule of a page that failed: its error is reported.
+            return Ok(Expansion::Inline(String::new()));
+        }
+        let placed = self.renderer.book.get(key).ok_or_else(|| {
+            format!(
+                "rule(...): no rule has the key {key:?}; {}",
+                self.renderer.book.known_keys()
+            )
+        })?;
+        Ok(Expansion::Link {
+            text: format!("rule {}", placed.rule.number),
+            href: placed.href(&self.output),
+        })
+    }
+
+    /// `table(scenario=..., id=...)`: the table with its CSV, and where it
+    /// comes from.
     fn table(
         &self,
         call: &Call,
@@ -179,6 +142,20 @@ impl Expander<'_, '_> {
             crate::html::escape(&computed.scenario.header.title)
         )))
     }
+}
+
+/// The list a rule-book shortcode places (`changes`, `releases`, `history`,
+/// `glossary`): the same data as the pages the rule book makes.
+fn made(call: &Call) -> Result<Option<Made>, String> {
+    Ok(match call.name.as_str() {
+        "changes" => Some(Made::Changes {
+            version: call.arg("version")?.to_string(),
+        }),
+        "releases" => Some(Made::Releases),
+        "history" => Some(Made::History),
+        "glossary" => Some(Made::Glossary),
+        _ => None,
+    })
 }
 
 /// `it has: a, b`, or `it has no charts`: the ids a reference could name.

@@ -28,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "error",
             "rulebook::releases",
             "rulebook::glossary",
+            "rulebook::made",
             "config",
             "history",
             "yaml",
