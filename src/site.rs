@@ -36,7 +36,9 @@ use std::path::Path;
 use tera::{Context, Tera};
 
 pub use crate::rulebook::RULES_JSON;
-pub use document::{scenario_json, write_scenarios_json};
+pub use document::scenario_json;
+#[cfg(not(feature = "browser"))]
+pub use document::write_scenarios_json;
 pub use expand::Expander;
 
 /// A scenario with its laid-out page, as the site receives it.

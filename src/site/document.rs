@@ -2,6 +2,7 @@
 //! "results"}`: one framing, written here, for the site's `<name>.json`
 //! files, the standalone report and `fairdice eval --json`.
 
+#[cfg(not(feature = "browser"))]
 use crate::kinds::Results;
 use crate::scenario::Scenario;
 use std::io::{self, Write};
@@ -20,7 +21,9 @@ pub fn scenario_json(scenario: &Scenario, results: &serde_json::Value) -> String
 /// `{"scenarios": [...]}`, each scenario's document as [`scenario_json`]
 /// spells it, as `fairdice eval --json` prints it. Each contract is
 /// streamed to `out` as it is spelled, with no value built: the JSON of
-/// 1000d6 is 10 MB.
+/// 1000d6 is 10 MB. (The command line's; the browser's module has no use
+/// for it.)
+#[cfg(not(feature = "browser"))]
 pub fn write_scenarios_json(
     out: &mut dyn Write,
     scenarios: &[(&Scenario, &Results)],
