@@ -356,18 +356,24 @@ pub(crate) fn gate_errors(computed: &Computed, prefix: &str) -> Vec<Error> {
 
 /// The key figures (label and value) that each scenario's page shows first.
 fn headline_figures(computed: &[Computed]) -> Vec<crate::rulebook::releases::FiguresAt> {
+    use crate::rulebook::releases::Figure;
     computed
         .iter()
         .filter_map(|c| {
-            let figures: Vec<(String, String)> = c
+            let figures: Vec<Figure> = c
                 .page
                 .blocks
                 .iter()
                 .filter_map(|block| match block {
-                    crate::layout::blocks::Block::Facts { items } => Some(items.clone()),
+                    crate::layout::blocks::Block::Facts { items } => Some(items),
                     _ => None,
                 })
                 .flatten()
+                .map(|(label, value)| Figure::Exact {
+                    label: label.clone(),
+                    shown: value.shown.clone(),
+                    exact: value.exact.clone(),
+                })
                 .collect();
             (!figures.is_empty()).then(|| crate::rulebook::releases::FiguresAt {
                 scenario: c.scenario.name.clone(),

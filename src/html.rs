@@ -112,7 +112,7 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
                         out,
                         "<div><dt>{}</dt><dd>{}</dd></div>",
                         escape(label),
-                        escape(value)
+                        escape(&value.shown)
                     );
                 }
                 out.push_str("</dl>\n");
@@ -216,7 +216,7 @@ mod tests {
                 text: "a & 'b'".into(),
             },
             Block::Facts {
-                items: vec![("x\"".into(), "1/2".into())],
+                items: vec![("x\"".into(), crate::layout::blocks::Cell::plain("1/2"))],
             },
         ];
         let (html, headings) = blocks(&page, &Standalone { scenario: "s" }, "s.yaml").unwrap();

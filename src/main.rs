@@ -400,63 +400,17 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
     exit
 }
 
-/// `{"scenarios": [{"file", "title", "kind", "results"}]}`, pretty-printed
-/// as `fairdice::site::scenario_json` spells each one, with each contract
-/// streamed through one buffered writer as it is spelled: the JSON of
-/// 1000d6 is 10 MB.
+/// Every scenario's JSON document, as the library frames it, through one
+/// buffered writer.
 fn print_json(
     scenarios: &[fairdice::scenario::Scenario],
     results: &[&fairdice::kinds::Results],
 ) -> std::io::Result<()> {
     use std::io::Write;
-    let text = |s: &str| serde_json::to_string(s).expect("a string serializes");
+    let documents: Vec<_> = scenarios.iter().zip(results.iter().copied()).collect();
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-    if scenarios.is_empty() {
-        writeln!(out, "{{\n  \"scenarios\": []\n}}")?;
-        return out.flush();
-    }
-    write!(out, "{{\n  \"scenarios\": [")?;
-    for (i, (scenario, results)) in scenarios.iter().zip(results).enumerate() {
-        let comma = if i == 0 { "" } else { "," };
-        write!(
-            out,
-            "{comma}\n    {{\n      \"file\": {},\n      \"title\": {},\n      \"kind\": {},\n      \"results\": ",
-            text(&scenario.source),
-            text(&scenario.header.title),
-            text(scenario.params.kind()),
-        )?;
-        results.write_json(&mut Indented {
-            inner: &mut out,
-            indent: b"      ",
-        })?;
-        write!(out, "\n    }}")?;
-    }
-    writeln!(out, "\n  ]\n}}")?;
+    fairdice::site::write_scenarios_json(&mut out, &documents)?;
     out.flush()
-}
-
-/// Writes through, indenting every line after the first: a value
-/// pretty-printed on its own then reads as nested at that depth (JSON
-/// strings hold no raw line break).
-struct Indented<'a, W: std::io::Write> {
-    inner: &'a mut W,
-    indent: &'static [u8],
-}
-
-impl<W: std::io::Write> std::io::Write for Indented<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut rest = buf;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            self.inner.write_all(&rest[..=end])?;
-            self.inner.write_all(self.indent)?;
-            rest = &rest[end + 1..];
-        }
-        self.inner.write_all(rest)?;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
 }
 
 /// One scenario for the terminal: its name and kind, then its key figures

@@ -7,6 +7,7 @@
 mod basics;
 mod claims;
 pub mod defaults;
+mod document;
 mod expand;
 mod links;
 mod made;
@@ -36,6 +37,9 @@ use std::path::Path;
 use tera::{Context, Tera};
 
 pub use crate::rulebook::RULES_JSON;
+pub use document::scenario_json;
+#[cfg(not(feature = "browser"))]
+pub use document::write_scenarios_json;
 pub use expand::Expander;
 
 /// A scenario with its laid-out page, as the site receives it.
@@ -44,16 +48,6 @@ pub struct Computed<'a> {
     pub scenario: &'a Scenario,
     /// Its exact results and page blocks.
     pub page: ScenarioPage,
-}
-
-/// The JSON document of one scenario, as in `fairdice eval --json`.
-pub fn scenario_json(scenario: &Scenario, page: &ScenarioPage) -> serde_json::Value {
-    json!({
-        "file": scenario.source,
-        "title": scenario.header.title,
-        "kind": scenario.params.kind(),
-        "results": page.results,
-    })
 }
 
 /// Templates earlier versions read, whose work [`crate::html`] now does.
@@ -701,8 +695,7 @@ impl Renderer<'_> {
             },
             &scenario.source,
         )?;
-        let json_doc = scenario_json(scenario, &computed.page);
-        let mut json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
+        let mut json_text = scenario_json(scenario, &computed.page.results);
         json_text.push('\n');
         let json_path = paths::scenario_json(&scenario.name);
         let json_href = paths::sibling_href(&json_path);

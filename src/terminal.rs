@@ -115,7 +115,7 @@ pub fn render_blocks(blocks: &[Block], width: usize) -> String {
 }
 
 /// Key figures as `label: value` lines, labels aligned.
-pub(crate) fn render_facts(items: &[(String, String)]) -> String {
+pub(crate) fn render_facts(items: &[(String, Cell)]) -> String {
     let label_width = items
         .iter()
         .map(|(label, _)| label.chars().count())
@@ -125,7 +125,7 @@ pub(crate) fn render_facts(items: &[(String, String)]) -> String {
         .iter()
         .map(|(label, value)| {
             let pad = label_width - label.chars().count();
-            format!("{label}:{} {value}\n", " ".repeat(pad))
+            format!("{label}:{} {}\n", " ".repeat(pad), value.shown)
         })
         .collect()
 }
@@ -277,8 +277,8 @@ mod tests {
     #[test]
     fn facts_align_their_labels() {
         let items = vec![
-            ("lists".to_string(), "66".to_string()),
-            ("closest rival".to_string(), "6 7".to_string()),
+            ("lists".to_string(), Cell::plain("66")),
+            ("closest rival".to_string(), Cell::plain("6 7")),
         ];
         assert_eq!(
             render_facts(&items),

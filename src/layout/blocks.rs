@@ -53,10 +53,11 @@ pub enum Block {
         /// (none when it is not of that kind: the site says so).
         quotes: Vec<String>,
     },
-    /// Key figures as label and value pairs.
+    /// Key figures as label and value pairs, each value as shown and exact
+    /// (release snapshots compare the exact ones).
     Facts {
         /// `(label, value)` in display order.
-        items: Vec<(String, String)>,
+        items: Vec<(String, Cell)>,
     },
     /// A data table.
     Table(Table),

@@ -192,10 +192,11 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
     );
     let exact_and_decimal = |value: &Exact| {
         let exact = exact_string(value);
-        match exact.strip_suffix("/1") {
+        let shown = match exact.strip_suffix("/1") {
             Some(whole) => whole.to_string(),
             None => format!("{exact} ≈ {}", format::decimal(value)),
-        }
+        };
+        Cell { shown, exact }
     };
     vec![
         Block::Heading {
@@ -212,13 +213,13 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                         "most likely (tied)"
                     }
                     .into(),
-                    values(&figures.modes),
+                    Cell::plain(values(&figures.modes)),
                 ),
-                ("median".into(), figures.median.to_string()),
-                ("from".into(), format!("{low} to {high}")),
+                ("median".into(), Cell::plain(figures.median.to_string())),
+                ("from".into(), Cell::plain(format!("{low} to {high}"))),
                 (
                     "equally likely outcomes".into(),
-                    format::count(&roll.total_outcomes),
+                    cells::count(&roll.total_outcomes),
                 ),
             ],
         },

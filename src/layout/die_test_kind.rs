@@ -86,31 +86,46 @@ fn percent(p: f64) -> String {
     format!("{} %", format::float(p * 100.0))
 }
 
-fn test_line(test: &ChiSquare) -> String {
-    format!(
-        "{} with {} degrees of freedom, p = {}",
-        format::float(test.statistic),
-        test.df,
-        format::float(test.p_value)
-    )
+/// A test's statistic, degrees of freedom and p-value: rounded as shown,
+/// and in full as exact (the shortest text that reads back as the same
+/// floating-point number).
+fn test_line(test: &ChiSquare) -> Cell {
+    Cell {
+        shown: format!(
+            "{} with {} degrees of freedom, p = {}",
+            format::float(test.statistic),
+            test.df,
+            format::float(test.p_value)
+        ),
+        exact: format!(
+            "{} with {} degrees of freedom, p = {}",
+            test.statistic, test.df, test.p_value
+        ),
+    }
 }
 
-fn facts(params: &Params, results: &Results) -> Vec<(String, String)> {
+fn facts(params: &Params, results: &Results) -> Vec<(String, Cell)> {
     let exact = match &results.exact_p_value {
-        Some(p) => format!(
-            "{} ({})",
-            format::decimal(p),
-            crate::engine::exact_string(p)
-        ),
-        None => format!(
+        Some(p) => Cell {
+            shown: format!(
+                "{} ({})",
+                format::decimal(p),
+                crate::engine::exact_string(p)
+            ),
+            exact: crate::engine::exact_string(p),
+        },
+        None => Cell::plain(format!(
             "not computed: more than {} outcomes to enumerate, so the verdict uses the \
              chi-square approximation",
             format::count(&ENUMERATION_LIMIT.into())
-        ),
+        )),
     };
     vec![
-        ("die".into(), params.die.to_string()),
-        ("rolls".into(), format::count(&results.rolls.into())),
+        ("die".into(), Cell::plain(params.die.to_string())),
+        (
+            "rolls".into(),
+            crate::layout::cells::count(&results.rolls.into()),
+        ),
         ("Pearson chi-square".into(), test_line(&results.chi_square)),
         ("G-test".into(), test_line(&results.g_test)),
         ("exact multinomial p-value".into(), exact),

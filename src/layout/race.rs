@@ -79,11 +79,6 @@ fn lists_text<'a>(lists: impl Iterator<Item = &'a List>) -> String {
     lists.map(list_text).collect::<Vec<_>>().join("; ")
 }
 
-/// A yes/no fact.
-fn yes_no_text(flag: bool) -> String {
-    yes_no(flag).shown
-}
-
 fn sums_table(results: &Results) -> Table {
     Table {
         id: "sums".into(),
@@ -218,43 +213,49 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
         },
         Block::Facts {
             items: vec![
-                ("Lists".into(), o.lists.to_string()),
+                ("Lists".into(), Cell::plain(o.lists.to_string())),
                 (
                     "Lists compared against every other".into(),
-                    o.rows_evaluated.to_string(),
+                    Cell::plain(o.rows_evaluated.to_string()),
                 ),
                 (
                     "Games computed exactly to prove it".into(),
-                    o.exact_games.to_string(),
+                    Cell::plain(o.exact_games.to_string()),
                 ),
-                ("Greedy search ends at".into(), list_text(&o.greedy.list)),
+                (
+                    "Greedy search ends at".into(),
+                    Cell::plain(list_text(&o.greedy.list)),
+                ),
                 (
                     "Unbeaten lists".into(),
-                    if o.unbeaten.is_empty() {
+                    Cell::plain(if o.unbeaten.is_empty() {
                         "none".into()
                     } else {
                         lists_text(o.unbeaten.iter().map(|r| &r.list))
-                    },
+                    }),
                 ),
                 (
                     "Greedy list is unbeaten".into(),
-                    yes_no_text(o.greedy.is_unbeaten),
+                    yes_no(o.greedy.is_unbeaten),
                 ),
                 (
                     "Greedy list's smallest margin over the other lists".into(),
-                    format!(
-                        "{} (closest rival {})",
-                        fraction(&o.greedy.min_margin).shown,
-                        list_text(&o.greedy.closest_rival)
-                    ),
+                    {
+                        let margin = fraction(&o.greedy.min_margin);
+                        let rival = list_text(&o.greedy.closest_rival);
+                        Cell {
+                            shown: format!("{} (closest rival {rival})", margin.shown),
+                            exact: format!("{} (closest rival {rival})", margin.exact),
+                        }
+                    },
                 ),
                 (
                     "Fastest solo list".into(),
-                    lists_text(o.fastest_solo.lists.iter()),
+                    Cell::plain(lists_text(o.fastest_solo.lists.iter())),
                 ),
                 (
                     "Fastest solo list is unbeaten".into(),
-                    yes_no_text(o.fastest_solo.is_unbeaten),
+                    yes_no(o.fastest_solo.is_unbeaten),
                 ),
             ],
         },

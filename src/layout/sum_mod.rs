@@ -128,27 +128,25 @@ fn case_blocks(case: &Case, with_charts: bool) -> Vec<Block> {
     blocks
 }
 
-fn facts(case: &Case) -> Vec<(String, String)> {
+fn facts(case: &Case) -> Vec<(String, Cell)> {
     let f = &case.fairness;
+    let gap = &f.max_abs_deviation * Exact::from_integer(100.into());
     vec![
-        ("Total outcomes".into(), format::count(&case.total_outcomes)),
-        (
-            "Exactly uniform".into(),
-            if f.uniform { "yes" } else { "no" }.into(),
-        ),
+        ("Total outcomes".into(), cells::count(&case.total_outcomes)),
+        ("Exactly uniform".into(), cells::yes_no(f.uniform)),
         (
             "Largest gap from the fair share 1/n".into(),
-            format!(
-                "{} percentage points",
-                format::decimal(&(&f.max_abs_deviation * Exact::from_integer(100.into())))
-            ),
+            Cell {
+                shown: format!("{} percentage points", format::decimal(&gap)),
+                exact: crate::engine::exact_string(&gap),
+            },
         ),
-        ("Total variation distance".into(), format::decimal(&f.tvd)),
+        ("Total variation distance".into(), cells::fraction(&f.tvd)),
         (
             "Chance of the likeliest bin ÷ the least likely".into(),
             f.max_min_ratio
                 .as_ref()
-                .map_or("a bin is empty".into(), format::decimal),
+                .map_or(Cell::plain("a bin is empty"), cells::fraction),
         ),
     ]
 }

@@ -84,8 +84,53 @@ pub struct FiguresAt {
     pub scenario: String,
     /// Its title then.
     pub title: String,
-    /// `(label, value)` as its page showed them.
-    pub figures: Vec<(String, String)>,
+    /// Its figures in page order.
+    pub figures: Vec<Figure>,
+}
+
+/// One headline figure at a release.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Figure {
+    /// As snapshots hold it since 1.1: the exact value beside the one
+    /// shown, so a change in rounding or wording is never a changed figure.
+    Exact {
+        /// The figure's label on its page.
+        label: String,
+        /// The value as its page showed it.
+        shown: String,
+        /// The exact value: a reduced fraction `p/q`, every digit of a
+        /// count, or the shown text where a figure is words.
+        exact: String,
+    },
+    /// As the first snapshots hold it: `[label, value]`, the value as its
+    /// page showed it and nothing more.
+    Shown(String, String),
+}
+
+impl Figure {
+    /// The figure's label.
+    pub fn label(&self) -> &str {
+        match self {
+            Figure::Exact { label, .. } | Figure::Shown(label, _) => label,
+        }
+    }
+
+    /// The value as its page showed it.
+    pub fn shown(&self) -> &str {
+        match self {
+            Figure::Exact { shown, .. } | Figure::Shown(_, shown) => shown,
+        }
+    }
+
+    /// Whether two releases' figures say the same: compared exactly where
+    /// both hold the exact value, else (an older snapshot) as shown.
+    pub fn same_as(&self, other: &Figure) -> bool {
+        match (self, other) {
+            (Figure::Exact { exact: a, .. }, Figure::Exact { exact: b, .. }) => a == b,
+            _ => self.shown() == other.shown(),
+        }
+    }
 }
 
 /// A release snapshot as stored.
@@ -356,6 +401,30 @@ mod tests {
         ] {
             assert!(check_date(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_committed_first_format_snapshot_reads_and_compares_as_shown() {
+        let text = include_str!("../../content/releases/1.0.0.json");
+        let release = parse("releases/1.0.0.json", text, "content/").unwrap();
+        assert_eq!(release.snapshot.to_text(), text, "it writes back unchanged");
+        let figures = &release.snapshot.figures[0].figures;
+        assert!(figures.iter().all(|f| matches!(f, Figure::Shown(..))));
+        let shown = Figure::Shown("mean".into(), "7".into());
+        let exact = |shown: &str, exact: &str| Figure::Exact {
+            label: "mean".into(),
+            shown: shown.into(),
+            exact: exact.into(),
+        };
+        assert!(exact("7", "7/1").same_as(&exact("7.0", "7/1")));
+        assert!(!exact("7", "7/1").same_as(&exact("7", "15/2")));
+        assert!(shown.same_as(&exact("7", "7/1")));
+        assert!(!shown.same_as(&exact("7.0", "7/1")));
+        assert_eq!(
+            serde_json::to_string(&exact("3.5", "7/2")).unwrap(),
+            r#"{"label":"mean","shown":"3.5","exact":"7/2"}"#
+        );
+        assert_eq!(serde_json::to_string(&shown).unwrap(), r#"["mean","7"]"#);
     }
 
     #[test]

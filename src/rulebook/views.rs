@@ -4,7 +4,7 @@
 
 use super::changes::{diffable, Change, History};
 use super::glossary::Entry;
-use super::releases::{FiguresAt, RuleAt, Snapshot, FOLDER};
+use super::releases::{Figure, FiguresAt, RuleAt, Snapshot, FOLDER};
 use super::rules::Book;
 use crate::html::anchors::{slugify, Anchors};
 use crate::paths;
@@ -131,6 +131,16 @@ fn change_view<'a>(change: &Change<'a>, live: &dyn Fn(&str) -> Option<String>) -
     }
 }
 
+/// Each figure keyed by its label and how many figures before it share it.
+fn occurrences(figures: &[Figure]) -> impl Iterator<Item = ((&str, usize), &Figure)> {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    figures.iter().map(move |figure| {
+        let n = seen.entry(figure.label()).or_default();
+        *n += 1;
+        ((figure.label(), *n - 1), figure)
+    })
+}
+
 /// The headline figures that differ between two releases, old and new.
 fn figure_views<'a>(
     old: &'a Snapshot,
@@ -144,25 +154,22 @@ fn figure_views<'a>(
         .collect();
     let mut rows = Vec::new();
     for scenario in &new.figures {
-        let before: BTreeMap<&str, &str> = old_by_name
+        // A label repeats once a case: the nth figure of a label is
+        // compared with the nth it had.
+        let before: BTreeMap<(&str, usize), &Figure> = old_by_name
             .get(scenario.scenario.as_str())
-            .map(|f| {
-                f.figures
-                    .iter()
-                    .map(|(l, v)| (l.as_str(), v.as_str()))
-                    .collect()
-            })
+            .map(|f| occurrences(&f.figures).collect())
             .unwrap_or_default();
-        for (label, value) in &scenario.figures {
-            let was = before.get(label.as_str()).copied();
-            if was != Some(value.as_str()) {
+        for (at, figure) in occurrences(&scenario.figures) {
+            let was = before.get(&at).copied();
+            if !was.is_some_and(|was| was.same_as(figure)) {
                 rows.push(FigureView {
                     title: &scenario.title,
                     // A scenario removed since the release stays unlinked.
                     href: scenario_href(&scenario.scenario),
-                    label,
-                    was,
-                    now: value,
+                    label: figure.label(),
+                    was: was.map(Figure::shown),
+                    now: figure.shown(),
                 });
             }
         }

@@ -32,8 +32,7 @@ pub fn report_html(computed: &Computed) -> Result<String> {
             scenario: &scenario.name,
         };
         let (blocks, headings) = html::blocks(&blocks, &links, &scenario.source)?;
-        let json_doc = scenario_json(scenario, &computed.page);
-        let json_text = serde_json::to_string_pretty(&json_doc).expect("JSON values serialise");
+        let json_text = scenario_json(scenario, &computed.page.results);
 
         let mut context = renderer.context(
             "report.html",

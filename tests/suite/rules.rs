@@ -669,3 +669,61 @@ fn terms_skip_alt_text_fold_any_letter_case_and_need_a_glossary_to_list() {
     );
     assert!(snapshot(&dir.path().join("site")) == before);
 }
+
+/// Release snapshots hold each figure's exact value beside the one shown
+/// (issue 26, item 3): a change in rounding or wording is no changed
+/// figure, a changed exact value is; and a snapshot of the first format,
+/// `[label, shown]` only, still reads and compares by what it showed.
+#[test]
+fn releases_compare_figures_by_their_exact_values() {
+    let dir = rules_site();
+    let project = Project::at(dir.path());
+    fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
+    fairdice::rulebook::publish::release(&project, "1.1.0", "2026-03-01").unwrap();
+    let path = dir.path().join("content/releases/1.0.0.json");
+    let first: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let figures = &first["figures"][0]["figures"];
+    // The first case's distance, and the second case's outcomes: each
+    // case repeats the labels.
+    let exact =
+        serde_json::json!({"label": "Total variation distance", "shown": "0", "exact": "0/1"});
+    assert_eq!(figures[3], exact);
+    assert_eq!(
+        figures[5],
+        serde_json::json!({"label": "Total outcomes", "shown": "216", "exact": "216"})
+    );
+    let changed = |edit: &dyn Fn(&mut Value)| {
+        let mut old = first.clone();
+        edit(&mut old["figures"][0]["figures"]);
+        fs::write(&path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+        build::build(&project).unwrap();
+        let page = read(dir.path(), "releases/1.1.0.html");
+        page.find("<tbody>\n<tr>")
+            .map(|at| page[at..page.find("</tbody>").unwrap()].to_string())
+    };
+    // Shown otherwise, the same exact values: nothing changed.
+    let reshown = |figures: &mut Value| {
+        for figure in figures.as_array_mut().unwrap() {
+            figure["shown"] = format!("about {}", figure["shown"].as_str().unwrap()).into();
+        }
+    };
+    assert_eq!(changed(&reshown), None);
+    // The same figures in the first format, shown strings only: as they
+    // showed, nothing changed.
+    let first_format = |figures: &mut Value| {
+        for figure in figures.as_array_mut().unwrap() {
+            *figure = serde_json::json!([figure["label"], figure["shown"]]);
+        }
+    };
+    assert_eq!(changed(&first_format), None);
+    // A changed exact value is a changed figure, shown as it showed.
+    let rival = |figures: &mut Value| {
+        figures[3]["exact"] = "1/2".into();
+        figures[3]["shown"] = "0.5".into();
+    };
+    assert_eq!(
+        changed(&rival).unwrap(),
+        "<tbody>\n<tr><td><a href=\"../rules/sums.html\">Sums</a></td>\
+         <td>Total variation distance</td><td>0.5</td><td>0</td></tr>\n"
+    );
+}
