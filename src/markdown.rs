@@ -6,7 +6,6 @@ mod math;
 mod numbered;
 
 use crate::html::anchors::{self, slugify, Anchors};
-use crate::html::escape as escape_html;
 use crate::html::Heading;
 pub use numbered::{Block, Glossary, MarkTerms, Numbered, Plan, Planned, Rule};
 
@@ -209,8 +208,8 @@ pub fn render_page(
                             Some(Expansion::Link { text, href }) => page.push(Event::InlineHtml(
                                 format!(
                                     "<a href=\"{}\">{}</a>",
-                                    escape_html(&href),
-                                    escape_html(&text)
+                                    crate::html::escape(&href),
+                                    crate::html::escape(&text)
                                 )
                                 .into(),
                             )),
@@ -518,7 +517,7 @@ impl<'n> Rules<'n> {
     /// the site adds after it.
     fn number_html(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
         let rule = &self.rules[index];
-        let key = escape_html(&rule.key);
+        let key = crate::html::escape(&rule.key);
         format!(
             "<a class=\"rule-number\" href=\"#{key}\">{}</a>{} ",
             rule.number,
@@ -561,7 +560,7 @@ impl<'a> Page<'a, '_> {
                     rules.paragraph = true;
                     let html = format!(
                         "<p class=\"rule\" id=\"{}\">{}",
-                        escape_html(&rules.rules[index].key),
+                        crate::html::escape(&rules.rules[index].key),
                         rules.number_html(index, &mut self.errors)
                     );
                     self.rule_anchor(index);
@@ -586,7 +585,7 @@ impl<'a> Page<'a, '_> {
                     Some(index) => {
                         let html = format!(
                             "<li class=\"rule\" id=\"{}\">{}",
-                            escape_html(&rules.rules[index].key),
+                            crate::html::escape(&rules.rules[index].key),
                             rules.number_html(index, &mut self.errors)
                         );
                         self.rule_anchor(index);
@@ -809,7 +808,7 @@ impl<'a> Page<'a, '_> {
         };
         html::push_html(&mut inner_html, heading.inner.into_iter());
         let n = heading.level as u8;
-        let escaped = escape_html(&id);
+        let escaped = crate::html::escape(&id);
         self.rendered.headings.push(Heading { level: n, text, id });
         Event::Html(
             format!("<h{n} id=\"{escaped}\">{inner_html}<a class=\"anchor\" href=\"#{escaped}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),

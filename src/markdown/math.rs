@@ -6,7 +6,7 @@
 //! page escaped, and the MathML is checked against the elements and
 //! attributes the renderer is known to write before it is published.
 
-use super::escape_html;
+use crate::html::escape;
 use pulldown_latex::config::DisplayMode;
 use pulldown_latex::event::{Content, Dimension, DimensionUnit, Event, Grouping};
 use pulldown_latex::{write_mathml, Parser, RenderConfig, Storage};
@@ -382,7 +382,7 @@ fn annotated(mathml: &str, latex: &str) -> Option<String> {
     Some(format!(
         "{}<semantics><mrow>{body}</mrow><annotation encoding=\"application/x-tex\">{}</annotation></semantics></math>",
         &mathml[..open_end],
-        escape_html(latex)
+        escape(latex)
     ))
 }
 

@@ -3,7 +3,7 @@
 //! phones, on tap (the mark takes focus). The definition sits in an
 //! attribute shown by CSS, so the search index and print never hold it.
 
-use crate::html::escape as escape_html;
+use crate::html;
 use crate::markdown::{Glossary, MarkTerms};
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
@@ -176,8 +176,8 @@ impl<'t> Marker<'t> {
                 }
                 pieces.push(Err(format!(
                     "<span class=\"term\" tabindex=\"0\" data-definition=\"{}\">{}</span>",
-                    escape_html(&self.terms.definitions[term]),
-                    escape_html(&text[start_in_text..end_in_text])
+                    html::escape(&self.terms.definitions[term]),
+                    html::escape(&text[start_in_text..end_in_text])
                 )));
                 done = end_in_text;
                 from = end;

@@ -3,7 +3,7 @@
 
 use super::RenderedPage;
 use crate::config::Config;
-use crate::html::escape as escape_html;
+use crate::html;
 
 /// The sitemap of `pages`, sorted by address, with each page's "last
 /// updated" date when it has one; `None` without a base address (a sitemap
@@ -21,10 +21,10 @@ pub(super) fn sitemap(config: &Config, pages: &[RenderedPage]) -> Option<String>
     );
     for (url, updated) in entries {
         xml.push_str("  <url>\n    <loc>");
-        xml.push_str(&escape_html(&url));
+        xml.push_str(&html::escape(&url));
         xml.push_str("</loc>\n");
         if let Some(date) = updated {
-            xml.push_str(&format!("    <lastmod>{}</lastmod>\n", escape_html(date)));
+            xml.push_str(&format!("    <lastmod>{}</lastmod>\n", html::escape(date)));
         }
         xml.push_str("  </url>\n");
     }
