@@ -74,8 +74,9 @@ pub struct Playground {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Response {
-    /// The scenario page's blocks for these values, and the scenario file
-    /// that gives them.
+    /// The scenario page's blocks for these values, the scenario file
+    /// that gives them, and their results as `eval --json` writes them
+    /// (null in the browser's module: the page reads only the HTML).
     Done {
         html: String,
         yaml: String,

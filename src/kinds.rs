@@ -185,8 +185,9 @@ impl fmt::Debug for Results {
     }
 }
 
-/// The browser's module never stores, reads back or replays results: in
-/// its build those bodies are left out, and their code with them.
+/// The browser's module never stores, reads back, replays or exports
+/// results (its page shows only the HTML): in its build those bodies are
+/// left out, and their code with them.
 const BROWSER_NEVER: &str = "the browser's module stores, reads back and replays no results";
 
 trait ErasedParams: fmt::Debug + Send + Sync {
@@ -275,6 +276,9 @@ impl<K: Kind> ErasedParams for Typed<K> {
 
 impl<K: Kind> ErasedResults for TypedResults<K> {
     fn to_json(&self) -> serde_json::Value {
+        if cfg!(feature = "browser") {
+            unreachable!("{BROWSER_NEVER}")
+        }
         K::contract(&self.results, serde_json::value::Serializer).expect("results serialize")
     }
     #[cfg(not(feature = "browser"))]
@@ -290,7 +294,11 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
     }
     fn page(&self, others: &dyn Others) -> ScenarioPage {
         ScenarioPage {
-            results: self.to_json(),
+            results: if cfg!(feature = "browser") {
+                serde_json::Value::Null
+            } else {
+                self.to_json()
+            },
             blocks: K::layout_with(&self.params, &self.results, others),
         }
     }

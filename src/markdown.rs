@@ -7,7 +7,7 @@ mod numbered;
 
 use crate::html::anchors::{self, slugify, Anchors};
 use crate::html::Heading;
-pub use numbered::{Block, Glossary, MarkTerms, Numbered, Plan, Planned, Rule};
+pub use numbered::{Block, Glossary, Holder, MarkTerms, Numbered, Opening, Plan, Planned, Rule};
 
 use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion, Found};
@@ -513,32 +513,30 @@ impl<'n> Rules<'n> {
         }
     }
 
-    /// The opening of a rule: its number, linked to its anchor, and what
-    /// the site adds after it.
-    fn number_html(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
+    /// The HTML that opens a rule in `holder`; a failure is the rule's
+    /// error, and the rule opens as a plain block.
+    fn opening(
+        &self,
+        index: usize,
+        holder: Holder,
+        errors: &mut Vec<MarkdownError>,
+    ) -> Option<String> {
         let rule = &self.rules[index];
-        let key = crate::html::escape(&rule.key);
-        format!(
-            "<a class=\"rule-number\" href=\"#{key}\">{}</a>{} ",
-            rule.number,
-            self.marks(index, errors)
-        )
-    }
-
-    /// What the site adds after a rule's number; a failure is the rule's
-    /// error, and the rule goes without.
-    fn marks(&self, index: usize, errors: &mut Vec<MarkdownError>) -> String {
-        let rule = &self.rules[index];
+        let opening = Opening {
+            holder,
+            number: &rule.number,
+            key: &rule.key,
+        };
         self.numbering
-            .decorate(&rule.key)
-            .unwrap_or_else(|message| {
+            .open(&opening)
+            .map_err(|message| {
                 errors.push(MarkdownError {
                     line: rule.line,
                     column: rule.column,
                     message,
-                });
-                String::new()
+                })
             })
+            .ok()
     }
 
     fn done(self) -> Vec<Rule> {
@@ -557,14 +555,10 @@ impl<'a> Page<'a, '_> {
         match event {
             Event::Start(Tag::Paragraph) => match rule_at(Block::Paragraph) {
                 Some(index) => {
-                    rules.paragraph = true;
-                    let html = format!(
-                        "<p class=\"rule\" id=\"{}\">{}",
-                        crate::html::escape(&rules.rules[index].key),
-                        rules.number_html(index, &mut self.errors)
-                    );
+                    let html = rules.opening(index, Holder::Paragraph, &mut self.errors);
+                    rules.paragraph = html.is_some();
                     self.rule_anchor(index);
-                    Event::Html(html.into())
+                    html.map_or(event, |html| Event::Html(html.into()))
                 }
                 None => event,
             },
@@ -580,19 +574,12 @@ impl<'a> Page<'a, '_> {
             }
             Event::Start(Tag::Item) => {
                 let index = rule_at(Block::Item);
-                rules.items.push(index.is_some());
-                match index {
-                    Some(index) => {
-                        let html = format!(
-                            "<li class=\"rule\" id=\"{}\">{}",
-                            crate::html::escape(&rules.rules[index].key),
-                            rules.number_html(index, &mut self.errors)
-                        );
-                        self.rule_anchor(index);
-                        Event::Html(html.into())
-                    }
-                    None => event,
+                let html = index.and_then(|i| rules.opening(i, Holder::Item, &mut self.errors));
+                rules.items.push(html.is_some());
+                if let Some(index) = index {
+                    self.rule_anchor(index);
                 }
+                html.map_or(event, |html| Event::Html(html.into()))
             }
             Event::End(TagEnd::Item) if rules.items.pop() == Some(true) => {
                 Event::Html("</li>\n".into())
@@ -793,11 +780,9 @@ impl<'a> Page<'a, '_> {
             (Some(index), Some(rules)) => {
                 let rule = &rules.rules[index];
                 text = format!("{} {text}", rule.number);
-                inner_html = format!(
-                    "<span class=\"rule-number\">{}</span>{} ",
-                    rule.number,
-                    rules.marks(index, &mut self.errors)
-                );
+                inner_html = rules
+                    .opening(index, Holder::Heading, &mut self.errors)
+                    .unwrap_or_default();
                 let key = rule.key.clone();
                 self.rule_anchor(index);
                 key

@@ -51,7 +51,20 @@ pub struct Computed<'a> {
 }
 
 /// Templates earlier versions read, whose work [`crate::html`] now does.
-const RETIRED_TEMPLATES: [&str; 2] = ["blocks.html", "table.html"];
+const RETIRED_TEMPLATES: [(&str, &str); 3] = [
+    ("blocks.html", BLOCKS_RETIRED),
+    ("table.html", BLOCKS_RETIRED),
+    (
+        "rulebook/marks.html",
+        "its place is taken by templates/rulebook/rule.html, which writes a rule's whole \
+         opening (its element, number and marks): move your changes there and remove this file",
+    ),
+];
+
+/// Why `blocks.html` and `table.html` are no longer read.
+const BLOCKS_RETIRED: &str = "a scenario's blocks and tables are written by fairdice itself, so \
+     the calculators in the page show what the build wrote; remove the file (style tables in \
+     templates/assets/style.css, place the blocks with {{ blocks_html | safe }})";
 
 /// Load the default templates, overridden file by file by those in `dir`
 /// (which may be missing: the defaults are compiled in).
@@ -62,15 +75,10 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
     if dir.is_dir() || dir.is_symlink() {
         let mut errors = Vec::new();
         crate::content::read_folder(dir, "templates/", &mut errors, |relative, bytes| {
-            if RETIRED_TEMPLATES.contains(&relative.as_str()) {
+            if let Some((_, why)) = RETIRED_TEMPLATES.iter().find(|(name, _)| *name == relative) {
                 return Err(Error::file(
                     format!("templates/{relative}"),
-                    format!(
-                        "fairdice no longer reads templates/{relative}: a scenario's blocks and \
-                         tables are written by fairdice itself, so the calculators in the page \
-                         show what the build wrote; remove the file (style tables in \
-                         templates/assets/style.css, place the blocks with {{{{ blocks_html | safe }}}})"
-                    ),
+                    format!("fairdice no longer reads templates/{relative}: {why}"),
                 ));
             }
             files.insert(relative, bytes);
@@ -662,11 +670,11 @@ impl Renderer<'_> {
             output: output.to_string(),
             table_ids: Default::default(),
         };
-        let decorate = |key: &str| {
-            let unreleased = self.unreleased.contains(key);
-            (self.history).marks_html(self.tera, self.book, key, output, unreleased)
+        let open = |opening: &markdown::Opening| {
+            let unreleased = self.unreleased.contains(opening.key);
+            (self.history).opening_html(self.tera, self.book, opening, output, unreleased)
         };
-        let numbering = self.book.numbering(page, &decorate);
+        let numbering = self.book.numbering(page, &open);
         let terms = self
             .terms
             .filter(|_| page.source != rulebook::GLOSSARY_PAGE);

@@ -12,9 +12,29 @@ pub trait Numbered: Sync {
     /// Plan the rules of `text`. `single_mark` tells whether a paragraph's
     /// source is one shortcode alone (a table or chart, not a rule).
     fn plan(&self, text: &str, options: Options, single_mark: &dyn Fn(&str) -> bool) -> Plan;
-    /// Extra HTML placed after a rule's number (marks, links), by key, or
-    /// why it could not be made.
-    fn decorate(&self, key: &str) -> Result<String, String>;
+    /// The HTML that opens a rule (its element, number and marks), or why
+    /// it could not be made.
+    fn open(&self, opening: &Opening) -> Result<String, String>;
+}
+
+/// The block a rule is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Holder {
+    /// A paragraph: the opening is the `<p>` itself.
+    Paragraph,
+    /// A list item: the opening is the `<li>` itself.
+    Item,
+    /// A heading: the opening goes inside it, before its text.
+    Heading,
+}
+
+/// What opens one rule on its page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Opening<'r> {
+    pub holder: Holder,
+    pub number: &'r str,
+    pub key: &'r str,
 }
 
 /// A glossary's terms, ready to mark on one page after another.

@@ -12,10 +12,13 @@
 //! spaces, so every offset holds) and dresses each rule from the plan.
 
 use crate::html::anchors::{check_id, slugify};
-use crate::markdown::{Block, Numbered, Plan, Planned, Rule};
+use crate::markdown::{Block, Numbered, Opening, Plan, Planned, Rule};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use std::collections::HashMap;
 use std::ops::Range;
+
+/// Writes the HTML that opens a rule, or says why it could not.
+pub type Opener<'a> = dyn Fn(&Opening) -> Result<String, String> + Sync + 'a;
 
 /// How one page is numbered.
 pub struct Numbering<'a> {
@@ -23,8 +26,8 @@ pub struct Numbering<'a> {
     pub chapter: usize,
     /// The page's file name without `.md`, first part of derived keys.
     pub stem: String,
-    /// Extra HTML placed after a rule's number (marks, links), by key.
-    pub decorate: &'a (dyn Fn(&str) -> Result<String, String> + Sync),
+    /// The HTML that opens a rule (see `rulebook/rule.html`).
+    pub open: &'a Opener<'a>,
 }
 
 /// A level of the numbering: the page, or a heading.
@@ -54,8 +57,8 @@ impl Numbered for Numbering<'_> {
         plan(text, options, self, single_mark)
     }
 
-    fn decorate(&self, key: &str) -> Result<String, String> {
-        (self.decorate)(key)
+    fn open(&self, opening: &Opening) -> Result<String, String> {
+        (self.open)(opening)
     }
 }
 
@@ -387,12 +390,13 @@ mod tests {
     use super::*;
     use crate::markdown::tests::Fake;
     use crate::markdown::{plan_rules, render_numbered};
+    use crate::rulebook::views::{opening_html, RULE_TEMPLATE};
 
     fn numbers(text: &str) -> Vec<(String, String, bool)> {
         let numbering = Numbering {
             chapter: 3,
             stem: "start-of-game".into(),
-            decorate: &|_| Ok(String::new()),
+            open: &|_| Ok(String::new()),
         };
         let plan = plan(text, crate::markdown::options(), &numbering, &|s| {
             s == "\u{E000}"
@@ -451,7 +455,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "p".into(),
-            decorate: &|_| Ok(String::new()),
+            open: &|_| Ok(String::new()),
         };
         let plan = plan(
             "One. {#a} {#b}\n\nTwo. {#x\"y}\n",
@@ -475,7 +479,7 @@ mod tests {
         let numbering = Numbering {
             chapter: 1,
             stem: "p".into(),
-            decorate: &|_| Ok(String::new()),
+            open: &|_| Ok(String::new()),
         };
         let mut text = "- first\n".repeat(5_000);
         text.push_str("- last\n  - sub\n");
@@ -492,12 +496,37 @@ mod tests {
         assert_eq!(owns[5_001], ("1.5001a", "- sub"));
     }
 
+    /// The rule book's own opening template, as the site loads it.
+    fn rule_template() -> tera::Tera {
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(vec![".html"]);
+        tera.add_raw_template(
+            RULE_TEMPLATE,
+            include_str!("../../templates/rulebook/rule.html"),
+        )
+        .unwrap();
+        tera
+    }
+
+    /// Openings from the rule book's template, each rule's marks a link to
+    /// figures titled by its key.
+    fn opener() -> impl Fn(&Opening) -> Result<String, String> + Sync {
+        let tera = rule_template();
+        move |opening| {
+            let mut marks = tera::Context::new();
+            let figures = serde_json::json!([{"href": "f.html", "title": opening.key}]);
+            marks.insert("figures", &figures);
+            opening_html(&tera, opening, marks)
+        }
+    }
+
     #[test]
     fn a_table_in_a_rule_is_lifted_out_of_its_paragraph() {
+        let tera = rule_template();
         let numbering = Numbering {
             chapter: 1,
             stem: "start".into(),
-            decorate: &|_| Ok(String::new()),
+            open: &|o| opening_html(&tera, o, tera::Context::new()),
         };
         let body = "Roll; the odds {{ table() }} as shown. {#roll}\n\n\
                     Then {{ table() }} {#then}\n\n- an item {{ table() }} inside {#item}\n";
@@ -531,20 +560,51 @@ mod tests {
         assert_eq!(out.rules[0].text, "Roll; the odds as shown.");
     }
 
+    /// A rule whose opening cannot be made (a broken template, say) is
+    /// an error at the rule's place, and its block opens plain, so the
+    /// page stays well formed.
+    #[test]
+    fn a_rule_that_cannot_open_is_an_error_and_a_plain_block() {
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "p".into(),
+            open: &|o| Err(format!("no opening for {}", o.key)),
+        };
+        let body = "## Head {#head}\n\nRoll. {#roll}\n\n- item {#item}\n";
+        let errors = render_numbered(body, 1, &Fake, &numbering).unwrap_err();
+        let got: Vec<(usize, &str)> = errors
+            .iter()
+            .map(|e| (e.line, e.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, "no opening for head"),
+                (3, "no opening for roll"),
+                (5, "no opening for item")
+            ]
+        );
+    }
+
     #[test]
     fn numbered_pages_carry_numbers_ids_and_plain_text() {
+        let open = opener();
         let numbering = Numbering {
             chapter: 2,
             stem: "dice".into(),
-            decorate: &|key| Ok(format!("<i>{key}</i>")),
+            open: &open,
         };
         let body = "## Dice {#dice}\n\nRoll *two* dice: {{ value(x=\"1\") }}. {#roll}\n\n\
                     The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
         let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
         for expected in [
-            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span><i>dice</i> Dice<a class=\"anchor\"",
-            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a><i>roll</i> Roll <em>two</em> dice: &lt;1&gt;.</p>",
-            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a><i>all</i> all</li>",
+            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span> <a class=\"rule-figures\" \
+             href=\"f.html\" title=\"dice\">figures</a> Dice<a class=\"anchor\"",
+            "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a> \
+             <a class=\"rule-figures\" href=\"f.html\" title=\"roll\">figures</a> \
+             Roll <em>two</em> dice: &lt;1&gt;.</p>",
+            "<li class=\"rule\" id=\"all\"><a class=\"rule-number\" href=\"#all\">2.1.2a</a> \
+             <a class=\"rule-figures\" href=\"f.html\" title=\"all\">figures</a> all</li>",
             "id=\"dice.1.2b\"",
             "\n<table></table>",
         ] {

@@ -3,7 +3,7 @@
 //! (`{{ rule(key="ties") }}`) can name any rule with the number it has now;
 //! the scenarios that measure each rule; and `rules.json`.
 
-use super::numbering::Numbering;
+use super::numbering::{Numbering, Opener};
 use super::releases::RuleAt;
 use crate::content::{Content, Page};
 use crate::error::Error;
@@ -156,7 +156,8 @@ impl Book {
             let numbering = Numbering {
                 chapter: *chapter,
                 stem,
-                decorate: &|_| Ok(String::new()),
+                // Planning writes no HTML.
+                open: &|_| Ok(String::new()),
             };
             let phase =
                 crate::limits::content(format!("numbering the rules of content/{}", page.source));
@@ -213,17 +214,13 @@ impl Book {
     }
 
     /// How a page is numbered, if it is.
-    pub fn numbering<'d>(
-        &self,
-        page: &Page,
-        decorate: &'d (dyn Fn(&str) -> Result<String, String> + Sync),
-    ) -> Option<Numbering<'d>> {
+    pub fn numbering<'d>(&self, page: &Page, open: &'d Opener<'d>) -> Option<Numbering<'d>> {
         self.chapters
             .get(&page.source)
             .map(|(chapter, stem)| Numbering {
                 chapter: *chapter,
                 stem: stem.clone(),
-                decorate,
+                open,
             })
     }
 

@@ -7,6 +7,7 @@ use super::glossary::Entry;
 use super::releases::{Figure, FiguresAt, RuleAt, Snapshot, FOLDER};
 use super::rules::Book;
 use crate::html::anchors::{slugify, Anchors};
+use crate::markdown::Opening;
 use crate::paths;
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
@@ -300,19 +301,19 @@ impl History<'_> {
         entries
     }
 
-    /// What follows a rule's number on its page (`from`): marks of the
-    /// latest release's changes and edits not yet released (`unreleased`),
-    /// and links to its history and to the scenarios that give its figures.
-    pub(crate) fn marks_html(
+    /// A rule's opening on its page (`from`), with its marks: the latest
+    /// release's changes and edits not yet released (`unreleased`), and
+    /// links to its history and to the scenarios that give its figures.
+    pub(crate) fn opening_html(
         &self,
         tera: &Tera,
         book: &Book,
-        key: &str,
+        opening: &Opening,
         from: &str,
         unreleased: bool,
     ) -> Result<String, String> {
+        let key = opening.key;
         let mut context = Context::new();
-        context.insert("key", key);
         if let Some(latest) = self.latest() {
             let version = &latest.snapshot.version;
             context.insert("version", version);
@@ -337,9 +338,28 @@ impl History<'_> {
             })
             .collect();
         context.insert("figures", &figures);
-        render(tera, "rulebook/marks.html", &context)
+        opening_html(tera, opening, context)
     }
 }
+
+/// The HTML that opens a rule (`rulebook/rule.html`): its element, its
+/// number and the marks in `context` (no figures unless it names some).
+pub(crate) fn opening_html(
+    tera: &Tera,
+    opening: &Opening,
+    mut context: Context,
+) -> Result<String, String> {
+    if !context.contains_key("figures") {
+        context.insert("figures", &Vec::<()>::new());
+    }
+    context.insert("holder", &opening.holder);
+    context.insert("number", opening.number);
+    context.insert("key", opening.key);
+    render(tera, RULE_TEMPLATE, &context)
+}
+
+/// The template that opens a rule.
+pub(crate) const RULE_TEMPLATE: &str = "rulebook/rule.html";
 
 /// The glossary as a definition list, each term linked to its rule.
 pub(crate) fn glossary_html(

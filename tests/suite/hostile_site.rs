@@ -619,15 +619,20 @@ fn decode(text: &str) -> String {
 }
 
 /// The templates whose work fairdice now does itself (a scenario's blocks
-/// and tables, so the browser's calculators show what the build wrote) are
+/// and tables, so the browser's calculators show what the build wrote), or
+/// another template does (a rule's marks, now in its whole opening), are
 /// refused by name with the fix, never silently ignored.
 #[test]
 fn retired_templates_are_refused_with_the_fix() {
-    for name in ["blocks.html", "table.html"] {
+    for (name, fix) in [
+        ("blocks.html", "remove the file"),
+        ("table.html", "remove the file"),
+        ("rulebook/marks.html", "templates/rulebook/rule.html"),
+    ] {
         let path = format!("templates/{name}");
         let err = refused(name, &[(path.as_str(), b"<p>{{ table.caption }}</p>")]);
         assert!(err.starts_with(&format!("templates/{name}")), "{err}");
         assert!(err.contains("no longer reads"), "{err}");
-        assert!(err.contains("remove the file"), "{err}");
+        assert!(err.contains(fix), "{err}");
     }
 }
