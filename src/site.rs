@@ -139,7 +139,7 @@ pub fn render(
     let scenario_sources = computed.iter().map(|c| c.scenario);
     let (book, book_errors) = rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
     let history = rulebook::History::new(&content.releases);
-    let terms = glossary_terms(content);
+    let terms = glossary_terms(content, tera)?;
     let failed = failed_scenarios(content);
     let renderer = Renderer {
         tera,
@@ -185,23 +185,28 @@ fn site_title(content: &Content, meta: &Meta) -> String {
     )
 }
 
-/// The glossary's terms, each with its spellings, for marking in pages.
-fn glossary_terms(content: &Content) -> Option<rulebook::Terms> {
-    content.glossary.as_ref().map(|entries| {
-        let _phase = crate::limits::content("preparing the glossary's terms");
-        rulebook::Terms::new(
-            entries
-                .iter()
-                .map(|e| rulebook::Term {
-                    spellings: std::iter::once(&e.term)
-                        .chain(&e.aliases)
-                        .cloned()
-                        .collect(),
-                    definition: e.definition.clone(),
-                })
-                .collect(),
-        )
-    })
+/// The glossary's terms, each with its spellings and its mark, for
+/// marking in pages.
+fn glossary_terms(content: &Content, tera: &Tera) -> Result<Option<rulebook::Terms>> {
+    let Some(entries) = &content.glossary else {
+        return Ok(None);
+    };
+    let _phase = crate::limits::content("preparing the glossary's terms");
+    rulebook::Terms::new(
+        entries
+            .iter()
+            .map(|e| rulebook::Term {
+                spellings: std::iter::once(&e.term)
+                    .chain(&e.aliases)
+                    .cloned()
+                    .collect(),
+                definition: e.definition.clone(),
+            })
+            .collect(),
+        tera,
+    )
+    .map(Some)
+    .map_err(|message| Error::file(format!("templates/{}", rulebook::TERM_TEMPLATE), message))
 }
 
 /// Names of the scenarios that failed to load.

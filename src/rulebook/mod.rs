@@ -27,5 +27,6 @@ pub(crate) use changes::{
 pub use numbering::Numbering;
 pub use rules::RULES_JSON;
 pub(crate) use rules::{rules_json, rules_shown, Book};
+pub(crate) use terms::TERM_TEMPLATE;
 pub use terms::{Term, Terms};
 pub(crate) use views::glossary_html;

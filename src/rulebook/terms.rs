@@ -6,6 +6,14 @@
 use crate::html;
 use crate::markdown::{Glossary, MarkTerms};
 use aho_corasick::{AhoCorasick, Input, MatchKind};
+use tera::{Context, Tera};
+
+/// The template that marks a term where a page first uses it.
+pub(crate) const TERM_TEMPLATE: &str = "rulebook/term.html";
+
+/// Stands for the marked words while a term's mark is rendered, once per
+/// term; each use then puts its own words in its place.
+const WORDS: &str = "\u{E001}";
 
 /// A term to mark: every spelling and the definition.
 pub struct Term {
@@ -28,7 +36,8 @@ pub struct Terms {
     finder: Option<AhoCorasick>,
     /// By the finder's pattern number.
     spellings: Vec<Spelling>,
-    definitions: Vec<String>,
+    /// Each term's mark (from [`TERM_TEMPLATE`]) before and after its words.
+    marks: Vec<(String, String)>,
 }
 
 /// One spelling, in lower case, as the finder knows it.
@@ -46,7 +55,7 @@ struct Spelling {
 
 impl Terms {
     /// The terms, in the glossary's order.
-    pub fn new(terms: Vec<Term>) -> Terms {
+    pub fn new(terms: Vec<Term>, tera: &Tera) -> Result<Terms, String> {
         let mut all: Vec<(String, String, usize)> = Vec::new();
         let mut definitions = Vec::new();
         for (i, term) in terms.into_iter().enumerate() {
@@ -61,11 +70,15 @@ impl Terms {
         let (patterns, mut spellings) = grouped(all);
         link_shorter(&patterns, &mut spellings);
         let finder = (!patterns.is_empty()).then(|| automaton(&patterns));
-        Terms {
+        let marks = definitions
+            .iter()
+            .map(|definition| mark(tera, definition))
+            .collect::<Result<_, _>>()?;
+        Ok(Terms {
             finder,
             spellings,
-            definitions,
-        }
+            marks,
+        })
     }
 }
 
@@ -73,6 +86,23 @@ impl Terms {
 /// the terms spelled so, sorted: a spelling comes right after those that
 /// start it. Terms of one spelling keep the order the spelling-by-spelling
 /// search tried them in (as written, then the glossary's).
+/// A term's mark, before and after its words.
+fn mark(tera: &Tera, definition: &str) -> Result<(String, String), String> {
+    let mut context = Context::new();
+    context.insert("definition", definition);
+    context.insert("words", WORDS);
+    let html = tera
+        .render(TERM_TEMPLATE, &context)
+        .map_err(|e| format!("template {TERM_TEMPLATE}: {e}"))?;
+    match html.split(WORDS).collect::<Vec<_>>()[..] {
+        [before, after] => Ok((before.to_string(), after.to_string())),
+        _ => Err(format!(
+            "template {TERM_TEMPLATE} must show {{{{ words }}}} once, unfiltered: \
+             it is where each page's own words for the term go"
+        )),
+    }
+}
+
 fn grouped(mut all: Vec<(String, String, usize)>) -> (Vec<String>, Vec<Spelling>) {
     all.sort();
     let mut patterns: Vec<String> = Vec::new();
@@ -154,8 +184,8 @@ impl<'t> Marker<'t> {
     pub fn new(terms: &'t Terms) -> Self {
         Marker {
             terms,
-            used: vec![false; terms.definitions.len()],
-            left: terms.definitions.len(),
+            used: vec![false; terms.marks.len()],
+            left: terms.marks.len(),
         }
     }
 
@@ -174,11 +204,9 @@ impl<'t> Marker<'t> {
                 if start_in_text > done {
                     pieces.push(Ok(&text[done..start_in_text]));
                 }
-                pieces.push(Err(format!(
-                    "<span class=\"term\" tabindex=\"0\" data-definition=\"{}\">{}</span>",
-                    html::escape(&self.terms.definitions[term]),
-                    html::escape(&text[start_in_text..end_in_text])
-                )));
+                let (before, after) = &self.terms.marks[term];
+                let words = html::escape(&text[start_in_text..end_in_text]);
+                pieces.push(Err(format!("{before}{words}{after}")));
                 done = end_in_text;
                 from = end;
             }
@@ -290,9 +318,21 @@ impl Folded {
 mod tests {
     use super::*;
 
+    /// The terms, marked by the rule book's own template.
+    pub(crate) fn terms_of(terms: Vec<Term>) -> Terms {
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".html"]);
+        tera.add_raw_template(
+            TERM_TEMPLATE,
+            include_str!("../../templates/rulebook/term.html"),
+        )
+        .unwrap();
+        Terms::new(terms, &tera).unwrap()
+    }
+
     #[test]
     fn the_first_use_of_each_term_is_marked_once() {
-        let terms = Terms::new(vec![
+        let terms = terms_of(vec![
             Term {
                 spellings: vec!["memory zone".into(), "zone".into()],
                 definition: "Where banished <cards> go.".into(),
@@ -339,7 +379,7 @@ mod tests {
 
     #[test]
     fn a_shorter_spelling_is_marked_where_the_longest_cannot_be() {
-        let terms = Terms::new(vec![
+        let terms = terms_of(vec![
             term(&["a b c"], "X"),
             term(&["a b", "memory"], "Y"),
             term(&["memory zone"], "Z"),
@@ -355,10 +395,7 @@ mod tests {
         // Inside a word nothing is marked; the next whole word is.
         assert_eq!(marked(&terms, "ozone zoned zone"), ["W:zone"]);
         assert_eq!(marked(&terms, "nothing here"), Vec::<String>::new());
-        assert_eq!(
-            marked(&Terms::new(Vec::new()), "zone"),
-            Vec::<String>::new()
-        );
+        assert_eq!(marked(&terms_of(Vec::new()), "zone"), Vec::<String>::new());
     }
 
     #[test]
@@ -366,7 +403,7 @@ mod tests {
         let aliases: Vec<String> = (0..50_000).map(|i| format!("w{i}")).collect();
         let mut spellings = vec!["banish".to_string()];
         spellings.extend(aliases);
-        let terms = Terms::new(vec![
+        let terms = terms_of(vec![
             Term {
                 spellings,
                 definition: "Remove.".into(),
@@ -450,7 +487,7 @@ mod tests {
                 .map(|_| ["a", "A", "b", "é", " ", "-", "x", "ab"][next(8)])
                 .collect();
             let expected = reference(&terms, &text);
-            let built = Terms::new(
+            let built = terms_of(
                 terms
                     .iter()
                     .map(|t| {
@@ -492,7 +529,7 @@ mod tests {
 
     #[test]
     fn letter_case_is_ignored_beyond_ascii() {
-        let terms = Terms::new(vec![
+        let terms = terms_of(vec![
             term(&["élan"], "Dash."),
             term(&["ÆON"], "Age."),
             term(&["i"], "Eye."),

@@ -618,6 +618,35 @@ fn decode(text: &str) -> String {
     String::from_utf8(out).expect("UTF-8 after decoding")
 }
 
+/// A glossary term's mark comes from `rulebook/term.html`; an override
+/// that leaves out the page's own words, or shows them twice, is refused
+/// naming the template and what it must hold, and the site is untouched.
+#[test]
+fn a_term_template_without_its_words_is_refused() {
+    let glossary: &[u8] = b"- term: die\n  definition: A cube.\n";
+    for (name, template) in [
+        ("no words", &b"<b>{{ definition }}</b>"[..]),
+        ("twice", b"{{ words }}{{ words }}"),
+        ("broken", b"{{ words"),
+    ] {
+        let err = refused(
+            name,
+            &[
+                ("content/_glossary.yaml", glossary),
+                ("templates/rulebook/term.html", template),
+            ],
+        );
+        assert!(err.contains("rulebook/term.html"), "{name}: {err}");
+        if name != "broken" {
+            assert!(
+                err.starts_with("templates/rulebook/term.html"),
+                "{name}: {err}"
+            );
+            assert!(err.contains("{{ words }} once"), "{name}: {err}");
+        }
+    }
+}
+
 /// The templates whose work fairdice now does itself (a scenario's blocks
 /// and tables, so the browser's calculators show what the build wrote), or
 /// another template does (a rule's marks, now in its whole opening), are
