@@ -13,16 +13,124 @@ pub(crate) type Problem = (usize, usize, String);
 /// was meant).
 pub fn read<T: de::DeserializeOwned>(text: &str) -> Result<T, Problem> {
     refuse_tags(text)?;
-    serde_yaml::from_str(text).map_err(|err| problem(&err))
+    serde_yaml::from_str(text).map_err(|err| problem(&err, text))
 }
 
-/// Where a YAML error is (1:1 when serde_yaml cannot say) and what it says,
-/// without the place repeated and in the author's words.
-pub fn problem(err: &serde_yaml::Error) -> Problem {
+/// Where a YAML error in `text` is (1:1 when serde_yaml cannot say) and
+/// what it says, without the place repeated and in the author's words.
+pub fn problem(err: &serde_yaml::Error, text: &str) -> Problem {
     let (line, column) = err
         .location()
         .map_or((1, 1), |loc| (loc.line(), loc.column()));
-    (line, column, in_words(without_place(&err.to_string())))
+    let said = err.to_string();
+    syntax(&said, text, (line, column))
+        .unwrap_or_else(|| (line, column, in_words(without_place(&said))))
+}
+
+/// The parser's message for a mistake in YAML's syntax (a tab, a quote
+/// or bracket never closed, a key without its colon, a line indented out
+/// of step, a key written twice) said as what to write, at the place
+/// where the fix goes. `None` for any other message.
+fn syntax(said: &str, text: &str, (line, column): (usize, usize)) -> Option<Problem> {
+    let message = without_place(said);
+    // Where the construct the parser was reading began ("while scanning a
+    // quoted scalar at line 1 column 8"): an unclosed quote or bracket is
+    // fixed where it opens.
+    let opened = said.split_once(", while ").and_then(|(_, rest)| {
+        let (_, place) = rest.split_once(" at line ")?;
+        let (l, c) = place.split_once(" column ")?;
+        Some((l.parse::<usize>().ok()?, c.trim().parse::<usize>().ok()?))
+    });
+    let line_text = |n: usize| text.lines().nth(n.saturating_sub(1)).unwrap_or("");
+    let found = if message.contains("tab character") || line_text(line).starts_with('\t') {
+        let tab = line_text(line).find('\t').map_or(column, |at| at + 1);
+        (
+            line,
+            tab,
+            "a tab: YAML indents with spaces only; replace the tab with spaces".to_string(),
+        )
+    } else if said.contains("while scanning a quoted scalar") {
+        let (l, c) = opened.unwrap_or((line, column));
+        let quote = line_text(l).chars().nth(c - 1).unwrap_or('"');
+        let message = format!(
+            "this quote ({quote}) is never closed: end the value with {quote} on the same line"
+        );
+        (l, c, message)
+    } else if let Some(close) = ["flow sequence", "flow mapping"]
+        .iter()
+        .position(|what| said.contains(&format!("while parsing a {what}")))
+    {
+        let (l, c) = opened.unwrap_or((line, column));
+        let (what, end) = [("list", ']'), ("mapping", '}')][close];
+        let message = format!(
+            "this {what} in brackets is not closed: end it with `{end}` on the same line, its \
+             items separated by `, `"
+        );
+        (l, c, message)
+    } else if message.starts_with("could not find expected ':'") {
+        let (l, c) = opened.unwrap_or((line, column));
+        let written = line_text(l).trim();
+        let message = format!("`{written}` is a key without its colon: write it as `key: value`");
+        (l, c, message)
+    } else if message.starts_with("mapping values are not allowed") {
+        indented_or_colon(text, line, column)
+    } else if message.starts_with("did not find expected key") {
+        let message = "expected a key here (`key: value`), lined up with the keys above it: \
+                       check this line's indentation, and that nothing follows a value that \
+                       is already closed"
+            .to_string();
+        (line, column, message)
+    } else if let Some(key) = message.strip_prefix("duplicate entry with key ") {
+        let key = key.trim_matches('"');
+        let (l, c) = second_top_level_key(text, key).unwrap_or((line, column));
+        let message = format!("the key `{key}` is written twice: keep one of them");
+        (l, c, message)
+    } else {
+        return None;
+    };
+    Some(found)
+}
+
+/// "mapping values are not allowed in this context": either a line
+/// indented under a key that already has its value, or a `: ` inside a
+/// plain value.
+fn indented_or_colon(text: &str, line: usize, column: usize) -> Problem {
+    let lines: Vec<&str> = text.lines().collect();
+    let here = lines.get(line - 1).copied().unwrap_or("");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let above = lines[..line - 1]
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    if let Some(above) = above.filter(|a| indent(here) > indent(a) && !a.trim_end().ends_with(':'))
+    {
+        let key = here.trim().split(':').next().unwrap_or("");
+        let message = format!(
+            "`{key}` is indented under `{}`, which already has its value: line it up with \
+             the keys above it",
+            above.trim()
+        );
+        return (line, indent(here) + 1, message);
+    }
+    let (key, value) = here.split_once(": ").unwrap_or(("key", here));
+    let message = format!(
+        "a value holding `: ` must be quoted: write `{}: \"{}\"`",
+        key.trim(),
+        value.trim()
+    );
+    (line, column, message)
+}
+
+/// Where the second top-level `key:` of `text` is.
+fn second_top_level_key(text: &str, key: &str) -> Option<(usize, usize)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .nth(1)
+        .map(|(i, _)| (i + 1, 1))
 }
 
 /// A serde message without the " at line L column C" that serde appends:
@@ -175,6 +283,79 @@ impl<'de> Deserialize<'de> for NonBlank {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each syntax mistake an author makes is said as what to write, at
+    /// the place the fix goes, never in the parser's words.
+    #[test]
+    fn syntax_mistakes_are_said_in_our_words_where_the_fix_goes() {
+        let cases = [
+            (
+                "title: A\n\tkind: dice\n",
+                (2, 1),
+                "a tab: YAML indents with spaces only",
+            ),
+            (
+                "title: a: b\n",
+                (1, 9),
+                "must be quoted: write `title: \"a: b\"`",
+            ),
+            (
+                "title: A\n  kind: dice\n",
+                (2, 3),
+                "`kind` is indented under `title: A`",
+            ),
+            (
+                "title: A\nkind dice\nx: 1\n",
+                (2, 1),
+                "`kind dice` is a key without its colon",
+            ),
+            (
+                "title: \"A\nkind: dice\n",
+                (1, 8),
+                "this quote (\") is never closed",
+            ),
+            (
+                "title: 'A\nkind: dice\n",
+                (1, 8),
+                "this quote (') is never closed",
+            ),
+            (
+                "rolls: [1, 2\nkind: dice\n",
+                (1, 8),
+                "this list in brackets is not closed: end it with `]`",
+            ),
+            (
+                "rolls: {a: 1\nkind: dice\n",
+                (1, 8),
+                "this mapping in brackets is not closed: end it with `}`",
+            ),
+            (
+                "a:\n  b: 1\n c: 2\n",
+                (3, 2),
+                "expected a key here (`key: value`), lined up",
+            ),
+            ("title: A\n- b\n", (2, 1), "expected a key here"),
+            (
+                "title: A\nkind: x\ntitle: B\n",
+                (3, 1),
+                "the key `title` is written twice",
+            ),
+        ];
+        for (text, place, says) in cases {
+            let err = serde_yaml::from_str::<serde_yaml::Value>(text).unwrap_err();
+            let (line, column, message) = problem(&err, text);
+            assert_eq!((line, column), place, "{text:?}: {message}");
+            assert!(message.contains(says), "{text:?}: {message}");
+            for parser_words in [
+                "not allowed in this context",
+                "while scanning",
+                "while parsing",
+                "stream",
+            ] {
+                assert!(!message.contains(parser_words), "{text:?}: {message}");
+            }
+        }
+    }
 
     #[test]
     fn tags_are_refused_where_they_stand() {

@@ -131,7 +131,7 @@ pub(crate) fn parse_with_data(
         message,
     };
     let from_yaml = |err: serde_yaml::Error| {
-        let (line, column, message) = crate::yaml::problem(&err);
+        let (line, column, message) = crate::yaml::problem(&err, text);
         at(line, column, message)
     };
     let blank = text

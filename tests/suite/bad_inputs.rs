@@ -59,12 +59,18 @@ fn cases() -> Vec<Case> {
     huge.push_str(&"x".repeat(50_000_000));
     vec![
         // Scenario files: syntax.
-        case("malformed yaml", s, &scenario("kind: sum-mod\ndice: [d6\ntargets: 2\n"), "content/bad.yaml:", "did not find expected"),
+        case("malformed yaml", s, &scenario("kind: sum-mod\ndice: [d6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "this list in brackets is not closed"),
+        case("a tab", s, &scenario("kind: sum-mod\n\tdice: d6\ntargets: 2\n"), "content/bad.yaml:3:1: ", "a tab: YAML indents with spaces only"),
+        case("unclosed quote", s, &scenario("kind: sum-mod\ndice: \"d6\ntargets: 2\n"), "content/bad.yaml:3:7: ", "is never closed"),
+        case("missing colon", s, &scenario("kind: sum-mod\ndice d6\ntargets: 2\n"), "content/bad.yaml:3:1: ", "`dice d6` is a key without its colon"),
+        case("indented too deep", s, &scenario("kind: sum-mod\n  dice: d6\ntargets: 2\n"), "content/bad.yaml:3:3: ", "`dice` is indented under `kind: sum-mod`"),
+        case("colon in a value", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 2\nnote: a: b\n"), "content/bad.yaml:5:8: ", "must be quoted"),
+        case("key twice", s, &scenario("kind: sum-mod\ndice: d6\ntargets: 2\ndice: d8\n"), "content/bad.yaml:5:1: ", "the key `dice` is written twice"),
         case("tab indentation", s, "title: Bad\nkind: sum-mod\n\tdice: d6\n", "content/bad.yaml:3:", "tab"),
         case("empty file", s, "", "content/bad.yaml:1:1: ", "the file is empty"),
         case("only a comment", s, "# nothing here\n", "content/bad.yaml:1:1: ", "the file is empty"),
         case("a list, not a mapping", s, "- 1\n- 2\n", "content/bad.yaml:1:1: ", "expected struct Header"),
-        case("duplicate key", s, &scenario("kind: sum-mod\ndice: d6\ndice: d8\ntargets: 2\n"), "content/bad.yaml:", "duplicate"),
+        case("duplicate key", s, &scenario("kind: sum-mod\ndice: d6\ndice: d8\ntargets: 2\n"), "content/bad.yaml:4:1: ", "the key `dice` is written twice"),
         case("deeply nested", s, &scenario(&nested), "content/bad.yaml:4:", "recursion limit"),
         case("billion laughs", s, &bomb, "content/bad.yaml:", "repetition limit"),
         Case { name: "fifty megabytes", files: vec![(s, huge.into_bytes())], location: "content/bad.yaml:1:1: ", message: "may have at most 1 MB" },
