@@ -4,6 +4,7 @@
 //! is [`crate::layout`]'s job, and [`crate::kinds`] joins the two.
 
 pub mod cost;
+pub mod deck;
 pub mod dice;
 pub(crate) mod dice_lang;
 pub mod die_test_kind;

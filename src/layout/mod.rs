@@ -9,6 +9,7 @@
 pub mod blocks;
 pub mod cells;
 pub mod csv;
+mod deck;
 mod dice;
 mod die_test_kind;
 mod first_player;
