@@ -39,6 +39,7 @@ pub(crate) static KINDS: &[Entry] = &[
     entry::<analyses::seat_advantage::SeatAdvantage>(false),
     entry::<analyses::dice::Dice>(true),
     entry::<analyses::deck::Deck>(true),
+    entry::<analyses::match_kind::Match>(true),
 ];
 
 /// One registered kind, reached by its name.

@@ -10,6 +10,7 @@ pub(crate) mod dice_lang;
 pub mod die_test_kind;
 pub mod fields;
 pub mod first_player;
+pub mod match_kind;
 pub mod observations;
 pub mod pool;
 pub mod race;

@@ -14,6 +14,7 @@ mod dice;
 mod die_test_kind;
 mod first_player;
 pub mod format;
+mod match_kind;
 mod race;
 mod reroll;
 mod seat_advantage;
