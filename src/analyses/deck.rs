@@ -65,7 +65,8 @@ pub struct Mulligan {
 }
 
 /// A mapping from names to values that keeps the file's order (a question
-/// table reads in the order the author wrote it) and refuses a name twice.
+/// table reads in the order the author wrote it), and refuses a name given
+/// twice (the loader's first reading of the file refuses it too).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Named<V>(pub Vec<(String, V)>);
 
@@ -693,6 +694,6 @@ mod tests {
             "deck: {cards: 10, groups: {x: 3, x: 2}}\ndraws: 3\nwant: {q: {x: 1}}",
         )
         .unwrap_err();
-        assert!(e.to_string().contains("x"), "{e}");
+        assert!(e.to_string().contains("`x` is named twice"), "{e}");
     }
 }
