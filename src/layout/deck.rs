@@ -97,7 +97,8 @@ fn questions_table(params: &Params, cases: &[Case]) -> Table {
         .map(String::from)
         .to_vec();
     if let Some(m) = &params.mulligan {
-        columns.push(format!("kept hand, up to {} redraws", m.redraws));
+        let plural = if m.redraws == 1 { "" } else { "s" };
+        columns.push(format!("kept hand, up to {} redraw{plural}", m.redraws));
     }
     Table {
         id: "questions".into(),
@@ -112,7 +113,7 @@ fn questions_table(params: &Params, cases: &[Case]) -> Table {
                     percent(&c.probability),
                 ];
                 if params.mulligan.is_some() {
-                    row.push(optional_fraction(c.with_mulligans.as_ref()));
+                    row.push(c.with_mulligans.as_ref().map_or(Cell::plain("—"), percent));
                 }
                 row
             })
