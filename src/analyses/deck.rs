@@ -25,8 +25,8 @@ use super::{Analysis, Cost, ParamError};
 /// The `deck` kind.
 pub(crate) struct Deck;
 
-/// Big-integer products per second, on the safe side.
-const PRODUCTS_PER_SECOND: f64 = 2e6;
+/// Big-integer word operations per second, on the safe side.
+const WORD_OPS_PER_SECOND: f64 = 6.7e7;
 
 /// Parameters of a `deck` scenario.
 #[derive(Debug, Clone, Deserialize)]
@@ -355,27 +355,36 @@ impl Analysis for Deck {
         Ok(())
     }
 
-    /// One big-integer product per term of every sum, and per copy count
-    /// of every group's distribution.
+    /// A binomial C(n, k) takes k big-integer steps on numbers of up to
+    /// k log2(n) bits; each term of a question's sum is a product of
+    /// binomials whose k add up to at most the hand and the copies, and so
+    /// is each copy count of a group's distribution.
     fn cost(params: &Params) -> Cost {
-        let mut products = 0.0;
-        let mut fractions = 0.0;
+        let cards = params.deck.cards.max(2) as f64;
+        let (mut word_ops, mut bytes) = (0.0, 0.0);
         for &draw in params.draws.values() {
+            let d = draw as f64;
+            let words = d * cards.log2() / 64.0 + 1.0;
+            let mut steps = d;
+            let mut fractions = 0.0;
             for (_, needs) in &params.want.0 {
                 let question = Question::new_unchecked(&params.deck, needs);
-                products += question.terms(draw) * (question.needs.len() as f64 + 1.0);
+                let copies: u64 = question.needs.iter().map(|(k, _)| k).sum();
+                steps += question.terms(draw) * (d + copies as f64);
                 fractions += 1.0;
             }
             for &(_, copies) in &params.deck.groups.0 {
-                products += 2.0 * (copies.min(draw) as f64 + 1.0);
-                fractions += copies.min(draw) as f64 + 1.0;
+                let counts = copies.min(draw) as f64 + 1.0;
+                steps += counts * (d + copies as f64);
+                fractions += counts;
             }
+            word_ops += steps * words;
+            bytes += fractions * words * 16.0;
         }
-        let digits = (params.deck.cards as f64).max(2.0) * 0.35;
         Cost {
-            seconds: products * (digits / 19.0 + 1.0) / PRODUCTS_PER_SECOND,
-            bytes: fractions * (2.0 * digits + 60.0) * 4.0,
-            key: "want",
+            seconds: word_ops / WORD_OPS_PER_SECOND,
+            bytes,
+            key: "draws",
             ..Cost::default()
         }
     }
@@ -695,5 +704,16 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("`x` is named twice"), "{e}");
+        // Valid, but a hand of half a million cards is refused by the
+        // budget before any work, at `draws`.
+        let huge =
+            params("deck: {cards: 1000000, groups: {x: 500000}}\ndraws: 500000\nwant: {q: {x: 1}}");
+        assert!(Deck::validate(&huge).is_ok());
+        let e = crate::analyses::Budget::default()
+            .admit(&Deck::cost(&huge))
+            .unwrap_err();
+        assert_eq!(e.key, "draws");
+        let small = params("deck: {cards: 60, groups: {x: 24}}\ndraws: [7, 8]\nwant: {q: {x: 2}}");
+        assert!(Deck::cost(&small).seconds < 0.01);
     }
 }
