@@ -18,15 +18,7 @@ impl Layout for Deck {
         }
         if let Some(mulligan) = &params.mulligan {
             blocks.push(Block::Text {
-                text: format!(
-                    "With a mulligan, a player whose hand fails the question shuffles it back \
-                     and draws a fresh hand of the same size, up to {} time{}, and keeps the \
-                     first hand that meets it (or the last one drawn). Each hand is a new \
-                     draw from the full deck, so the kept hand fails only when all {} fail.",
-                    mulligan.redraws,
-                    if mulligan.redraws == 1 { "" } else { "s" },
-                    mulligan.redraws + 1
-                ),
+                text: mulligan_policy(mulligan.redraws),
             });
         }
         if params.draws.values().len() >= 2 {
@@ -38,6 +30,20 @@ impl Layout for Deck {
         }
         blocks
     }
+}
+
+/// What the mulligan's figures assume, in words.
+fn mulligan_policy(redraws: u64) -> String {
+    let (times, hands) = match redraws {
+        1 => ("once".to_string(), "both".to_string()),
+        n => (format!("up to {n} times"), format!("all {}", n + 1)),
+    };
+    format!(
+        "With a mulligan, a player whose hand fails the question shuffles it back and draws \
+         a fresh hand of the same size, {times}, and keeps the first hand that meets it (or \
+         the last one drawn). Each hand is a new draw from the full deck, so the kept hand \
+         fails only when {hands} fail."
+    )
 }
 
 /// `7 cards (on the play)`, or `7 cards`.
@@ -54,7 +60,7 @@ fn verdict(params: &Params, cases: &[Case]) -> String {
         return String::new();
     };
     let mut text = format!(
-        "A hand of {} from {} cards meets `{}` {} of the time",
+        "A hand of {} from {} cards meets \"{}\" {} of the time",
         hand_label(first.draw, first.hand.as_deref()),
         params.deck.cards,
         first.question,
@@ -193,7 +199,7 @@ fn copies_table(params: &Params, index: usize, group: &GroupCopies) -> Table {
     Table {
         id: format!("copies-{}", index + 1),
         caption: format!(
-            "Copies of `{}` ({} in the deck) in each hand",
+            "Copies of {} ({} in the deck) in each hand",
             group.group, group.copies
         ),
         columns,

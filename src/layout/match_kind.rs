@@ -70,11 +70,14 @@ fn points(edge: &Exact) -> String {
 }
 
 /// The best-of-three where the loser chooses if there is one (the common
-/// tournament rule), else the longest match; against the single game.
+/// tournament rule), else the longest match, at the first chance that
+/// gives going first an edge; against the single game.
 fn verdict(cases: &[Case]) -> String {
-    let chosen = cases
-        .iter()
+    let half = Exact::new(1.into(), 2.into());
+    let with_edge = || cases.iter().filter(|c| c.p_first != half);
+    let chosen = with_edge()
         .find(|c| c.best_of == 3 && c.later_games == LaterGames::LoserChooses)
+        .or_else(|| with_edge().max_by_key(|c| c.best_of))
         .or_else(|| cases.iter().max_by_key(|c| c.best_of));
     let Some(case) = chosen else {
         return String::new();
@@ -258,5 +261,15 @@ mod tests {
         assert_eq!(edge.rows.len(), 21);
         assert_eq!(edge.rows[5][3].exact, "2101/4000");
         assert_eq!(page.table("cases").unwrap().rows.len(), 12);
+        // Even seats make no point: the verdict takes the first chance
+        // with an edge.
+        let params: Params = serde_yaml::from_str(
+            "best_of: 3\np_first: [\"1/2\", \"11/20\"]\nlater_games: loser-chooses",
+        )
+        .unwrap();
+        let results = Match::analyse(&params, &Progress::hidden());
+        let sentence = super::verdict(&results.cases);
+        assert!(sentence.contains("wins 55 % of games"), "{sentence}");
+        assert!(sentence.contains("is worth 2.5 points"), "{sentence}");
     }
 }
