@@ -38,6 +38,8 @@ pub(crate) static KINDS: &[Entry] = &[
     entry::<analyses::die_test_kind::DieTest>(false),
     entry::<analyses::seat_advantage::SeatAdvantage>(false),
     entry::<analyses::dice::Dice>(true),
+    entry::<analyses::deck::Deck>(true),
+    entry::<analyses::match_kind::Match>(true),
 ];
 
 /// One registered kind, reached by its name.

@@ -4,11 +4,13 @@
 //! is [`crate::layout`]'s job, and [`crate::kinds`] joins the two.
 
 pub mod cost;
+pub mod deck;
 pub mod dice;
 pub(crate) mod dice_lang;
 pub mod die_test_kind;
 pub mod fields;
 pub mod first_player;
+pub mod match_kind;
 pub mod observations;
 pub mod pool;
 pub mod race;

@@ -9,10 +9,12 @@
 pub mod blocks;
 pub mod cells;
 pub mod csv;
+mod deck;
 mod dice;
 mod die_test_kind;
 mod first_player;
 pub mod format;
+mod match_kind;
 mod race;
 mod reroll;
 mod seat_advantage;

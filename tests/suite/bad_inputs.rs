@@ -161,6 +161,20 @@ fn cases() -> Vec<Case> {
         // was refused as one-faced while these were accepted).
         case("an explosion on every face left after rr", s, &scenario("kind: dice\nrolls:\n  big: \"d{1,2,2}rr<=1!>=2\"\n"), "content/bad.yaml:4:8: ", "column 14: every face the die can show after its reroll (only 2) explodes"),
         case("an explosion on every face", s, &scenario("kind: dice\nrolls:\n  big: d6!>0\n"), "content/bad.yaml:4:8: ", "column 3: every face the die can show (from 1 to 6) explodes"),
+        // deck (issue 30).
+        case("a group larger than the deck", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 11}}\ndraws: 5\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:3:7: ", "deck: group `hero` has 11 copies; expected 1 to the deck's 10 cards"),
+        case("groups holding more than the deck", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 6, ally: 6}}\ndraws: 5\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:3:7: ", "the groups hold 12 cards, more than the deck's 10"),
+        case("a hand larger than the deck", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: [5, 11]\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:4:8: ", "draws: a hand of 11 cards is larger than the deck's 10"),
+        case("a question naming an unknown group", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {villain: 1}}\n"), "content/bad.yaml:5:7: ", "want: question `a` names the group `villain`, which the deck does not have (it has hero)"),
+        case("a need larger than the group", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: 4}}\n"), "content/bad.yaml:5:7: ", "want: question `a` needs 4 of `hero`; expected 1 to its 3 copies"),
+        case("a group named twice", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3, hero: 2}}\ndraws: 5\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:3:27: ", "deck.groups: duplicate entry with key \"hero\""),
+        case("a deck of minus cards", s, &scenario("kind: deck\ndeck: {cards: -3, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:3:", "cards"),
+        // match (issue 30).
+        case("an even best of", s, &scenario("kind: match\nbest_of: [3, 4]\np_first: \"11/20\"\nlater_games: alternate\n"), "content/bad.yaml:3:10: ", "best_of: a best of 4 can end in a tie"),
+        case("a chance above one", s, &scenario("kind: match\nbest_of: 3\np_first: [\"1/2\", \"6/5\"]\nlater_games: alternate\n"), "content/bad.yaml:4:", "expected a chance from 0 to 1, found \"6/5\""),
+        case("a chance in words", s, &scenario("kind: match\nbest_of: 3\np_first: \"half\"\nlater_games: alternate\n"), "content/bad.yaml:4:", "expected a chance written as a fraction"),
+        case("an unknown rule for later games", s, &scenario("kind: match\nbest_of: 3\np_first: \"1/2\"\nlater_games: [alternate, loser-picks]\n"), "content/bad.yaml:5:", "unknown variant `loser-picks`"),
+        case("a match too long", s, &scenario("kind: match\nbest_of: 100001\np_first: \"1/2\"\nlater_games: alternate\n"), "content/bad.yaml:3:10: ", "expected at most 1001 games"),
         // Release snapshots (issue 27: a signed date passed).
         case("a snapshot's date with signs", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}", "content/releases/1.0.0.json:1:22: ", "effective date \"+202-+1-+1\" is not a date"),
         case("a snapshot's scenario outside the site", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"2026-01-01\", \"rules\": [],\n \"figures\": [{\"scenario\": \"good\", \"title\": \"T\", \"figures\": []},\n  {\"scenario\": \"../../evil\", \"title\": \"T\", \"figures\": []}]}", "content/releases/1.0.0.json:3:16: ", "figures[1].scenario \"../../evil\" is not a scenario's name"),

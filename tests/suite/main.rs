@@ -10,6 +10,7 @@ mod basics;
 mod browser;
 mod build;
 mod cache;
+mod cards;
 mod cli;
 mod cli_exit;
 mod common;

@@ -1,0 +1,719 @@
+//! `deck`: what a hand drawn from a shuffled deck holds, exactly.
+//!
+//! Drawing d cards without replacement from a deck of N, made of named
+//! groups of K_g copies and other cards, follows the multivariate
+//! hypergeometric law: a hand with c_g copies of each group is one of
+//! prod C(K_g, c_g) x C(rest, d - sum c_g) equally likely hands out of
+//! C(N, d). A question ("at least one hero and two allies") sums those
+//! counts over the copies that meet it, in big integers, so every chance
+//! is an exact fraction.
+
+use crate::analyses::simulate::{Event, Experiment, Sampler, Simulate, Simulation};
+use crate::analyses::values::SizeSet;
+use crate::engine::combinatorics::binomial;
+use crate::engine::{ratio, text, Exact};
+use crate::progress::Progress;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::{Analysis, Cost, ParamError};
+
+/// The `deck` kind.
+pub(crate) struct Deck;
+
+/// Big-integer word operations per second, on the safe side.
+const WORD_OPS_PER_SECOND: f64 = 6.7e7;
+
+/// Parameters of a `deck` scenario.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Params {
+    /// The deck: its size and its named groups of copies.
+    pub deck: DeckList,
+    /// Hand sizes to report: the opening hand, then by turn.
+    pub draws: SizeSet,
+    /// Names for some hand sizes, such as `{7: on the play, 8: on the draw}`.
+    #[serde(default)]
+    pub names: BTreeMap<u64, String>,
+    /// The questions, in the file's order: each needs at least so many
+    /// copies of every group it names.
+    pub want: Named<Named<u64>>,
+    /// Drawing a fresh hand of the same size when the first fails.
+    #[serde(default)]
+    pub mulligan: Option<Mulligan>,
+}
+
+/// All the cards and the named groups among them; the rest are other cards.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckList {
+    /// Cards in the deck.
+    pub cards: u64,
+    /// Copies of each named group, in the file's order.
+    pub groups: Named<u64>,
+}
+
+/// The mulligan rule: how many fresh hands a player may draw.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mulligan {
+    /// Fresh hands of the same size after the first, at most.
+    pub redraws: u64,
+}
+
+/// A mapping from names to values that keeps the file's order (a question
+/// table reads in the order the author wrote it), and refuses a name given
+/// twice (the loader's first reading of the file refuses it too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named<V>(pub Vec<(String, V)>);
+
+impl<V> Named<V> {
+    /// The value named `name`.
+    pub fn get(&self, name: &str) -> Option<&V> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Named<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> de::Visitor<'de> for Visitor<V> {
+            type Value = Named<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping of names, such as {hero: 3, ally: 9}")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Named<V>, A::Error> {
+                let mut entries: Vec<(String, V)> = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    if entries.iter().any(|(n, _)| *n == name) {
+                        return Err(de::Error::custom(format!("`{name}` is named twice")));
+                    }
+                    let value = map.next_value()?;
+                    entries.push((name, value));
+                }
+                if entries.is_empty() {
+                    return Err(de::Error::custom("expected at least one name, found none"));
+                }
+                Ok(Named(entries))
+            }
+        }
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// Every hand size and question, and every group's copies per hand size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// One case per (hand size, question), smallest hand first.
+    pub cases: Vec<Case>,
+    /// One entry per group, in the file's order.
+    pub groups: Vec<GroupCopies>,
+}
+
+/// One question asked of one hand size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    /// Cards in the hand.
+    pub draw: u64,
+    /// The author's name for this hand size (`on the play`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<String>,
+    /// The question's name.
+    pub question: String,
+    /// P(the hand meets the question).
+    #[serde(with = "text")]
+    pub probability: Exact,
+    /// With a mulligan: P(the kept hand meets it) when a player draws a
+    /// fresh hand of the same size whenever the hand fails, at most
+    /// `redraws` times.
+    #[serde(default, with = "text", skip_serializing_if = "Option::is_none")]
+    pub with_mulligans: Option<Exact>,
+}
+
+/// How many copies of one group a hand holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupCopies {
+    /// The group's name.
+    pub group: String,
+    /// Its copies in the deck.
+    pub copies: u64,
+    /// One entry per hand size, smallest first.
+    pub draws: Vec<CopiesInHand>,
+}
+
+/// The distribution of one group's copies in one hand size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CopiesInHand {
+    /// Cards in the hand.
+    pub draw: u64,
+    /// P(exactly c copies in the hand), c = 0, 1, ... up to the fewer of
+    /// the copies and the hand.
+    #[serde(with = "text")]
+    pub exactly: Vec<Exact>,
+    /// Mean copies in the hand: d K / N.
+    #[serde(with = "text")]
+    pub expected: Exact,
+}
+
+impl DeckList {
+    /// Cards in no named group.
+    fn others(&self) -> u64 {
+        self.cards - self.grouped()
+    }
+
+    fn grouped(&self) -> u64 {
+        self.groups.0.iter().map(|(_, k)| k).sum()
+    }
+}
+
+/// A question on a deck: (copies in the deck, copies needed) for each
+/// group it names, and the cards of every other group or none.
+struct Question {
+    needs: Vec<(u64, u64)>,
+    rest: u64,
+}
+
+impl Question {
+    fn new(deck: &DeckList, needs: &Named<u64>) -> Question {
+        let needs: Vec<(u64, u64)> = needs
+            .0
+            .iter()
+            .map(|(group, need)| (*deck.groups.get(group).expect("validated group"), *need))
+            .collect();
+        let named: u64 = needs.iter().map(|(k, _)| k).sum();
+        Question {
+            needs,
+            rest: deck.cards - named,
+        }
+    }
+
+    /// Hands of `draw` cards that meet the question: the sum over copies
+    /// c_g >= need_g of prod C(K_g, c_g) x C(rest, draw - sum c_g).
+    fn ways(&self, draw: u64) -> BigUint {
+        self.ways_from(0, draw)
+    }
+
+    fn ways_from(&self, group: usize, left: u64) -> BigUint {
+        let Some(&(copies, need)) = self.needs.get(group) else {
+            return binomial(self.rest, left);
+        };
+        (need..=copies.min(left))
+            .map(|c| binomial(copies, c) * self.ways_from(group + 1, left - c))
+            .sum()
+    }
+
+    /// Terms [`Question::ways`] sums for a hand of `draw`, as an estimate.
+    fn terms(&self, draw: u64) -> f64 {
+        self.needs
+            .iter()
+            .map(|&(copies, need)| (copies.min(draw).saturating_sub(need) + 1) as f64)
+            .product()
+    }
+}
+
+/// P(the kept hand meets it) when a failed hand is replaced by a fresh
+/// one, up to `redraws` times: each hand fails independently with
+/// 1 - p, so all of them fail with (1 - p)^(redraws + 1).
+pub(crate) fn with_redraws(p: &Exact, redraws: u64) -> Exact {
+    let miss = Exact::one() - p;
+    Exact::one() - num_traits::pow(miss, redraws as usize + 1)
+}
+
+impl Params {
+    fn cases(&self) -> Vec<Case> {
+        let mut cases = Vec::new();
+        for &draw in self.draws.values() {
+            let hands = binomial(self.deck.cards, draw);
+            for (name, needs) in &self.want.0 {
+                let question = Question::new(&self.deck, needs);
+                let probability = ratio(&question.ways(draw), &hands);
+                let with_mulligans = self
+                    .mulligan
+                    .as_ref()
+                    .map(|m| with_redraws(&probability, m.redraws));
+                cases.push(Case {
+                    draw,
+                    hand: self.names.get(&draw).cloned(),
+                    question: name.clone(),
+                    probability,
+                    with_mulligans,
+                });
+            }
+        }
+        cases
+    }
+
+    fn groups(&self) -> Vec<GroupCopies> {
+        let cards = self.deck.cards;
+        self.deck
+            .groups
+            .0
+            .iter()
+            .map(|&(ref group, copies)| GroupCopies {
+                group: group.clone(),
+                copies,
+                draws: self
+                    .draws
+                    .values()
+                    .iter()
+                    .map(|&draw| copies_in_hand(cards, copies, draw))
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// C(K, c) C(N - K, d - c) / C(N, d) for every c: the hypergeometric law.
+fn copies_in_hand(cards: u64, copies: u64, draw: u64) -> CopiesInHand {
+    let hands = binomial(cards, draw);
+    let exactly = (0..=copies.min(draw))
+        .map(|c| {
+            ratio(
+                &(binomial(copies, c) * binomial(cards - copies, draw - c)),
+                &hands,
+            )
+        })
+        .collect();
+    CopiesInHand {
+        draw,
+        exactly,
+        expected: Exact::new((draw * copies).into(), cards.into()),
+    }
+}
+
+impl Analysis for Deck {
+    const NAME: &'static str = "deck";
+    type Params = Params;
+    type Results = Results;
+
+    /// The groups must fit in the deck, the hands too, and every question
+    /// must name groups of the deck and need no more copies than they hold.
+    fn validate(params: &Params) -> Result<(), ParamError> {
+        let refuse = |key, message: String| Err(ParamError { key, message });
+        let deck = &params.deck;
+        for &(ref group, copies) in &deck.groups.0 {
+            if copies == 0 || copies > deck.cards {
+                return refuse(
+                    "deck",
+                    format!(
+                        "group `{group}` has {copies} copies; expected 1 to the deck's {} cards",
+                        deck.cards
+                    ),
+                );
+            }
+        }
+        if deck.grouped() > deck.cards {
+            return refuse(
+                "deck",
+                format!(
+                    "the groups hold {} cards, more than the deck's {}",
+                    deck.grouped(),
+                    deck.cards
+                ),
+            );
+        }
+        if params.draws.max() > deck.cards {
+            return refuse(
+                "draws",
+                format!(
+                    "a hand of {} cards is larger than the deck's {}",
+                    params.draws.max(),
+                    deck.cards
+                ),
+            );
+        }
+        for size in params.names.keys() {
+            if !params.draws.values().contains(size) {
+                return refuse("names", format!("{size} is not a hand size in `draws`"));
+            }
+        }
+        for (question, needs) in &params.want.0 {
+            for &(ref group, need) in &needs.0 {
+                let Some(&copies) = deck.groups.get(group) else {
+                    let known: Vec<&str> = deck.groups.0.iter().map(|(n, _)| n.as_str()).collect();
+                    return refuse(
+                        "want",
+                        format!(
+                            "question `{question}` names the group `{group}`, which the deck does not have (it has {})",
+                            known.join(", ")
+                        ),
+                    );
+                };
+                if need == 0 || need > copies {
+                    return refuse(
+                        "want",
+                        format!(
+                            "question `{question}` needs {need} of `{group}`; expected 1 to its {copies} copies"
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A binomial C(n, k) takes k big-integer steps on numbers of up to
+    /// k log2(n) bits; each term of a question's sum is a product of
+    /// binomials whose k add up to at most the hand and the copies, and so
+    /// is each copy count of a group's distribution.
+    fn cost(params: &Params) -> Cost {
+        let cards = params.deck.cards.max(2) as f64;
+        let (mut word_ops, mut bytes) = (0.0, 0.0);
+        for &draw in params.draws.values() {
+            let d = draw as f64;
+            let words = d * cards.log2() / 64.0 + 1.0;
+            let mut steps = d;
+            let mut fractions = 0.0;
+            for (_, needs) in &params.want.0 {
+                let question = Question::new_unchecked(&params.deck, needs);
+                let copies: u64 = question.needs.iter().map(|(k, _)| k).sum();
+                steps += question.terms(draw) * (d + copies as f64);
+                fractions += 1.0;
+            }
+            for &(_, copies) in &params.deck.groups.0 {
+                let counts = copies.min(draw) as f64 + 1.0;
+                steps += counts * (d + copies as f64);
+                fractions += counts;
+            }
+            word_ops += steps * words;
+            bytes += fractions * words * 16.0;
+        }
+        Cost {
+            seconds: word_ops / WORD_OPS_PER_SECOND,
+            bytes,
+            key: "draws",
+            ..Cost::default()
+        }
+    }
+
+    fn analyse(params: &Params, _: &Progress) -> Results {
+        Results {
+            cases: params.cases(),
+            groups: params.groups(),
+        }
+    }
+}
+
+impl Question {
+    /// For the cost, before validation: unknown groups count as empty.
+    fn new_unchecked(deck: &DeckList, needs: &Named<u64>) -> Question {
+        Question {
+            needs: needs
+                .0
+                .iter()
+                .map(|(group, need)| (deck.groups.get(group).copied().unwrap_or(0), *need))
+                .collect(),
+            rest: 0,
+        }
+    }
+}
+
+/// Shuffled decks, as a table deals them: the deck laid out group by group,
+/// the top `draw` cards dealt by a partial Fisher-Yates shuffle, and a
+/// failed hand shuffled back and dealt again while redraws remain. Each
+/// question, each kept hand and every group's copies against their exact
+/// figures.
+impl Simulate for Deck {
+    fn simulation(params: &Params, results: &Results) -> Simulation {
+        let experiments = params
+            .draws
+            .values()
+            .iter()
+            .map(|&draw| deal_experiment(params, results, draw))
+            .collect();
+        Simulation::of(experiments)
+    }
+}
+
+fn deal_experiment(params: &Params, results: &Results, draw: u64) -> Experiment {
+    let groups = &params.deck.groups.0;
+    // Card i of the laid-out deck belongs to group layout[i]; others to none.
+    let mut layout: Vec<Option<usize>> = Vec::new();
+    for (g, (_, copies)) in groups.iter().enumerate() {
+        layout.extend(std::iter::repeat_n(Some(g), *copies as usize));
+    }
+    layout.extend(std::iter::repeat_n(None, params.deck.others() as usize));
+    let questions: Vec<Vec<(usize, u64)>> = params
+        .want
+        .0
+        .iter()
+        .map(|(_, needs)| {
+            needs
+                .0
+                .iter()
+                .map(|(group, need)| {
+                    (
+                        groups.iter().position(|(n, _)| n == group).unwrap_or(0),
+                        *need,
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let redraws = params.mulligan.as_ref().map(|m| m.redraws);
+    let mut events = Vec::new();
+    for case in results.cases.iter().filter(|c| c.draw == draw) {
+        events.push(Event::new(case.question.clone(), case.probability.clone()));
+    }
+    if redraws.is_some() {
+        for case in results.cases.iter().filter(|c| c.draw == draw) {
+            let kept = case.with_mulligans.clone().unwrap_or_else(Exact::zero);
+            events.push(Event::new(format!("{}, kept hand", case.question), kept));
+        }
+    }
+    // Per group, each count of copies: event offsets into `events`.
+    let mut copy_events = Vec::new();
+    for group in &results.groups {
+        copy_events.push(events.len());
+        if let Some(hand) = group.draws.iter().find(|h| h.draw == draw) {
+            for (c, p) in hand.exactly.iter().enumerate() {
+                events.push(Event::new(
+                    format!("{}: exactly {c}", group.group),
+                    p.clone(),
+                ));
+            }
+        }
+    }
+    let count = questions.len();
+    let group_count = groups.len();
+    let attempts = redraws.unwrap_or(0) + 1;
+    Experiment {
+        label: format!("{draw} cards from {}", params.deck.cards),
+        events,
+        means: Vec::new(),
+        steps_per_trial: (draw * attempts) as f64,
+        trial: Box::new(move |sampler, trial| {
+            let mut deck = layout.clone();
+            let first = deal(sampler, &mut deck, draw, group_count);
+            for (q, needs) in questions.iter().enumerate() {
+                if meets(&first, needs) {
+                    trial.hit(q);
+                }
+            }
+            if redraws.is_some() {
+                for (q, needs) in questions.iter().enumerate() {
+                    let kept = (0..attempts).any(|attempt| {
+                        let held = if attempt == 0 {
+                            first.clone()
+                        } else {
+                            deal(sampler, &mut deck, draw, group_count)
+                        };
+                        meets(&held, needs)
+                    });
+                    if kept {
+                        trial.hit(count + q);
+                    }
+                }
+            }
+            for (g, &offset) in copy_events.iter().enumerate() {
+                trial.hit(offset + first[g] as usize);
+            }
+        }),
+    }
+}
+
+/// Shuffle the whole deck back and deal the top `draw` cards: the copies
+/// of each of `groups` groups in the hand.
+fn deal(sampler: &mut Sampler, deck: &mut [Option<usize>], draw: u64, groups: usize) -> Vec<u64> {
+    let mut held = vec![0u64; groups];
+    let cards = deck.len() as u64;
+    for i in 0..draw {
+        let j = i + sampler.below(cards - i);
+        deck.swap(i as usize, j as usize);
+        if let Some(g) = deck[i as usize] {
+            held[g] += 1;
+        }
+    }
+    held
+}
+
+fn meets(held: &[u64], needs: &[(usize, u64)]) -> bool {
+    needs.iter().all(|&(g, need)| held[g] >= need)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(yaml: &str) -> Params {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    fn results(yaml: &str) -> Results {
+        Deck::analyse(&params(yaml), &Progress::hidden())
+    }
+
+    fn frac(p: u64, q: u64) -> Exact {
+        Exact::new(p.into(), q.into())
+    }
+
+    /// Every hand of `draw` cards as a subset of the deck's cards, each
+    /// card labelled by its group (or none): the hands meeting `needs`,
+    /// and the hands holding exactly c copies of each group.
+    fn enumerate(groups: &[u64], cards: u64, draw: u64, needs: &[(usize, u64)]) -> (u64, u64) {
+        let mut label = Vec::new();
+        for (g, &copies) in groups.iter().enumerate() {
+            label.extend(std::iter::repeat_n(Some(g), copies as usize));
+        }
+        label.resize(cards as usize, None);
+        let (mut meeting, mut hands) = (0, 0);
+        for subset in 0u32..1 << cards {
+            if u64::from(subset.count_ones()) != draw {
+                continue;
+            }
+            hands += 1;
+            let mut held = vec![0u64; groups.len()];
+            for (i, l) in label.iter().enumerate() {
+                if let (true, Some(g)) = (subset >> i & 1 == 1, l) {
+                    held[*g] += 1;
+                }
+            }
+            if needs.iter().all(|&(g, n)| held[g] >= n) {
+                meeting += 1;
+            }
+        }
+        (meeting, hands)
+    }
+
+    #[test]
+    fn questions_match_every_subset_of_small_decks() {
+        let decks: [(&[u64], u64); 4] = [(&[3, 4], 12), (&[2, 2, 5], 14), (&[6], 9), (&[1, 3], 6)];
+        for (groups, cards) in decks {
+            let deck = DeckList {
+                cards,
+                groups: Named(
+                    groups
+                        .iter()
+                        .enumerate()
+                        .map(|(g, &k)| (format!("g{g}"), k))
+                        .collect(),
+                ),
+            };
+            for draw in 1..=cards.min(8) {
+                // Every combination of needs 1..=2 of the first two groups.
+                for need_a in 1..=groups[0].min(2) {
+                    for need_b in 0..=groups.get(1).map_or(0, |k| (*k).min(2)) {
+                        let mut needs = vec![("g0".to_string(), need_a)];
+                        let mut indexed = vec![(0, need_a)];
+                        if need_b > 0 {
+                            needs.push(("g1".to_string(), need_b));
+                            indexed.push((1, need_b));
+                        }
+                        let question = Question::new(&deck, &Named(needs));
+                        let (meeting, hands) = enumerate(groups, cards, draw, &indexed);
+                        assert_eq!(
+                            ratio(&question.ways(draw), &binomial(cards, draw)),
+                            frac(meeting, hands),
+                            "{groups:?} of {cards}, draw {draw}, needs {indexed:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn copies_match_every_subset_and_sum_to_one() {
+        for (copies, cards) in [(3u64, 10u64), (4, 7), (1, 5)] {
+            for draw in 1..=cards {
+                let hand = copies_in_hand(cards, copies, draw);
+                let total: Exact = hand.exactly.iter().sum();
+                assert_eq!(total, Exact::one());
+                // Exactly c = at least c minus at least c + 1.
+                for c in 1..hand.exactly.len() as u64 {
+                    let (at_least, hands) = enumerate(&[copies], cards, draw, &[(0, c)]);
+                    let (above, _) = enumerate(&[copies], cards, draw, &[(0, c + 1)]);
+                    assert_eq!(hand.exactly[c as usize], frac(at_least - above, hands));
+                }
+                let mean: Exact = hand
+                    .exactly
+                    .iter()
+                    .enumerate()
+                    .map(|(c, p)| p * Exact::from_integer((c as u64).into()))
+                    .sum();
+                assert_eq!(mean, hand.expected);
+            }
+        }
+    }
+
+    #[test]
+    fn three_copies_in_fifty_and_mulligans() {
+        let r = results(
+            "deck: {cards: 50, groups: {hero: 3, ally: 9}}\ndraws: [6, 7]\n\
+             names: {6: on the play, 7: on the draw}\n\
+             want: {a-hero: {hero: 1}, hero-and-two-allies: {hero: 1, ally: 2}}\n\
+             mulligan: {redraws: 2}",
+        );
+        // P(no hero in 7 of 50) = C(47, 7) / C(50, 7).
+        let none = ratio(&binomial(47u64, 7), &binomial(50u64, 7));
+        let case = &r.cases[2];
+        assert_eq!((case.draw, case.question.as_str()), (7, "a-hero"));
+        assert_eq!(case.hand.as_deref(), Some("on the draw"));
+        assert_eq!(case.probability, Exact::one() - &none);
+        let miss3 = &none * &none * &none;
+        assert_eq!(case.with_mulligans, Some(Exact::one() - miss3));
+        assert_eq!(
+            serde_json::to_value(&r.cases[2]).unwrap()["probability"],
+            "1037/2800"
+        );
+        assert_eq!(r.groups[0].draws[1].expected, frac(21, 50));
+    }
+
+    #[test]
+    fn simulated_deals_agree() {
+        let p = params(
+            "deck: {cards: 12, groups: {a: 3, b: 4}}\ndraws: [3, 5]\n\
+             want: {one-a: {a: 1}, a-and-two-b: {a: 1, b: 2}}\nmulligan: {redraws: 1}",
+        );
+        let r = Deck::analyse(&p, &Progress::hidden());
+        let simulation = Deck::simulation(&p, &r);
+        // Per hand size: 2 questions, 2 kept hands, copies of a (0..=3) and b.
+        let figures = crate::analyses::simulate::assert_agrees(&simulation, 20_000);
+        assert_eq!(figures, (2 + 2 + 4 + 4) + (2 + 2 + 4 + 5));
+    }
+
+    #[test]
+    fn results_read_back_as_written() {
+        let r = results("deck: {cards: 40, groups: {x: 4}}\ndraws: [5]\nwant: {x: {x: 1}}");
+        assert!(r.cases[0].with_mulligans.is_none());
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json["cases"][0].get("with_mulligans").is_none());
+        assert_eq!(serde_json::from_value::<Results>(json).unwrap(), r);
+    }
+
+    #[test]
+    fn bad_decks_are_refused() {
+        let refused = |yaml: &str| Deck::validate(&params(yaml)).unwrap_err();
+        let e = refused("deck: {cards: 10, groups: {x: 11}}\ndraws: 3\nwant: {q: {x: 1}}");
+        assert_eq!(e.key, "deck");
+        assert!(e.message.contains("group `x` has 11 copies"), "{e:?}");
+        let e = refused("deck: {cards: 10, groups: {x: 6, y: 6}}\ndraws: 3\nwant: {q: {x: 1}}");
+        assert!(e.message.contains("the groups hold 12 cards"), "{e:?}");
+        let e = refused("deck: {cards: 10, groups: {x: 3}}\ndraws: [3, 11]\nwant: {q: {x: 1}}");
+        assert_eq!(e.key, "draws");
+        let e = refused("deck: {cards: 10, groups: {x: 3}}\ndraws: 3\nwant: {q: {y: 1}}");
+        assert_eq!(e.key, "want");
+        assert!(e.message.contains("the group `y`"), "{e:?}");
+        let e = refused("deck: {cards: 10, groups: {x: 3}}\ndraws: 3\nwant: {q: {x: 4}}");
+        assert!(e.message.contains("needs 4 of `x`"), "{e:?}");
+        let e = serde_yaml::from_str::<Params>(
+            "deck: {cards: 10, groups: {x: 3, x: 2}}\ndraws: 3\nwant: {q: {x: 1}}",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("`x` is named twice"), "{e}");
+        // Valid, but a hand of half a million cards is refused by the
+        // budget before any work, at `draws`.
+        let huge =
+            params("deck: {cards: 1000000, groups: {x: 500000}}\ndraws: 500000\nwant: {q: {x: 1}}");
+        assert!(Deck::validate(&huge).is_ok());
+        let e = crate::analyses::Budget::default()
+            .admit(&Deck::cost(&huge))
+            .unwrap_err();
+        assert_eq!(e.key, "draws");
+        let small = params("deck: {cards: 60, groups: {x: 24}}\ndraws: [7, 8]\nwant: {q: {x: 2}}");
+        assert!(Deck::cost(&small).seconds < 0.01);
+    }
+}

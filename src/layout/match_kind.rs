@@ -1,0 +1,275 @@
+//! The `match` page: what winning the first-player procedure is worth over
+//! a match, in words, then the match edge against the per-game edge
+//! (drawn and tabulated), and every case with the matches it takes to
+//! notice its edge.
+
+use crate::analyses::match_kind::{Case, Curve, LaterGames, Match, Params, Results};
+use crate::engine::{exact_string, to_f64, Exact};
+use crate::layout::blocks::{
+    Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
+};
+use crate::layout::cells::{fraction, percent};
+use crate::layout::{format, Layout};
+
+impl Layout for Match {
+    fn layout(params: &Params, results: &Results) -> Vec<Block> {
+        let mut blocks = vec![Block::Verdict {
+            text: verdict(&results.cases),
+        }];
+        for &rule in &params.later_games {
+            blocks.push(Block::Text {
+                text: rule_in_words(rule).into(),
+            });
+        }
+        blocks.push(Block::Chart(edge_chart(&results.curves)));
+        blocks.push(Block::Table(edge_table(&results.curves)));
+        blocks.push(Block::Table(cases_table(&results.cases)));
+        blocks
+    }
+}
+
+/// `best-of-three`, or `best-of-7`.
+fn best_of_words(best_of: u64) -> String {
+    match best_of {
+        1 => "single game".into(),
+        3 => "best-of-three".into(),
+        5 => "best-of-five".into(),
+        n => format!("best-of-{n}"),
+    }
+}
+
+fn rule_words(rule: LaterGames) -> &'static str {
+    match rule {
+        LaterGames::LoserChooses => "the loser chooses who starts the next game",
+        LaterGames::WinnerChooses => "the winner chooses who starts the next game",
+        LaterGames::Alternate => "the players take turns to start",
+    }
+}
+
+fn rule_in_words(rule: LaterGames) -> &'static str {
+    match rule {
+        LaterGames::LoserChooses => {
+            "loser-chooses: after each game its loser chooses who starts the next, and takes \
+             the seat with the better chance (first when the first player wins at least half \
+             of the games)."
+        }
+        LaterGames::WinnerChooses => {
+            "winner-chooses: after each game its winner chooses who starts the next, and \
+             takes the seat with the better chance."
+        }
+        LaterGames::Alternate => {
+            "alternate: the players take turns to start, whatever the results."
+        }
+    }
+}
+
+/// Percentage points, two significant digits: `2.5`.
+fn points(edge: &Exact) -> String {
+    let shown = format::rough_percent(to_f64(edge).abs());
+    shown.trim_end_matches(" %").to_string()
+}
+
+/// The best-of-three where the loser chooses if there is one (the common
+/// tournament rule), else the longest match, at the first chance that
+/// gives going first an edge; against the single game.
+fn verdict(cases: &[Case]) -> String {
+    let half = Exact::new(1.into(), 2.into());
+    let with_edge = || cases.iter().filter(|c| c.p_first != half);
+    let chosen = with_edge()
+        .find(|c| c.best_of == 3 && c.later_games == LaterGames::LoserChooses)
+        .or_else(|| with_edge().max_by_key(|c| c.best_of))
+        .or_else(|| cases.iter().max_by_key(|c| c.best_of));
+    let Some(case) = chosen else {
+        return String::new();
+    };
+    let game_edge = &case.p_first - Exact::new(1.into(), 2.into());
+    let worth = if case.match_edge < Exact::default() {
+        "costs"
+    } else {
+        "is worth"
+    };
+    let mut text = format!(
+        "When the player going first wins {} of games, winning the roll for first player \
+         {worth} {} points of match win rate in a {}",
+        format::rough_percent(to_f64(&case.p_first)),
+        points(&case.match_edge),
+        best_of_words(case.best_of),
+    );
+    if case.best_of > 1 {
+        text.push_str(&format!(" where {}", rule_words(case.later_games)));
+    }
+    text.push_str(&format!(
+        ", against {} points in a single game",
+        points(&game_edge)
+    ));
+    match case.matches_needed {
+        Some(n) => text.push_str(&format!(
+            "; it takes about {} matches to notice.",
+            format::count(&n.into())
+        )),
+        None => text.push('.'),
+    }
+    text
+}
+
+fn curve_name(curve: &Curve) -> String {
+    format!(
+        "{}, {}",
+        best_of_words(curve.best_of),
+        curve.later_games.name()
+    )
+}
+
+/// The match edge against the game's, one line per format and rule.
+fn edge_chart(curves: &[Curve]) -> Chart {
+    let note = (curves.len() > MAX_SERIES).then(|| {
+        format!("The first {MAX_SERIES} formats and rules are drawn; the table has every one.")
+    });
+    Chart {
+        id: "edge".into(),
+        title: "Match edge against the per-game edge".into(),
+        description: "How much more often than half the player who starts game 1 wins the \
+                      match, against how much more often than half the player going first \
+                      wins a game, one line per match format and rule."
+            .into(),
+        kind: ChartKind::Lines,
+        x_label: "per-game edge of going first (percentage points)".into(),
+        y_label: "match edge of starting game 1".into(),
+        y_format: ValueFormat::Probability,
+        series: curves
+            .iter()
+            .take(MAX_SERIES)
+            .map(|curve| {
+                let name = curve_name(curve);
+                let half = Exact::new(1.into(), 2.into());
+                Series {
+                    points: curve
+                        .points
+                        .iter()
+                        .map(|point| {
+                            let game = 100.0 * to_f64(&(&point.p_first - &half));
+                            (game, to_f64(&(&point.p_match - &half)))
+                        })
+                        .collect(),
+                    titles: curve
+                        .points
+                        .iter()
+                        .map(|point| {
+                            let label = format!("{name}, p_first {}", exact_string(&point.p_first));
+                            format::exact_title(&label, &(&point.p_match - &half), true)
+                        })
+                        .collect(),
+                    name,
+                    ..Series::default()
+                }
+            })
+            .collect(),
+        note,
+        table_id: Some("edge".into()),
+        ..Chart::default()
+    }
+}
+
+/// p_first down, one column per format and rule: the chance to win the match.
+fn edge_table(curves: &[Curve]) -> Table {
+    let mut columns = vec!["p_first".to_string()];
+    columns.extend(curves.iter().map(curve_name));
+    let rows = curves
+        .first()
+        .map(|first| {
+            (0..first.points.len())
+                .map(|i| {
+                    let mut row = vec![percent(&first.points[i].p_first)];
+                    row.extend(curves.iter().map(|c| percent(&c.points[i].p_match)));
+                    row
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Table {
+        id: "edge".into(),
+        caption: "Chance that the player who starts game 1 wins the match".into(),
+        columns,
+        rows,
+    }
+}
+
+fn cases_table(cases: &[Case]) -> Table {
+    Table {
+        id: "cases".into(),
+        caption: "Every match format, chance and rule".into(),
+        columns: [
+            "best of",
+            "p_first",
+            "later games",
+            "p_match",
+            "match edge",
+            "expected games",
+            "matches to notice",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: cases
+            .iter()
+            .map(|c| {
+                vec![
+                    Cell::plain(c.best_of.to_string()),
+                    percent(&c.p_first),
+                    Cell::plain(c.later_games.name()),
+                    percent(&c.p_match),
+                    percent(&c.match_edge),
+                    fraction(&c.expected_games),
+                    c.matches_needed
+                        .map_or(Cell::plain("—"), |n| Cell::plain(n.to_string())),
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyses::Analysis;
+    use crate::layout::ScenarioPage;
+    use crate::progress::Progress;
+
+    #[test]
+    fn the_page_says_what_the_roll_is_worth() {
+        let params: Params = serde_yaml::from_str(
+            "best_of: [1, 3, 5]\np_first: [\"11/20\", \"3/5\"]\nlater_games: [loser-chooses, alternate]",
+        )
+        .unwrap();
+        let results = Match::analyse(&params, &Progress::hidden());
+        let page = ScenarioPage {
+            results: serde_json::to_value(&results).unwrap(),
+            blocks: Match::layout(&params, &results),
+        };
+        let verdict = page.verdict().unwrap();
+        assert!(
+            verdict.contains(
+                "is worth 2.5 points of match win rate in a best-of-three where the loser chooses"
+            ),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("against 5.0 points in a single game"),
+            "{verdict}"
+        );
+        assert_eq!(page.chart("edge").unwrap().series.len(), 6);
+        let edge = page.table("edge").unwrap();
+        assert_eq!(edge.rows.len(), 21);
+        assert_eq!(edge.rows[5][3].exact, "2101/4000");
+        assert_eq!(page.table("cases").unwrap().rows.len(), 12);
+        // Even seats make no point: the verdict takes the first chance
+        // with an edge.
+        let params: Params = serde_yaml::from_str(
+            "best_of: 3\np_first: [\"1/2\", \"11/20\"]\nlater_games: loser-chooses",
+        )
+        .unwrap();
+        let results = Match::analyse(&params, &Progress::hidden());
+        let sentence = super::verdict(&results.cases);
+        assert!(sentence.contains("wins 55 % of games"), "{sentence}");
+        assert!(sentence.contains("is worth 2.5 points"), "{sentence}");
+    }
+}
