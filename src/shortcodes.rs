@@ -108,7 +108,11 @@ fn newlines(text: &str) -> usize {
     text.bytes().filter(|&b| b == b'\n').count()
 }
 
-/// Parse `name(key="value", other=3)`.
+/// The quotes a value may stand in, opening and closing: straight double
+/// or single quotes, and the curly ones an editor may put in their place.
+const QUOTES: [(char, char); 4] = [('"', '"'), ('\'', '\''), ('“', '”'), ('‘', '’')];
+
+/// Parse `name(key="value", other=3)`; `'value'` and curly quotes too.
 fn parse_call(text: &str, line: usize) -> Result<Call, String> {
     let expected = || {
         format!("expected a shortcode like value(scenario=\"...\", path=\"...\"), found {{{{ {text} }}}}")
@@ -125,9 +129,11 @@ fn parse_call(text: &str, line: usize) -> Result<Call, String> {
         let (key, after) = rest.split_once('=').ok_or_else(expected)?;
         let key = key.trim().to_string();
         let after = after.trim_start();
-        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
-            let close = quoted.find('"').ok_or_else(expected)?;
-            (quoted[..close].to_string(), &quoted[close + 1..])
+        let quote = QUOTES.iter().find(|(open, _)| after.starts_with(*open));
+        let (value, remaining) = if let Some(&(open, close)) = quote {
+            let quoted = &after[open.len_utf8()..];
+            let end = quoted.find(close).ok_or_else(expected)?;
+            (quoted[..end].to_string(), &quoted[end + close.len_utf8()..])
         } else {
             let end = after.find(',').unwrap_or(after.len());
             (after[..end].trim().to_string(), &after[end..])
@@ -199,6 +205,26 @@ mod tests {
         let unclosed = "{{ ".repeat(500_000);
         assert_eq!(find(&unclosed, 1, &[]).len(), 1);
         assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn single_and_curly_quotes_hold_a_value_as_straight_ones_do() {
+        for text in [
+            "{{ value(scenario=\"g/t\", path=\"a, b\") }}",
+            "{{ value(scenario='g/t', path='a, b') }}",
+            "{{ value(scenario=“g/t”, path=‘a, b’) }}",
+        ] {
+            let call = find(text, 1, &[]).remove(0).call.unwrap();
+            assert_eq!(call.arg("scenario"), Ok("g/t"), "{text}");
+            assert_eq!(call.arg("path"), Ok("a, b"), "{text}");
+        }
+        // Each quote closes only its own kind.
+        let call = find("{{ v(a='say \"hi\"') }}", 1, &[])
+            .remove(0)
+            .call
+            .unwrap();
+        assert_eq!(call.arg("a"), Ok("say \"hi\""));
+        assert!(find("{{ v(a='open) }}", 1, &[])[0].call.is_err());
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod decimal;
 mod dist;
 mod exact;
 pub mod modular;
+pub(crate) mod nearest;
 mod outcomes;
 pub mod pool;
 pub mod text;

@@ -52,7 +52,10 @@ impl Expand for Expander<'_, '_> {
                 let path = call.arg("path")?;
                 let value =
                     crate::gates::at_path(&computed.page.results, path).ok_or_else(|| {
-                        format!("value(...): scenario {name:?} has no result at {path:?}")
+                        format!(
+                            "value(...): scenario {name:?} has no result at {path:?}; {}",
+                            nearest_paths(&computed.page.results, path)
+                        )
                     })?;
                 let style = call.args.get("format").map_or("decimal", String::as_str);
                 format::contract_value(value, style)
@@ -159,11 +162,92 @@ fn made(call: &Call) -> Result<Option<Made>, String> {
 }
 
 /// `it has: a, b`, or `it has no charts`: the ids a reference could name.
+/// Where a dotted `path` into `results` stops leading anywhere, and the
+/// paths that go on from there, nearest the one written first.
+fn nearest_paths(results: &serde_json::Value, path: &str) -> String {
+    use serde_json::Value;
+    let parts: Vec<&str> = path.split('.').collect();
+    let mut at = results;
+    let mut good = 0;
+    for part in &parts {
+        match crate::gates::at_path(at, part) {
+            Some(next) if !part.is_empty() => {
+                at = next;
+                good += 1;
+            }
+            _ => break,
+        }
+    }
+    let prefix = parts[..good].join(".");
+    let within = |p: &str| {
+        if prefix.is_empty() {
+            p.to_string()
+        } else {
+            format!("{prefix}.{p}")
+        }
+    };
+    let wrong = parts.get(good).copied().unwrap_or("");
+    let here = if prefix.is_empty() {
+        "the results".to_string()
+    } else {
+        format!("{prefix:?}")
+    };
+    match at {
+        Value::Object(map) if !map.is_empty() => {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            let near = crate::engine::nearest::nearest(wrong, &keys, 5);
+            let near: Vec<String> = near
+                .into_iter()
+                .map(|k| format!("{:?}", within(k)))
+                .collect();
+            format!("the nearest paths are {}", near.join(", "))
+        }
+        Value::Array(items) if !items.is_empty() => format!(
+            "{here} is a list: follow it with an index from 0 to {} ({:?})",
+            items.len() - 1,
+            within("0")
+        ),
+        Value::Array(_) | Value::Object(_) => format!("{here} is empty"),
+        _ => format!("{here} is a single value ({at}): end the path there"),
+    }
+}
+
 fn it_has<'a>(ids: impl Iterator<Item = &'a str>, what: &str) -> String {
     let ids: Vec<&str> = ids.collect();
     if ids.is_empty() {
         format!("it has no {what}")
     } else {
         format!("it has: {}", ids.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest_paths;
+    use serde_json::json;
+
+    #[test]
+    fn a_wrong_path_names_the_nearest_that_go_on() {
+        let results = json!({"cases": [{"players": 2, "fairness": {"tvd": "0", "max_ratio": "1"}}], "n": 3, "none": []});
+        let said = |path| nearest_paths(&results, path);
+        assert_eq!(
+            said("cases.0.fairness.tdv"),
+            "the nearest paths are \"cases.0.fairness.tvd\", \"cases.0.fairness.max_ratio\""
+        );
+        assert_eq!(
+            said("cases.x.players"),
+            "\"cases\" is a list: follow it with an index from 0 to 0 (\"cases.0\")"
+        );
+        assert_eq!(said("cases.3"), said("cases.x.players"));
+        assert_eq!(
+            said("n.1"),
+            "\"n\" is a single value (3): end the path there"
+        );
+        assert_eq!(said("none.0"), "\"none\" is empty");
+        assert!(
+            said("case").starts_with("the nearest paths are \"cases\""),
+            "{}",
+            said("case")
+        );
     }
 }
