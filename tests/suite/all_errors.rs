@@ -112,7 +112,8 @@ fn a_page_with_a_bad_shortcode_still_has_its_links_checked() {
     assert_eq!(
         error_lines(&build.stderr_text()),
         [
-            "error: content/both.md:3:1: value(...): scenario \"good\" has no result at \"cases.9\"",
+            "error: content/both.md:3:1: value(...): scenario \"good\" has no result at \"cases.9\"; \
+             \"cases\" is a list: follow it with an index from 0 to 1 (\"cases.0\")",
             "error: content/both.md:5:1: broken link \"gone.md\" (in the site \"gone.html\"): no \
              file gone.html in the site: link to a page's .md or a scenario's .yaml, or to a file \
              in content/",
