@@ -1,5 +1,8 @@
 //! `fairdice init DIR`: a new site that builds as it is, with a page, a
-//! scenario of each kind and the default templates to edit.
+//! scenario of each kind and the default page templates to edit. No asset
+//! is copied (style sheets, scripts, the browser's engine): the built-in
+//! ones stay current with the program, and a site overrides one only by
+//! putting its own in `templates/assets/`.
 //!
 //! The starter files live in `src/init/starter/` and are compiled in by the
 //! cargo build script, like the default templates.
@@ -36,7 +39,9 @@ pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
             )));
         }
     }
-    let templates = defaults::templates().map(|(name, bytes)| (format!("templates/{name}"), bytes));
+    let templates = defaults::templates()
+        .filter(|(name, _)| !name.starts_with("assets/"))
+        .map(|(name, bytes)| (format!("templates/{name}"), bytes));
     let starter = defaults::starter().map(|(name, bytes)| (name.to_string(), bytes));
     let gitignore = std::iter::once((".gitignore".to_string(), GITIGNORE.as_bytes()));
     let mut written = Vec::new();

@@ -158,7 +158,7 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
-    /// Create a new site in DIR: a page, a scenario of each kind, the templates.
+    /// Create a new site in DIR: a page, a scenario of each kind, the page templates (no assets: the built-in ones stay current).
     Init {
         /// A new or empty folder.
         dir: PathBuf,

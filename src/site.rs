@@ -61,6 +61,11 @@ const RETIRED_TEMPLATES: [(&str, &str); 3] = [
     ),
 ];
 
+/// The browser's engine: a site may hold a copy only if it is this
+/// program's own, so that the what-if forms and the playground compute
+/// what the build computed.
+const ENGINE: &str = "assets/engine.js";
+
 /// Why `blocks.html` and `table.html` are no longer read.
 const BLOCKS_RETIRED: &str = "a scenario's blocks and tables are written by fairdice itself, so \
      the calculators in the page show what the build wrote; remove the file (style tables in \
@@ -79,6 +84,14 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
                 return Err(Error::file(
                     format!("templates/{relative}"),
                     format!("fairdice no longer reads templates/{relative}: {why}"),
+                ));
+            }
+            if relative == ENGINE && files.get(ENGINE) != Some(&bytes) {
+                return Err(Error::file(
+                    format!("templates/{ENGINE}"),
+                    "differs from this fairdice's browser engine, which is compiled from the \
+                     code the build runs, so that the what-if forms and the playground compute \
+                     what the pages show: remove the file (an older `fairdice init` copied it)",
                 ));
             }
             files.insert(relative, bytes);

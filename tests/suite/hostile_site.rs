@@ -647,6 +647,26 @@ fn a_term_template_without_its_words_is_refused() {
     }
 }
 
+/// A copy of the browser's engine other than this program's own (one an
+/// older `init` copied) is refused with the fix; the program's own bytes
+/// (as the repository's templates hold) are no override at all.
+#[test]
+fn an_older_copy_of_the_engine_is_refused() {
+    let err = refused(
+        "old engine",
+        &[(
+            "templates/assets/engine.js",
+            b"self.FAIRDICE_ENGINE = \"AGFzbQ\";\n",
+        )],
+    );
+    assert!(err.starts_with("templates/assets/engine.js"), "{err}");
+    assert!(
+        err.contains("differs from this fairdice's browser engine"),
+        "{err}"
+    );
+    assert!(err.contains("remove the file"), "{err}");
+}
+
 /// The templates whose work fairdice now does itself (a scenario's blocks
 /// and tables, so the browser's calculators show what the build wrote), or
 /// another template does (a rule's marks, now in its whole opening), are

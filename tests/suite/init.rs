@@ -10,14 +10,11 @@ fn init_then_build_gives_a_working_site() {
     let dir = tmp.path().join("new-site");
     let out = fairdice(&["init", dir.to_str().unwrap()], tmp.path());
     assert_eq!(out.status.code(), Some(0), "{}", out.stderr_text());
-    for file in [
-        "content/_index.md",
-        "templates/base.html",
-        "templates/assets/style.css",
-        ".gitignore",
-    ] {
+    for file in ["content/_index.md", "templates/base.html", ".gitignore"] {
         assert!(dir.join(file).is_file(), "{file}");
     }
+    // No asset is copied: the built-in ones stay current with the program.
+    assert!(!dir.join("templates/assets").exists());
 
     let out = fairdice(&["build"], &dir);
     assert_eq!(out.status.code(), Some(0), "{}", out.stderr_text());
@@ -29,6 +26,9 @@ fn init_then_build_gives_a_working_site() {
         crate::common::broken_links(&dir.join("site")),
         Vec::<String>::new()
     );
+    for asset in ["style.css", "engine.js", "calculator.js"] {
+        assert!(dir.join("site/assets").join(asset).is_file(), "{asset}");
+    }
     let out = fairdice(&["check"], &dir);
     assert_eq!(out.status.code(), Some(0), "{}", out.stderr_text());
 }
