@@ -50,8 +50,8 @@ impl Project {
     }
 }
 
-/// What a build did, for the summary line.
-#[derive(Debug, Clone)]
+/// What a build did, for the summary line, and what it warns about.
+#[derive(Debug)]
 pub struct Summary {
     /// Markdown pages rendered.
     pub pages: usize,
@@ -69,6 +69,9 @@ pub struct Summary {
     pub timings: Vec<(String, Origin, Duration)>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Problems that do not fail the build: folders without `_index.md`,
+    /// numbered rules without a key.
+    pub warnings: Vec<Error>,
 }
 
 /// A site rendered in memory, with the gates that did not hold.
@@ -80,8 +83,6 @@ pub struct Built {
     pub summary: Summary,
     /// One error per failed gate and case, located in its scenario file.
     pub gate_failures: Vec<Error>,
-    /// Problems that do not fail the build (rules without a key).
-    pub warnings: Vec<Error>,
     /// Every scenario's headline figures, for release snapshots.
     pub figures: Vec<crate::rulebook::releases::FiguresAt>,
     /// Every numbered rule as the site shows it, in reading order: what a
@@ -96,9 +97,7 @@ pub struct Verification {
     pub diff: Diff,
     /// Gates that did not hold.
     pub gate_failures: Vec<Error>,
-    /// Problems that do not fail the check (rules without a key).
-    pub warnings: Vec<Error>,
-    /// Counts and timings.
+    /// Counts and timings, and the warnings.
     pub summary: Summary,
 }
 
@@ -186,13 +185,12 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
         }
         return Err(Error::grouped(problems).expect("a build without files has problems"));
     };
-    let warnings = site::warnings(&content, &computed);
-    let summary = summary(&content, &files, timings, started);
+    let mut summary = summary(&content, &files, timings, started);
+    summary.warnings = site::warnings(&content, &computed);
     Ok(Built {
         files,
         summary,
         gate_failures,
-        warnings,
         figures,
         rules,
     })
@@ -245,7 +243,6 @@ pub fn check(project: &Project) -> Result<Verification> {
     Ok(Verification {
         diff: compare_with_disk(&project.out, &built.files)?,
         gate_failures: built.gate_failures,
-        warnings: built.warnings,
         summary: built.summary,
     })
 }
@@ -464,6 +461,7 @@ fn summary(
         written: false,
         timings,
         elapsed: started.elapsed(),
+        warnings: Vec::new(),
     }
 }
 

@@ -285,6 +285,9 @@ fn build(project: &Project, ui: Ui) -> Exit {
     project.cache.remove_stale_temporaries();
     match build::build(project) {
         Ok(summary) => {
+            for warning in &summary.warnings {
+                ui.warning(warning);
+            }
             ui.summary("built", &project.out, &summary);
             Exit::Success
         }
@@ -313,7 +316,7 @@ fn check(project: &Project, ui: Ui) -> Exit {
         Ok(v) => v,
         Err(err) => return failed(&err, ui),
     };
-    for warning in &verification.warnings {
+    for warning in &verification.summary.warnings {
         ui.warning(warning);
     }
     for err in &verification.gate_failures {

@@ -289,17 +289,34 @@ pub fn add_release_pages(content: &mut Content) {
     rulebook::add_glossary_page(content);
 }
 
-/// What `fairdice check` warns about without failing: numbered rules
+/// What the build and `fairdice check` warn about without failing:
+/// folders shown as sections without an `_index.md`, and numbered rules
 /// without a written key.
 pub fn warnings(content: &Content, computed: &[Computed]) -> Vec<Error> {
     let nav = Nav::new(content, computed);
-    rulebook::Book::new(
+    let untitled = nav.untitled().iter().map(|folder| {
+        let name = folder
+            .rsplit('/')
+            .next()
+            .unwrap_or(folder)
+            .replace(['-', '_'], " ");
+        Error::file(
+            format!("content/{folder}/"),
+            format!(
+                "has no _index.md, so its section shows in the menu as {name:?}, with no page \
+                 of its own: add content/{folder}/_index.md with a title (`---\\ntitle: \
+                 ...\\n---`) and a few words on what the section holds"
+            ),
+        )
+    });
+    let rules = rulebook::Book::new(
         content,
         &nav.reading_order(),
         computed.iter().map(|c| c.scenario),
     )
     .0
-    .warnings()
+    .warnings();
+    untitled.chain(rules).collect()
 }
 
 /// Every path the site will hold, each claimed by who writes it: the

@@ -157,6 +157,7 @@ mod tests {
             written: true,
             timings: Vec::new(),
             elapsed: Duration::from_millis(120),
+            warnings: Vec::new(),
         };
         assert_eq!(
             summary_line("built", Path::new("site"), &summary(1, 1, 1)),

@@ -24,6 +24,9 @@ pub(crate) struct Nav {
     by_output: BTreeMap<String, usize>,
     /// Entries by parent (`None`: the top level), in reading order.
     children: BTreeMap<Option<usize>, Vec<usize>>,
+    /// Folders of `content/` shown as sections without an `_index.md`,
+    /// under their folder's name.
+    untitled: Vec<String>,
 }
 
 /// A link as a template sees it: `href` relative to the current page.
@@ -128,6 +131,7 @@ impl Nav {
             entries: Vec::new(),
             by_output: BTreeMap::new(),
             children: BTreeMap::new(),
+            untitled: Vec::new(),
         };
         if let Some(home) = indexes.remove("") {
             nav.push(home.title, Some(home.output), None, home.description);
@@ -137,6 +141,11 @@ impl Nav {
             nav.children.entry(entry.parent).or_default().push(i);
         }
         nav
+    }
+
+    /// The folders shown as sections that have no `_index.md`.
+    pub(crate) fn untitled(&self) -> &[String] {
+        &self.untitled
     }
 
     fn push(
@@ -181,6 +190,12 @@ impl Nav {
             })
             .cloned()
             .collect();
+        self.untitled.extend(
+            subfolders
+                .iter()
+                .filter(|sub| !indexes.contains_key(*sub))
+                .cloned(),
+        );
         let mut sections: Vec<((bool, i64), String, String)> = subfolders
             .into_iter()
             .map(|sub| {

@@ -57,3 +57,47 @@ fn a_bad_single_value_is_reported_where_it_stands() {
         assert!(stderr.contains(expected), "{yaml}: {stderr}");
     }
 }
+
+/// A folder shown as a section without an `_index.md` is warned about by
+/// `build` and `check`, with the file to add; the build still succeeds, and
+/// once the file is there the warning is gone.
+#[test]
+fn a_section_without_an_index_is_warned_about_with_the_fix() {
+    let dir = fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHi.\n"),
+        (
+            "content/my-dice/t.yaml",
+            "title: T\nkind: dice\nrolls: {a: 2d6}\n",
+        ),
+        (
+            "content/my-dice/deeper/u.yaml",
+            "title: U\nkind: dice\nrolls: {b: 3d6}\n",
+        ),
+    ]);
+    for command in ["build", "check"] {
+        let run = fairdice(&[command], dir.path());
+        assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+        let stderr = run.stderr_text();
+        for folder in ["my-dice", "my-dice/deeper"] {
+            let expected = format!(
+                "warning: content/{folder}/: has no _index.md, so its section shows in the menu as"
+            );
+            assert!(stderr.contains(&expected), "{command}: {stderr}");
+            assert!(
+                stderr.contains(&format!("add content/{folder}/_index.md")),
+                "{stderr}"
+            );
+        }
+    }
+    crate::common::write(
+        dir.path(),
+        "content/my-dice/_index.md",
+        "---\ntitle: Dice\n---\n",
+    );
+    let stderr = fairdice(&["build"], dir.path()).stderr_text();
+    assert!(!stderr.contains("content/my-dice/:"), "{stderr}");
+    assert!(
+        stderr.contains("content/my-dice/deeper/: has no _index.md"),
+        "{stderr}"
+    );
+}
