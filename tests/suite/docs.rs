@@ -228,3 +228,45 @@ fn the_guide_names_only_files_that_exist() {
         );
     }
 }
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped but `-`
+/// and `_`, each space a `-`.
+fn github_anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The reference's table of contents lists every `##` and `###` heading
+/// outside code, in order and nested as they are, each linked to its
+/// anchor: a section added without its line fails here.
+#[test]
+fn the_reference_contents_list_every_section() {
+    let text = reference();
+    let mut fenced = false;
+    let mut expected = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        let (indent, heading) = match line {
+            _ if fenced => continue,
+            l if l.starts_with("## ") => ("", &l[3..]),
+            l if l.starts_with("### ") => ("  ", &l[4..]),
+            _ => continue,
+        };
+        expected.push(format!("{indent}- [{heading}](#{})", github_anchor(heading)));
+    }
+    let contents: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("- ["))
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    assert!(expected.len() > 30, "{expected:?}");
+    assert_eq!(contents, expected);
+}
