@@ -221,8 +221,8 @@ mod tests {
         let svg = render_svg(&c).unwrap();
         let wide = &svg[..svg.find("</svg>").unwrap()];
         let labels = texts(wide);
-        assert!(labels.contains(&"0%".to_string()), "{labels:?}");
-        assert!(labels.contains(&"10%".to_string()), "{labels:?}");
+        assert!(labels.contains(&"0 %".to_string()), "{labels:?}");
+        assert!(labels.contains(&"10 %".to_string()), "{labels:?}");
         for pair in labels.windows(2) {
             assert_ne!(pair[0], pair[1], "{labels:?}");
         }
@@ -292,7 +292,7 @@ mod tests {
         });
         let svg = render_svg(&c).unwrap();
         let labels = texts(&svg);
-        assert!(labels.contains(&"100%".to_string()));
+        assert!(labels.contains(&"100 %".to_string()));
         assert!(labels.contains(&"at least x (right axis)".to_string()));
         assert!(svg.contains("data-colour=\"s2\""));
     }

@@ -103,7 +103,7 @@ fn decimals(step: f64) -> usize {
 /// A tick's label for a linear axis with this step.
 pub fn label(value: f64, step: f64, format: ValueFormat, signed: bool) -> String {
     let (value, step, unit) = match format {
-        ValueFormat::Probability => (value * 100.0, step * 100.0, "%"),
+        ValueFormat::Probability => (value * 100.0, step * 100.0, " %"),
         ValueFormat::Number => (value, step, ""),
     };
     if value == 0.0 {
@@ -196,16 +196,16 @@ mod tests {
             .iter()
             .map(|&t| label(t, 0.1, ValueFormat::Probability, false))
             .collect();
-        assert_eq!(labels, ["0%", "10%", "20%", "30%", "40%", "50%"]);
+        assert_eq!(labels, ["0 %", "10 %", "20 %", "30 %", "40 %", "50 %"]);
         assert_eq!(
             label(0.0005, 0.0005, ValueFormat::Probability, true),
-            "+0.05%"
+            "+0.05 %"
         );
         assert_eq!(
             label(-0.001, 0.0005, ValueFormat::Probability, true),
-            "−0.10%"
+            "−0.10 %"
         );
-        assert_eq!(label(0.0, 0.0005, ValueFormat::Probability, true), "0%");
+        assert_eq!(label(0.0, 0.0005, ValueFormat::Probability, true), "0 %");
         assert_eq!(label(2.5, 0.5, ValueFormat::Number, false), "2.5");
     }
 

@@ -322,7 +322,7 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         right -= legend_width.min(width * 0.4) + if at_ends { LEADER } else { 12.0 };
     }
     if chart.at_least.is_some() {
-        right -= axis::text_width("100%", size::TICK) + 10.0;
+        right -= axis::text_width("100 %", size::TICK) + 10.0;
     }
 
     let xs = x_values(chart);
@@ -716,7 +716,7 @@ fn draw_at_least(
         let py = scale.at(v);
         canvas.line((right, py), (right + 4.0, py), theme::AXIS);
         canvas.text(
-            &format!("{}%", k * 25),
+            &format!("{} %", k * 25),
             (right + 7.0, py),
             size::TICK,
             Anchor::Left,

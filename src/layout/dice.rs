@@ -362,7 +362,7 @@ mod tests {
         assert!(
             text.starts_with(
                 "Of these rolls, reroll ones beats every other head to head; its closest \
-                 contest: reroll ones rolls higher than heroic 48.0571%"
+                 contest: reroll ones rolls higher than heroic 48.0571 %"
             ),
             "{text}"
         );

@@ -24,19 +24,38 @@ pub fn count(value: &BigUint) -> String {
 }
 
 /// Most significant digits shown for a value that would otherwise round
-/// to exactly 1.
+/// to a bound it is not (1, 100 %).
 const MAX_SIGNIFICANT: usize = 40;
+
+/// The minus sign of every number shown (U+2212, as the charts draw it);
+/// CSV files turn it back into `-` for spreadsheets.
+pub(crate) const MINUS: char = '−';
 
 /// A fraction as a decimal with [`SIGNIFICANT`] digits: `0.0726928`,
 /// or `1.65 × 10⁻⁸` when tiny. Computed with integers, so it stays right
 /// even where the parts overflow a float. A value that is not 1 never
-/// shows as "1": it gets the digits it takes (`0.999999999999569`), and
-/// zero shows only for zero.
+/// shows as "1": it gets the digits it takes (`0.999999999999569`), or
+/// past [`MAX_SIGNIFICANT`] digits reads "< 1"; zero shows only for zero.
 pub fn decimal(value: &Exact) -> String {
-    let one = Exact::from_integer(1.into());
-    let mut shown = decimal_to(value, SIGNIFICANT);
+    short_of(value, &Exact::from_integer(1.into()))
+}
+
+/// `value` with [`SIGNIFICANT`] digits, or as many more as it takes not
+/// to read as `bound` or its negative when it is neither; "< bound" (or
+/// "> −bound") when even [`MAX_SIGNIFICANT`] digits are not enough.
+fn short_of(value: &Exact, bound: &Exact) -> String {
+    let bound_shown = decimal_to(bound, SIGNIFICANT);
+    let reads_as_bound = |shown: &str| shown.trim_start_matches(MINUS) == bound_shown;
     let mut significant = SIGNIFICANT;
-    while (shown == "1" || shown == "-1") && value.abs() != one && significant < MAX_SIGNIFICANT {
+    let mut shown = decimal_to(value, significant);
+    while reads_as_bound(&shown) && value.abs() != *bound {
+        if significant >= MAX_SIGNIFICANT {
+            return if value.is_negative() {
+                format!("> {MINUS}{bound_shown}")
+            } else {
+                format!("< {bound_shown}")
+            };
+        }
         significant += 3;
         shown = decimal_to(value, significant);
     }
@@ -47,7 +66,11 @@ fn decimal_to(value: &Exact, significant: usize) -> String {
     if value.is_zero() {
         return "0".to_string();
     }
-    let sign = if value.is_negative() { "-" } else { "" };
+    let sign = if value.is_negative() {
+        MINUS.to_string()
+    } else {
+        String::new()
+    };
     let numer = value.numer().abs();
     let denom = value.denom().clone();
     let mut exponent = decimal_exponent(&numer, &denom);
@@ -65,11 +88,12 @@ fn decimal_to(value: &Exact, significant: usize) -> String {
     format!("{sign}{body}")
 }
 
-/// A fraction as a percentage for reading: `12.5%`, `1.65 × 10⁻⁶%`.
+/// A fraction as a percentage for reading: `12.5 %`, `1.65 × 10⁻⁶ %`;
+/// never "100 %" for a chance short of certain (see [`decimal`]).
 /// Scaled without reducing: the digits need no gcd of huge parts.
 pub fn percent(value: &Exact) -> String {
     let scaled = Exact::new_raw(value.numer() * 100, value.denom().clone());
-    format!("{}%", decimal(&scaled))
+    format!("{} %", short_of(&scaled, &Exact::from_integer(100.into())))
 }
 
 /// The tooltip of a charted point: its label and its exact value, with
@@ -122,7 +146,7 @@ pub(crate) fn float(value: f64) -> String {
     format!("{:.*}", SIGNIFICANT, value)
         .trim_end_matches('0')
         .trim_end_matches('.')
-        .to_string()
+        .replace('-', &MINUS.to_string())
 }
 
 /// The e with 10^e <= numer/denom < 10^(e+1), for positive values: a guess
@@ -247,7 +271,7 @@ pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<S
         Value::Number(n) if n.is_f64() => {
             let value = n.as_f64().unwrap_or(f64::NAN);
             match style {
-                "percent" => format!("{}%", float(value * 100.0)),
+                "percent" => format!("{} %", float(value * 100.0)),
                 _ => float(value),
             }
         }
@@ -334,6 +358,43 @@ mod tests {
         assert_eq!(rough_percent(1.0), "100 %");
     }
 
+    /// A rounded figure never reads as certain (1, 100 %) or as a bound
+    /// of the other sign unless it is exactly that; the digits grow until
+    /// it does not, and past 40 it says "< 1". One minus sign, U+2212.
+    #[test]
+    fn rounding_never_claims_certainty() {
+        let f = |n: &str, d: &str| Exact::new(n.parse().unwrap(), d.parse().unwrap());
+        // dice/exploding.html's cell, and `roll 20d6`'s 1 - 1/6^20.
+        assert_eq!(percent(&f("1088390755", "1088391168")), "99.9999621 %");
+        let six20: BigInt = BigInt::from(6).pow(20);
+        let almost = f(&(&six20 - BigInt::from(1)).to_string(), &six20.to_string());
+        assert_eq!(percent(&almost), "99.9999999999999726 %");
+        assert_eq!(decimal(&almost), "0.999999999999999726");
+        // Past 40 digits: said as a bound, never as 1.
+        let ten50: BigInt = BigInt::from(10).pow(50);
+        let nearly = f(&(&ten50 - BigInt::from(1)).to_string(), &ten50.to_string());
+        assert_eq!(decimal(&nearly), "< 1");
+        assert_eq!(percent(&nearly), "< 100 %");
+        assert_eq!(decimal(&-nearly.clone()), "> −1");
+        // Exact bounds and ordinary values as before, minus as U+2212.
+        assert_eq!(decimal(&f("1", "1")), "1");
+        assert_eq!(percent(&f("1", "1")), "100 %");
+        assert_eq!(percent(&f("0", "1")), "0 %");
+        assert_eq!(decimal(&f("-1", "2")), "−0.5");
+        assert_eq!(float(-0.25), "−0.25");
+        // A tiny chance never reads 0.
+        assert_eq!(percent(&f("1", &six20.to_string())), "2.73511 × 10⁻¹⁴ %");
+        // By brute force over small fractions: a shown 1 or 100 % is exact.
+        for d in 1..200u32 {
+            for n in 0..=d {
+                let value = f(&n.to_string(), &d.to_string());
+                assert_eq!(decimal(&value) == "1", n == d, "{n}/{d}");
+                assert_eq!(percent(&value) == "100 %", n == d, "{n}/{d}");
+                assert_eq!(percent(&value) == "0 %", n == 0, "{n}/{d}");
+            }
+        }
+    }
+
     #[test]
     fn contract_values_in_prose() {
         use serde_json::json;
@@ -345,7 +406,7 @@ mod tests {
             contract_value(&json!("19063/75582720"), "fraction").unwrap(),
             "19063/75582720"
         );
-        assert_eq!(contract_value(&json!("1/8"), "percent").unwrap(), "12.5%");
+        assert_eq!(contract_value(&json!("1/8"), "percent").unwrap(), "12.5 %");
         assert_eq!(
             contract_value(&json!("60466176"), "decimal").unwrap(),
             "60,466,176"

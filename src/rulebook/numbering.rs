@@ -16,6 +16,7 @@ use crate::markdown::{Block, Numbered, Opening, Plan, Planned, Rule};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use std::collections::HashMap;
 use std::ops::Range;
+use tera::{Context, Tera};
 
 /// Writes the HTML that opens a rule, or says why it could not.
 pub type Opener<'a> = dyn Fn(&Opening) -> Result<String, String> + Sync + 'a;
@@ -385,12 +386,31 @@ fn trailing_key(own: &str) -> Option<TrailingKey> {
     })
 }
 
+/// The HTML that opens a rule (`rulebook/rule.html`): its element, its
+/// number and the marks in `context` (no figures unless it names some).
+pub(crate) fn opening_html(
+    tera: &Tera,
+    opening: &Opening,
+    mut context: Context,
+) -> Result<String, String> {
+    if !context.contains_key("figures") {
+        context.insert("figures", &Vec::<()>::new());
+    }
+    context.insert("holder", &opening.holder);
+    context.insert("number", opening.number);
+    context.insert("key", opening.key);
+    tera.render(RULE_TEMPLATE, &context)
+        .map_err(|e| format!("template {RULE_TEMPLATE}: {e}"))
+}
+
+/// The template that opens a rule.
+pub(crate) const RULE_TEMPLATE: &str = "rulebook/rule.html";
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::markdown::tests::Fake;
     use crate::markdown::{plan_rules, render_numbered};
-    use crate::rulebook::views::{opening_html, RULE_TEMPLATE};
 
     fn numbers(text: &str) -> Vec<(String, String, bool)> {
         let numbering = Numbering {

@@ -338,28 +338,9 @@ impl History<'_> {
             })
             .collect();
         context.insert("figures", &figures);
-        opening_html(tera, opening, context)
+        super::numbering::opening_html(tera, opening, context)
     }
 }
-
-/// The HTML that opens a rule (`rulebook/rule.html`): its element, its
-/// number and the marks in `context` (no figures unless it names some).
-pub(crate) fn opening_html(
-    tera: &Tera,
-    opening: &Opening,
-    mut context: Context,
-) -> Result<String, String> {
-    if !context.contains_key("figures") {
-        context.insert("figures", &Vec::<()>::new());
-    }
-    context.insert("holder", &opening.holder);
-    context.insert("number", opening.number);
-    context.insert("key", opening.key);
-    render(tera, RULE_TEMPLATE, &context)
-}
-
-/// The template that opens a rule.
-pub(crate) const RULE_TEMPLATE: &str = "rulebook/rule.html";
 
 /// The glossary as a definition list, each term linked to its rule.
 pub(crate) fn glossary_html(

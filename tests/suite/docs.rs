@@ -259,7 +259,10 @@ fn the_reference_contents_list_every_section() {
             l if l.starts_with("### ") => ("  ", &l[4..]),
             _ => continue,
         };
-        expected.push(format!("{indent}- [{heading}](#{})", github_anchor(heading)));
+        expected.push(format!(
+            "{indent}- [{heading}](#{})",
+            github_anchor(heading)
+        ));
     }
     let contents: Vec<String> = text
         .lines()
