@@ -182,6 +182,77 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
     Outcomes::from_map(result).expect("some roll keeps dice")
 }
 
+/// The most values a die may have for [`sorted_rolls`], which recurses
+/// once per value.
+pub(crate) const MAX_SORTED_FACES: usize = 1000;
+
+/// Every sorted roll of `count` dice (lowest first) with its ways: the
+/// ways to choose which dice show each value times the faces' ways. For
+/// rules no closed form serves (the middle dice, pairing off two pools);
+/// callers price the C(count + values - 1, count) rolls first.
+pub(crate) fn sorted_rolls(die: &Outcomes, count: u64, visit: &mut dyn FnMut(&[i64], &BigUint)) {
+    let faces: Vec<(i64, &BigUint)> = die.iter().collect();
+    assert!(faces.len() <= MAX_SORTED_FACES, "callers check the faces");
+    let rows: Vec<Vec<BigUint>> = (0..=count).map(binomial_row).collect();
+    let mut roll = Vec::with_capacity(count as usize);
+    let mut step = Step {
+        faces: &faces,
+        rows: &rows,
+        roll: &mut roll,
+        visit,
+    };
+    step.place(0, count as usize, BigUint::one());
+}
+
+struct Step<'a> {
+    faces: &'a [(i64, &'a BigUint)],
+    rows: &'a [Vec<BigUint>],
+    roll: &'a mut Vec<i64>,
+    visit: &'a mut dyn FnMut(&[i64], &BigUint),
+}
+
+impl Step<'_> {
+    /// Place `left` dice on the values from `face` up.
+    fn place(&mut self, face: usize, left: usize, ways: BigUint) {
+        let at = self.roll.len();
+        let Some(&(value, w)) = self.faces.get(face) else {
+            return;
+        };
+        if left == 0 || face + 1 == self.faces.len() {
+            self.roll.resize(at + left, value);
+            (self.visit)(self.roll, &(ways * w.pow(left as u32)));
+        } else {
+            let mut power = BigUint::one();
+            for here in 0..=left {
+                let next = &ways * &self.rows[left][here] * &power;
+                self.place(face + 1, left - here, next);
+                self.roll.push(value);
+                power *= w;
+            }
+        }
+        self.roll.truncate(at);
+    }
+}
+
+/// The sum of `value` over the dice from `start` to `end` (sorted lowest
+/// first) of `count` rolls of `die`: `4d6dl1dh1` keeps 1..3.
+pub(crate) fn keep_range(
+    die: &Outcomes,
+    count: u64,
+    (start, end): (u64, u64),
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    sorted_rolls(die, count, &mut |roll, ways| {
+        let sum = roll[start as usize..end as usize]
+            .iter()
+            .map(|&v| value(v))
+            .sum();
+        *counts.entry(sum).or_default() += ways;
+    });
+    Outcomes::from_map(counts).expect("some roll keeps dice")
+}
+
 /// `x^0..=x^n`.
 fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
     let mut row = Vec::with_capacity(n + 1);
@@ -191,12 +262,6 @@ fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
         row.push(next);
     }
     row
-}
-
-/// The number of dice that meet the condition among `count` rolls: a
-/// binomial distribution with the die's weights.
-pub(crate) fn count_successes(die: &Outcomes, count: u64, condition: Condition) -> Outcomes {
-    die.map(|v| i64::from(condition.holds(v))).repeat_sum(count)
 }
 
 #[cfg(test)]
@@ -345,10 +410,29 @@ mod tests {
     }
 
     #[test]
+    fn sorted_rolls_match_enumeration() {
+        for faces in FACE_SETS {
+            let die = Outcomes::die(faces).unwrap();
+            for count in 1..=5u64 {
+                for start in 0..count {
+                    for end in start + 1..=count {
+                        let exact = keep_range(&die, count, (start, end), |v| v);
+                        let brute = enumerate(faces, count as u32, |roll| {
+                            roll.sort();
+                            roll[start as usize..end as usize].iter().sum()
+                        });
+                        assert_eq!(pairs(&exact), brute, "{faces:?} {count} {start}..{end}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn successes_match_enumeration() {
         let faces: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         let die = Outcomes::die(faces).unwrap();
-        let exact = count_successes(&die, 4, Condition::Ge(7));
+        let exact = die.map(|v| i64::from(v >= 7)).repeat_sum(4);
         let brute = enumerate(faces, 4, |roll| {
             roll.iter().filter(|&&v| v >= 7).count() as i64
         });

@@ -8,6 +8,7 @@
 
 use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span};
 use crate::engine::pool::Condition;
+use crate::engine::pool::MAX_SORTED_FACES;
 
 /// Values beyond this cannot be computed (they must stay exact in `i64`
 /// sums and products, and in the `f64` of charts).
@@ -152,6 +153,28 @@ impl Pricer {
                         let high = corners.iter().copied().max().unwrap_or(0);
                         (Shape { low, high, bits }, pairs * MAP_OVERHEAD)
                     }
+                    BinaryOp::Divide(_) => {
+                        if b.low <= 0 && b.high >= 0 {
+                            return Err(LangError::new(
+                                right.span,
+                                format!(
+                                    "the right side of / runs from {} to {}, which includes 0: \
+                                     divide by something that is never 0",
+                                    b.low, b.high
+                                ),
+                            ));
+                        }
+                        // |a / b| <= |a| when |b| >= 1.
+                        let most = a.low.abs().max(a.high.abs());
+                        let (low, high) = if b.low >= 1 {
+                            (a.low.min(0), a.high.max(0))
+                        } else if b.high <= -1 {
+                            (-a.high.max(0), -a.low.min(0))
+                        } else {
+                            (-most, most)
+                        };
+                        (Shape { low, high, bits }, pairs * MAP_OVERHEAD)
+                    }
                     BinaryOp::Modulo => {
                         if b.low < 1 {
                             return Err(LangError::new(
@@ -209,6 +232,17 @@ impl Pricer {
                 self.charge(span, ops, &acc)
             }
             Node::Pool(pool) => self.pool(span, pool),
+            Node::Compare(_, left, right) => {
+                let a = self.shape(left)?;
+                let b = self.shape(right)?;
+                let ops = (a.width() + b.width()) * (a.words() + b.words());
+                let shape = Shape {
+                    low: 0,
+                    high: 1,
+                    bits: a.bits + b.bits,
+                };
+                self.charge(span, ops, &shape)
+            }
         }
     }
 
@@ -257,49 +291,66 @@ impl Pricer {
         }
         let bits = die_bits * n;
         let big_words = bits / 64.0 + 1.0;
+        if let Some(successes) = pool.successes {
+            let faces = if pool.explode.is_some() {
+                Faces::Run(
+                    i64::try_from(low).unwrap_or(i64::MIN),
+                    i64::try_from(high).unwrap_or(i64::MAX),
+                )
+            } else {
+                faces.clone()
+            };
+            never_met(&faces, successes, pool)?;
+        }
         let count_only = pool.successes.is_some();
-        let (value_low, value_high) = if count_only { (0, 1) } else { (low, high) };
-        let mut ops = die_ops;
-        let shape = match pool.keep {
-            Some(keep) => {
-                let kept = resolve(keep.rule, pool.count).ok_or_else(|| {
-                    let (verb, m) = keep_amount(keep.rule);
-                    LangError::new(
-                        keep.span,
-                        format!("cannot {verb} {m} of {} dice", pool.count),
-                    )
-                })?;
-                if kept == 0 {
-                    return Err(LangError::new(
-                        keep.span,
-                        "keeps no dice, so the result is always 0: keep at least one",
-                    ));
-                }
-                let m = kept as f64;
-                let range = (value_high - value_low + 1) as f64;
-                let small_words = m * die.bits / 64.0 + 1.0;
-                let per_face = (m * m * range * distinct / 2.0) * small_words * MAP_OVERHEAD
-                    + (m * m / 2.0) * big_words
-                    + (m * m * range / 2.0) * big_words * MAP_OVERHEAD
-                    + 3.0 * n * big_words;
-                ops += distinct * per_face;
-                Shape {
-                    low: times(kept, value_low),
-                    high: times(kept, value_high),
-                    bits,
-                }
-            }
-            None => {
-                let shape = Shape {
-                    low: times(pool.count, value_low),
-                    high: times(pool.count, value_high),
-                    bits,
-                };
-                let faces_used = if count_only { 1.0 } else { distinct };
-                ops += shape.width() * (faces_used + 3.0) * big_words;
-                shape
-            }
+        let (value_low, value_high) = match (count_only, pool.failures.is_some()) {
+            (true, true) => (-1, 1),
+            (true, false) => (0, 1),
+            _ => (low, high),
         };
+        let (start, end) = pool.kept().map_err(|(keep, left)| {
+            let (verb, m) = keep_amount(keep.rule);
+            LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice"))
+        })?;
+        if start == end {
+            let last = pool.keep.last().map_or(span, |k| k.span);
+            return Err(LangError::new(
+                last,
+                "keeps no dice, so the result is always 0: keep at least one",
+            ));
+        }
+        let mut ops = die_ops;
+        let kept = end - start;
+        let shape = Shape {
+            low: times(kept, value_low),
+            high: times(kept, value_high),
+            bits,
+        };
+        if start > 0 && end < pool.count {
+            // The middle dice: every sorted roll is enumerated.
+            if distinct > MAX_SORTED_FACES as f64 {
+                return Err(LangError::new(
+                    pool.keep[0].span,
+                    format!(
+                        "keeping middle dice sorts every roll, for dice of at most \
+                         {MAX_SORTED_FACES} values: this die has {distinct}"
+                    ),
+                ));
+            }
+            ops += sorted_rolls(n, distinct) * (n + 2.0 * big_words) * MAP_OVERHEAD;
+        } else if kept < pool.count {
+            let m = kept as f64;
+            let range = (value_high - value_low + 1) as f64;
+            let small_words = m * die.bits / 64.0 + 1.0;
+            let per_face = (m * m * range * distinct / 2.0) * small_words * MAP_OVERHEAD
+                + (m * m / 2.0) * big_words
+                + (m * m * range / 2.0) * big_words * MAP_OVERHEAD
+                + 3.0 * n * big_words;
+            ops += distinct * per_face;
+        } else {
+            let faces_used = if count_only { 1.0 } else { distinct };
+            ops += shape.width() * (faces_used + 3.0) * big_words;
+        }
         self.charge(span, ops, &shape)
     }
 }
@@ -352,10 +403,51 @@ fn times(count: u64, value: i128) -> i128 {
     i128::from(count).saturating_mul(value)
 }
 
-fn resolve(rule: KeepRule, count: u64) -> Option<u64> {
-    rule.resolve(count).map(|keep| match keep {
-        crate::engine::pool::Keep::Highest(m) | crate::engine::pool::Keep::Lowest(m) => m,
-    })
+/// How many sorted rolls `n` dice of `k` values have: C(n+k-1, n), in
+/// floating point (a price, saturating rather than overflowing).
+pub(crate) fn sorted_rolls(n: f64, k: f64) -> f64 {
+    let terms = n.min(k - 1.0).max(0.0);
+    let mut count = 1.0;
+    let mut i = 0.0;
+    while i < terms && count < 1e300 {
+        count *= (n + k - 1.0 - i) / (i + 1.0);
+        i += 1.0;
+    }
+    count
+}
+
+/// Refuses a count no die can ever meet (`2d6>=7` is always 0): the
+/// author almost surely meant the total, so say how to write it.
+fn never_met(faces: &Faces, successes: Modifier<Condition>, pool: &Pool) -> Result<(), LangError> {
+    let met = match faces {
+        Faces::Written(faces) => faces.iter().any(|&f| successes.rule.holds(f)),
+        Faces::Run(low, high) => match successes.rule {
+            Condition::Eq(x) => (*low..=*high).contains(&x),
+            Condition::Lt(_) | Condition::Le(_) => successes.rule.holds(*low),
+            Condition::Gt(_) | Condition::Ge(_) => successes.rule.holds(*high),
+        },
+    };
+    if !met {
+        let (sign, value) = match successes.rule {
+            Condition::Eq(x) => ("=", x),
+            Condition::Lt(x) => ("<", x),
+            Condition::Le(x) => ("<=", x),
+            Condition::Gt(x) => (">", x),
+            Condition::Ge(x) => (">=", x),
+        };
+        return Err(LangError::new(
+            successes.span,
+            format!(
+                "no face of a {} is {}, so this count of dice is always 0; to compare \
+                 the total write ({}{}) {sign} {value}",
+                pool.die.name(),
+                super::words::condition(successes.rule),
+                pool.count,
+                pool.die.name()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn keep_amount(rule: KeepRule) -> (&'static str, u64) {
@@ -502,6 +594,32 @@ mod tests {
         assert!(message("d9007199254740993").contains("too many faces"));
         assert!(message("1000000d1000000000000").contains("±2^53"));
         assert!(message("d1!").contains("(only 1) explodes"));
+        assert_eq!(
+            message("4d6kh3kh4"),
+            "`4d6kh3kh4`, column 7: cannot keep 4 of 3 dice"
+        );
+        assert!(message("4d6dl2dh2").contains("keeps no dice"));
+        assert!(message("floor(d6 / (d6 - 1))").contains("column 12"));
+    }
+
+    /// Issue 28, item 2: a count no face can meet is refused, naming the
+    /// comparison of totals the author most likely meant.
+    #[test]
+    fn a_count_no_face_can_meet_names_the_fix() {
+        assert_eq!(
+            message("2d6>=7"),
+            "`2d6>=7`, column 4: no face of a d6 is 7 or more, so this count of dice is \
+             always 0; to compare the total write (2d6) >= 7"
+        );
+        assert!(message("3dF<-1").contains("no face of a dF is below -1"));
+        assert!(message("2d{1,3}=2").contains("no face of a d{1,3} is 2"));
+        assert!(message("2d6rr>4>=5").contains("no face"));
+        all_pass(
+            &[
+                "8d10>=7", "2d6=6", "2d6!>=7", "3d6<2", "2d6 >= 7", "(2d6)>=7",
+            ],
+            3,
+        );
     }
 
     /// Each of these passed while bounds were added in `f64`, where

@@ -2,7 +2,7 @@
 //! [`Outcomes`], each operator one engine call. Every dice term is its own
 //! independent roll, so `1d6 - 1d6` is two dice.
 
-use super::{BinaryOp, Expr, Function, Node, Pool};
+use super::{BinaryOp, Comparison, Expr, Function, Node, Pool};
 use crate::engine::pool::{self, Condition};
 use crate::engine::Outcomes;
 
@@ -19,7 +19,23 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
                 BinaryOp::Subtract => a.add(&b.negate()),
                 BinaryOp::Multiply => a.combine(&b, |x, y| x * y),
                 BinaryOp::Modulo => a.combine(&b, i64::rem_euclid),
+                BinaryOp::Divide(rounding) => a.combine(&b, |x, y| rounding.divide(x, y)),
             }
+        }
+        Node::Compare(comparison, left, right) => {
+            let a = evaluate(left, explode_depth);
+            let b = evaluate(right, explode_depth);
+            let [higher, tie, lower] = a.compare(&b);
+            let yes = match comparison {
+                Comparison::Eq => tie,
+                Comparison::Ne => higher + lower,
+                Comparison::Lt => lower,
+                Comparison::Le => lower + tie,
+                Comparison::Gt => higher,
+                Comparison::Ge => higher + tie,
+            };
+            let no = a.total() * b.total() - &yes;
+            Outcomes::from_map([(0, no), (1, yes)].into()).expect("some outcome")
         }
         Node::Call(function, arguments) => {
             let mut values = arguments.iter().map(|a| evaluate(a, explode_depth));
@@ -50,20 +66,21 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
         let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
         die = pool::explode(&die, condition, explode_depth);
     }
-    let successes = pool.successes.map(|s| s.rule);
-    let value = |v: i64| match successes {
-        Some(condition) => i64::from(condition.holds(v)),
-        None => v,
-    };
-    match pool.keep {
-        Some(keep) => {
-            let keep = keep.rule.resolve(pool.count).expect("checked: enough dice");
-            pool::keep(&die, pool.count, keep, value)
-        }
-        None => match successes {
-            Some(condition) => pool::count_successes(&die, pool.count, condition),
-            None => die.repeat_sum(pool.count),
-        },
+    let (start, end) = pool.kept().expect("checked: enough dice");
+    let value = pool.scorer();
+    if start > 0 && end < pool.count {
+        pool::keep_range(&die, pool.count, (start, end), value)
+    } else if end - start < pool.count {
+        let keep = if start == 0 {
+            pool::Keep::Lowest(end)
+        } else {
+            pool::Keep::Highest(end - start)
+        };
+        pool::keep(&die, pool.count, keep, value)
+    } else if pool.successes.is_some() {
+        die.map(value).repeat_sum(pool.count)
+    } else {
+        die.repeat_sum(pool.count)
     }
 }
 
@@ -132,6 +149,114 @@ mod tests {
             brute(&[&[-1i64, 0, 1][..]; 4], |r| r.iter().sum())
         );
         assert_eq!(pairs("7"), vec![(7, 1)]);
+    }
+
+    /// Issue 28, item 1: a comparison of totals is 1 or 0, over every
+    /// outcome of both sides.
+    #[test]
+    fn comparisons_of_totals_match_enumeration() {
+        let d20: Vec<i64> = (1..=20).collect();
+        assert_eq!(
+            pairs("1d20+5 >= 15"),
+            brute(&[&d20], |r| i64::from(r[0] + 5 >= 15))
+        );
+        assert_eq!(pairs("1d20+5 >= 15"), vec![(0, 9), (1, 11)]);
+        assert_eq!(
+            pairs("(2d6)>=7"),
+            brute(&[D6, D6], |r| i64::from(r[0] + r[1] >= 7))
+        );
+        assert_eq!(
+            pairs("d20 > d20"),
+            brute(&[&d20, &d20], |r| i64::from(r[0] > r[1]))
+        );
+        assert_eq!(
+            pairs("3d6 != 10"),
+            brute(&[D6; 3], |r| i64::from(r.iter().sum::<i64>() != 10))
+        );
+        assert_eq!(
+            pairs("2d20kh1 = 20"),
+            brute(&[&d20, &d20], |r| i64::from(r[0].max(r[1]) == 20))
+        );
+        assert_eq!(
+            pairs("d6 < d6"),
+            brute(&[D6, D6], |r| i64::from(r[0] < r[1]))
+        );
+        assert_eq!(
+            pairs("d6 <= 2*d6"),
+            brute(&[D6, D6], |r| i64::from(r[0] <= 2 * r[1]))
+        );
+        assert_eq!(pairs("d6 >= 7"), vec![(0, 6)]);
+        assert_eq!(
+            pairs("(d6 > 3) + (d6 > 3)"),
+            brute(&[D6, D6], |r| { i64::from(r[0] > 3) + i64::from(r[1] > 3) })
+        );
+    }
+
+    /// Issue 28, items 5, 8 and 9: rounded division, several keeps in the
+    /// order written, successes minus failures.
+    #[test]
+    fn division_keeps_and_failures_match_enumeration() {
+        let d10: Vec<i64> = (1..=10).collect();
+        let sorted = |r: &[i64]| {
+            let mut r = r.to_vec();
+            r.sort();
+            r
+        };
+        assert_eq!(
+            pairs("4d6dl1dh1"),
+            brute(&[D6; 4], |r| sorted(r)[1..3].iter().sum())
+        );
+        assert_eq!(pairs("5d6kh3kl1"), brute(&[D6; 5], |r| sorted(r)[2]));
+        assert_eq!(
+            pairs("5d6dh1kh2"),
+            brute(&[D6; 5], |r| sorted(r)[2..4].iter().sum())
+        );
+        assert_eq!(
+            pairs("5d6kl4dl1>=4"),
+            brute(
+                &[D6; 5],
+                |r| sorted(r)[1..4].iter().filter(|&&v| v >= 4).count() as i64
+            )
+        );
+        assert_eq!(
+            pairs("4d10>=8f1"),
+            brute(&[&d10[..]; 4], |r| r
+                .iter()
+                .map(|&v| i64::from(v >= 8) - i64::from(v == 1))
+                .sum())
+        );
+        assert_eq!(
+            pairs("4d10>=6f<=2"),
+            brute(&[&d10[..]; 4], |r| r
+                .iter()
+                .map(|&v| i64::from(v >= 6) - i64::from(v <= 2))
+                .sum())
+        );
+        let f: &[i64] = &[-7, -5, -2, 0, 3, 5];
+        let faces = "d{-7,-5,-2,0,3,5}";
+        for (divisor, g) in [("d{-4,-2}", &[-4i64, -2][..]), ("d{3,4}", &[3, 4][..])] {
+            let quotient = |r: &[i64]| r[0] as f64 / r[1] as f64;
+            let text = |f: &str| format!("{f}({faces} / {divisor})");
+            assert_eq!(
+                pairs(&text("floor")),
+                brute(&[f, g], |r| quotient(r).floor() as i64)
+            );
+            assert_eq!(
+                pairs(&text("ceil")),
+                brute(&[f, g], |r| quotient(r).ceil() as i64)
+            );
+            // f64::round rounds halves away from zero, as round(…) does.
+            assert_eq!(
+                pairs(&text("round")),
+                brute(&[f, g], |r| quotient(r).round() as i64)
+            );
+        }
+        assert_eq!(
+            pairs("round(3d6 / 2)"),
+            brute(&[D6; 3], |r| {
+                (r.iter().sum::<i64>() as f64 / 2.0).round() as i64
+            })
+        );
     }
 
     #[test]

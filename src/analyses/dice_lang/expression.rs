@@ -160,8 +160,9 @@ impl Pool {
         [
             self.reroll.map(|m| m.span),
             self.explode.map(|m| m.span),
-            self.keep.map(|m| m.span),
+            self.keep.first().map(|m| m.span),
             self.successes.map(|m| m.span),
+            self.failures.map(|m| m.span),
         ]
         .into_iter()
         .flatten()
