@@ -14,6 +14,10 @@ use crate::engine::pool::MAX_SORTED_FACES;
 /// sums and products, and in the `f64` of charts).
 pub(crate) const MAX_VALUE: i128 = 1 << 53;
 
+/// The most dice a rolled number of dice (`(1d4)d6`) may reach: each
+/// count is computed in turn.
+const MAX_ROLLED_DICE: i128 = 1000;
+
 /// Big-integer word operations per second, on the safe side (as the other
 /// kinds' estimates).
 const WORD_OPS_PER_SECOND: f64 = 6.7e7;
@@ -246,9 +250,38 @@ impl Pricer {
         }
     }
 
+    /// A pool; with a rolled number of dice, priced and bounded at its
+    /// fewest and its most dice, each count computed once.
     fn pool(&mut self, span: Span, pool: &Pool) -> Result<Shape, LangError> {
+        let Some(rolled) = &pool.rolled else {
+            let (shape, ops) = self.pool_of(span, pool, pool.count)?;
+            return self.charge(span, ops, &shape);
+        };
+        let counts = self.shape(rolled)?;
+        if counts.low < 0 || counts.high > MAX_ROLLED_DICE {
+            return Err(LangError::new(
+                rolled.span,
+                format!(
+                    "the number of dice runs from {} to {}: a rolled number of dice must \
+                     stay from 0 to {MAX_ROLLED_DICE}",
+                    counts.low, counts.high
+                ),
+            ));
+        }
+        let (fewest, ops_fewest) = self.pool_of(span, pool, counts.low as u64)?;
+        let (most, ops_most) = self.pool_of(span, pool, counts.high as u64)?;
+        let shape = Shape {
+            low: fewest.low.min(most.low),
+            high: fewest.high.max(most.high),
+            bits: most.bits + counts.bits,
+        };
+        self.charge(span, ops_fewest.max(ops_most) * counts.width(), &shape)
+    }
+
+    /// A pool of `count` dice and its own work.
+    fn pool_of(&mut self, span: Span, pool: &Pool, count: u64) -> Result<(Shape, f64), LangError> {
         let mut faces = Faces::of(&pool.die, pool.die_span)?;
-        let n = pool.count as f64;
+        let n = count as f64;
         let mut die_bits = faces.count().log2();
         let mut die_ops = faces.width();
         if let Some(reroll) = pool.reroll {
@@ -308,12 +341,12 @@ impl Pricer {
             (true, false) => (0, 1),
             _ => (low, high),
         };
-        let (start, end) = pool.kept().map_err(|(keep, left)| {
+        let (start, end) = pool.kept(count).map_err(|(keep, left)| {
             let (verb, m) = keep_amount(keep.rule);
             LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice"))
         })?;
-        if start == end {
-            let last = pool.keep.last().map_or(span, |k| k.span);
+        if let (true, Some(last)) = (start == end, pool.keep.last()) {
+            let last = last.span;
             return Err(LangError::new(
                 last,
                 "keeps no dice, so the result is always 0: keep at least one",
@@ -326,7 +359,7 @@ impl Pricer {
             high: times(kept, value_high),
             bits,
         };
-        if start > 0 && end < pool.count {
+        if start > 0 && end < count {
             // The middle dice: every sorted roll is enumerated.
             if distinct > MAX_SORTED_FACES as f64 {
                 return Err(LangError::new(
@@ -338,7 +371,7 @@ impl Pricer {
                 ));
             }
             ops += sorted_rolls(n, distinct) * (n + 2.0 * big_words) * MAP_OVERHEAD;
-        } else if kept < pool.count {
+        } else if kept < count {
             let m = kept as f64;
             let range = (value_high - value_low + 1) as f64;
             let small_words = m * die.bits / 64.0 + 1.0;
@@ -351,7 +384,8 @@ impl Pricer {
             let faces_used = if count_only { 1.0 } else { distinct };
             ops += shape.width() * (faces_used + 3.0) * big_words;
         }
-        self.charge(span, ops, &shape)
+        within_limit(span, &shape)?;
+        Ok((shape, ops))
     }
 }
 
@@ -600,6 +634,16 @@ mod tests {
         );
         assert!(message("4d6dl2dh2").contains("keeps no dice"));
         assert!(message("floor(d6 / (d6 - 1))").contains("column 12"));
+        assert_eq!(
+            message("(d6-2)d6"),
+            "`(d6-2)d6`, column 1: the number of dice runs from -1 to 4: a rolled number \
+             of dice must stay from 0 to 1000"
+        );
+        assert!(message("(d2000)d6").contains("from 1 to 2000"));
+        assert_eq!(
+            message("(1d4)d6kh2"),
+            "`(1d4)d6kh2`, column 8: cannot keep 2 of 1 dice"
+        );
     }
 
     /// Issue 28, item 2: a count no face can meet is refused, naming the

@@ -5,6 +5,8 @@
 use super::{BinaryOp, Comparison, Expr, Function, Node, Pool};
 use crate::engine::pool::{self, Condition};
 use crate::engine::Outcomes;
+use num_bigint::BigUint;
+use std::collections::BTreeMap;
 
 /// The exact outcomes of an expression that [`super::check`] accepted.
 pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
@@ -66,21 +68,42 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
         let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
         die = pool::explode(&die, condition, explode_depth);
     }
-    let (start, end) = pool.kept().expect("checked: enough dice");
+    let Some(rolled) = &pool.rolled else {
+        return pool_of(pool, &die, pool.count);
+    };
+    // Each number of dice c with its ways, over T^most outcomes: the
+    // c-dice pool scaled by T^(most - c), so every count weighs alike.
+    let counts = evaluate(rolled, explode_depth);
+    let total = die.total();
+    let most = counts.max() as u64;
+    let mut sum: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (count, ways) in counts.iter() {
+        let count = count as u64;
+        let scale = ways * total.pow((most - count) as u32);
+        for (value, w) in pool_of(pool, &die, count).iter() {
+            *sum.entry(value).or_default() += w * &scale;
+        }
+    }
+    Outcomes::from_map(sum).expect("some count has a way")
+}
+
+/// `count` dice of `die` kept, counted or summed.
+fn pool_of(pool: &Pool, die: &Outcomes, count: u64) -> Outcomes {
+    let (start, end) = pool.kept(count).expect("checked: enough dice");
     let value = pool.scorer();
-    if start > 0 && end < pool.count {
-        pool::keep_range(&die, pool.count, (start, end), value)
-    } else if end - start < pool.count {
+    if start > 0 && end < count {
+        pool::keep_range(die, count, (start, end), value)
+    } else if end - start < count {
         let keep = if start == 0 {
             pool::Keep::Lowest(end)
         } else {
             pool::Keep::Highest(end - start)
         };
-        pool::keep(&die, pool.count, keep, value)
+        pool::keep(die, count, keep, value)
     } else if pool.successes.is_some() {
-        die.map(value).repeat_sum(pool.count)
+        die.map(value).repeat_sum(count)
     } else {
-        die.repeat_sum(pool.count)
+        die.repeat_sum(count)
     }
 }
 
@@ -88,8 +111,6 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
 mod tests {
     use super::super::{check, parse};
     use super::*;
-    use num_bigint::BigUint;
-    use std::collections::BTreeMap;
 
     fn outcomes(text: &str) -> Outcomes {
         let expr = parse(text).unwrap();
@@ -257,6 +278,33 @@ mod tests {
                 (r.iter().sum::<i64>() as f64 / 2.0).round() as i64
             })
         );
+    }
+
+    /// Issue 28, item 6: a rolled number of dice, zero dice summing to 0.
+    #[test]
+    fn rolled_numbers_of_dice_match_enumeration() {
+        let d4: &[i64] = &[1, 2, 3, 4];
+        // Roll the count, then always roll the most dice it allows and use
+        // the first ones: every outcome equally likely.
+        let first = |r: &[i64], count: i64| r[1..=count as usize].iter().sum::<i64>();
+        assert_eq!(
+            pairs("(1d4)d6"),
+            brute(&[d4, D6, D6, D6, D6], |r| first(r, r[0]))
+        );
+        assert_eq!(
+            pairs("(d6-1)d6"),
+            brute(&[D6, D6, D6, D6, D6, D6], |r| first(r, r[0] - 1))
+        );
+        assert_eq!(
+            pairs("(1d4+1)d6kh2"),
+            brute(&[d4, D6, D6, D6, D6, D6], |r| {
+                let mut dice = r[1..=(r[0] + 1) as usize].to_vec();
+                dice.sort();
+                dice[dice.len() - 2..].iter().sum()
+            })
+        );
+        assert_eq!(pairs("(1d2)d{0,1}>=1"), pairs("(1d2)d{0,1}"));
+        assert_eq!(pairs("(2)d6"), pairs("2d6"));
     }
 
     #[test]

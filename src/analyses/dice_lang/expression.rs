@@ -158,6 +158,7 @@ impl Pool {
     /// Where the first modifier was written, if any.
     fn first_modifier(&self) -> Option<Span> {
         [
+            self.rolled.as_ref().map(|r| r.span),
             self.reroll.map(|m| m.span),
             self.explode.map(|m| m.span),
             self.keep.first().map(|m| m.span),

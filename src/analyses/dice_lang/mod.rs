@@ -221,6 +221,9 @@ pub enum Function {
 pub struct Pool {
     /// How many dice.
     pub count: u64,
+    /// A rolled number of dice (`(1d4)d6`), when the count is not fixed;
+    /// then `count` is 0 and unused.
+    pub rolled: Option<Box<Expr>>,
     /// Whether the count was written (`1d6`, `10d6`) rather than left out
     /// (`d6`): some kinds give a bare die a count of their own.
     pub count_written: bool,
@@ -242,11 +245,11 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// Which dice are kept once sorted lowest first, as `start..end`,
+    /// Which of `count` dice are kept once sorted lowest first, as `start..end`,
     /// applying every keep and drop in order; `Err` names the rule that
     /// asks for more dice than are left, and how many were.
-    pub(crate) fn kept(&self) -> Result<(u64, u64), (Modifier<KeepRule>, u64)> {
-        let (mut start, mut end) = (0, self.count);
+    pub(crate) fn kept(&self, count: u64) -> Result<(u64, u64), (Modifier<KeepRule>, u64)> {
+        let (mut start, mut end) = (0, count);
         for keep in &self.keep {
             let left = end - start;
             match keep.rule {

@@ -272,7 +272,15 @@ impl Parser {
                 }
                 self.depth -= 1;
                 inner.span = self.span_from(start);
-                Ok(inner)
+                if !matches!(self.peek(), Some('d' | 'D')) {
+                    return Ok(inner);
+                }
+                // `(1d4)d6`: a rolled number of dice.
+                let mut pool = self.pool(start, Some(0))?;
+                if let Node::Pool(p) = &mut pool.node {
+                    p.rolled = Some(Box::new(inner));
+                }
+                Ok(pool)
             }
             Some(c) if c.is_ascii_digit() => {
                 let number = self.integer()?;
@@ -446,6 +454,7 @@ impl Parser {
         };
         let die_span = self.span_from(die_start);
         let mut pool = Pool {
+            rolled: None,
             count: count.unwrap_or(1),
             count_written: count.is_some(),
             die,

@@ -65,7 +65,11 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
             } else {
                 1.0
             };
-            pool.count as f64 * reroll * explode
+            // A rolled number of dice: its own dice, then a guess of ten.
+            let count = pool.rolled.as_ref().map_or(pool.count as f64, |r| {
+                dice_per_roll(r, explode_depth) + 10.0
+            });
+            count * reroll * explode
         }
     }
 }
@@ -74,7 +78,11 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
 /// by value, then counted or summed.
 fn roll_pool(pool: &Pool, explode_depth: u32, sampler: &mut Sampler) -> i64 {
     let die = OneDie::new(pool);
-    let mut dice: Vec<i64> = (0..pool.count)
+    let count = match &pool.rolled {
+        Some(rolled) => roll(rolled, explode_depth, sampler) as u64,
+        None => pool.count,
+    };
+    let mut dice: Vec<i64> = (0..count)
         .map(|_| die.roll(explode_depth, sampler))
         .collect();
     // Each keep or drop in turn, on the dice the last one left.
@@ -256,6 +264,9 @@ mod tests {
             "10d10>=8f1",
             "floor(3d6 / 2)",
             "round(d6 / -4) + ceil(d20 / 3)",
+            "(1d4)d6",
+            "(d6-1)d6",
+            "(1d4+1)d6kh2",
         ] {
             let deviation = largest_deviation(text, 3, 3);
             // 40 000 rolls: a correct roller stays well within 5.5 sd on

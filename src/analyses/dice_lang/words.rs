@@ -9,7 +9,7 @@ use crate::engine::pool::Condition;
 pub(crate) fn describe(expr: &Expr, text: &str) -> String {
     match &expr.node {
         Node::Number(value) => value.to_string(),
-        Node::Pool(pool) => describe_pool(pool, expr.span.text(text)),
+        Node::Pool(pool) => describe_pool(pool, text),
         Node::Negate(inner) => format!("minus {}", describe(inner, text)),
         Node::Compare(comparison, left, right) => format!(
             "1 when {} {} {}, else 0",
@@ -55,7 +55,11 @@ fn side(expr: &Expr, text: &str) -> String {
 
 /// "the total of 4d6 keeping the highest 3".
 fn describe_pool(pool: &Pool, text: &str) -> String {
-    let dice = format!("{}d{}", pool.count, text_of_die(pool, text));
+    let count = pool
+        .rolled
+        .as_ref()
+        .map_or(pool.count.to_string(), |r| r.span.text(text).to_string());
+    let dice = format!("{count}d{}", text_of_die(pool, text));
     let mut rules = Vec::new();
     if let Some(reroll) = pool.reroll {
         let how = if reroll.rule.until {
@@ -131,5 +135,47 @@ pub(crate) fn list<T: AsRef<str>>(items: &[T], conjunction: &str) -> String {
                 .join(", "),
             last.as_ref()
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::describe;
+
+    fn words(text: &str) -> String {
+        describe(&parse(text).unwrap(), text)
+    }
+
+    #[test]
+    fn every_roll_is_said_in_words() {
+        assert_eq!(
+            words("8d10>=7"),
+            "the number of dice of 8d10 showing 7 or more"
+        );
+        assert_eq!(
+            words("1d20+5 >= 15"),
+            "1 when the total of 1d20+5 is at least 15, else 0"
+        );
+        assert_eq!(
+            words("d20 > d20"),
+            "1 when the total of d20 is above the total of d20, else 0"
+        );
+        assert_eq!(
+            words("max(1d6, 4d6 dl1dh1) + 2"),
+            "the highest of 1d6 and the total of 4d6 dropping the lowest 1 and dropping the \
+             highest 1 plus 2"
+        );
+        assert_eq!(
+            words("10d10>=8f1"),
+            "the number of dice of 10d10 showing 8 or more, minus those showing 1"
+        );
+        assert_eq!(words("floor(3d6 / 2)"), "3d6 divided by 2, rounded down");
+        assert_eq!(words("(1d4)d6"), "(1d4)d6");
+        assert_eq!(
+            words("2d6ro1!"),
+            "the total of 2d6 rerolling a die showing 1 once and adding another roll to a die \
+             on the highest face"
+        );
     }
 }
