@@ -81,29 +81,113 @@ pub(crate) fn reroll_until(die: &Outcomes, condition: Condition) -> Option<Outco
     Outcomes::from_map(counts)
 }
 
-/// Explode: a face that meets the condition adds another roll, up to
-/// `depth` extra rolls, the last of which does not explode again (as
-/// icepool's `explode(depth=D)`). Over `T^(depth+1)` outcomes, so every
-/// chain of rolls is counted with its true weight.
-pub fn explode(die: &Outcomes, condition: Condition, depth: u32) -> Outcomes {
+/// Explode into the die (`!!`, compounding): a face that meets the
+/// condition adds another roll, up to `depth` extra rolls, the last of
+/// which does not explode again (as icepool's `explode(depth=D)`); each
+/// extra roll counts `penalty` less (`!p`, penetrating: 1). Over
+/// `T^(depth+1)` outcomes, so every chain of rolls has its true weight.
+pub fn explode(die: &Outcomes, condition: Condition, depth: u32, penalty: i64) -> Outcomes {
+    if depth == 0 {
+        return die.clone();
+    }
     let total = die.total();
-    let mut current = die.clone();
-    for level in 1..=depth {
-        // `current` allows level-1 extra rolls, over T^level outcomes.
+    // The extra rolls: `rest` starts with an extra roll that may make
+    // `level - 1` more.
+    let step = |rest: &Outcomes, level: u32, offset: i64| {
         let scale = total.pow(level);
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
         for (face, w) in die.iter() {
             if condition.holds(face) {
-                for (rest, rw) in current.iter() {
-                    *counts.entry(face + rest).or_default() += w * rw;
+                for (more, rw) in rest.iter() {
+                    *counts.entry(face + offset + more).or_default() += w * rw;
                 }
             } else {
-                *counts.entry(face).or_default() += w * &scale;
+                *counts.entry(face + offset).or_default() += w * &scale;
             }
         }
-        current = Outcomes::from_map(counts).expect("a die keeps its faces");
+        Outcomes::from_map(counts).expect("a die keeps its faces")
+    };
+    let mut rest = die.shifted(-penalty);
+    for level in 1..depth {
+        rest = step(&rest, level, -penalty);
     }
-    current
+    step(&rest, depth, 0)
+}
+
+/// `count` dice whose explosions add new dice to the pool (`!`, as
+/// Roll20 and Foundry): each roll that meets the condition adds a die, up
+/// to `depth` extra per die. Without `keep`, the sum of `value` over every
+/// die; with it, over the highest (or lowest) M of all of them.
+///
+/// One die's chain of rolls is reduced to its profile (the sum of values,
+/// or the M best faces, sorted), built level by level; the pool merges
+/// the profiles die by die, keeping the M best, so the work grows with
+/// the number of profiles, never with the rolls.
+pub(crate) fn explode_into_pool(
+    die: &Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Option<Keep>,
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
+    type Profiles = BTreeMap<Vec<i64>, BigUint>;
+    // Faces compared so the best come first: negated for keep-lowest.
+    let (kept, sign) = match keep {
+        Some(Keep::Highest(m)) => (m as usize, 1),
+        Some(Keep::Lowest(m)) => (m as usize, -1),
+        None => (0, 1),
+    };
+    let join = |a: &[i64], b: &[i64]| -> Vec<i64> {
+        if keep.is_none() {
+            return vec![a[0] + b[0]];
+        }
+        let mut all: Vec<i64> = a.iter().chain(b).copied().collect();
+        all.sort_unstable_by(|x, y| y.cmp(x));
+        all.truncate(kept);
+        all
+    };
+    let single = |face: i64| match keep {
+        None => vec![value(face)],
+        Some(_) => vec![sign * face],
+    };
+    let total = die.total();
+    // The chain of one die from a roll that may make `level` extra rolls.
+    let mut chain: Profiles = Profiles::new();
+    for level in 0..=depth {
+        let mut next = Profiles::new();
+        let scale = total.pow(level);
+        for (face, w) in die.iter() {
+            if condition.holds(face) && level > 0 {
+                for (rest, rw) in &chain {
+                    *next.entry(join(&single(face), rest)).or_default() += w * rw;
+                }
+            } else {
+                *next.entry(single(face)).or_default() += w * &scale;
+            }
+        }
+        chain = next;
+    }
+    let mut pool: Profiles = Profiles::from([(Vec::new(), BigUint::one())]);
+    for _ in 0..count {
+        let mut next = Profiles::new();
+        for (a, aw) in &pool {
+            for (b, bw) in &chain {
+                let joined = if a.is_empty() { b.clone() } else { join(a, b) };
+                *next.entry(joined).or_default() += aw * bw;
+            }
+        }
+        pool = next;
+    }
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (profile, ways) in pool {
+        let sum = match keep {
+            None => profile.iter().sum(),
+            Some(_) => profile.iter().map(|&f| value(sign * f)).sum(),
+        };
+        *counts.entry(sum).or_default() += ways;
+    }
+    Outcomes::from_map(counts).expect("a pool has a value")
 }
 
 /// The sum of `value(face)` over the kept dice of `count` independent
@@ -392,7 +476,7 @@ mod tests {
         ] {
             let die = Outcomes::die(faces).unwrap();
             for depth in 0..=3u32 {
-                let exact = explode(&die, cond, depth);
+                let exact = explode(&die, cond, depth, 0);
                 // Roll depth+1 dice; sum while each exploding roll allows the next.
                 let brute = enumerate(faces, depth + 1, |roll| {
                     let mut sum = 0;
@@ -422,6 +506,73 @@ mod tests {
                             roll[start as usize..end as usize].iter().sum()
                         });
                         assert_eq!(pairs(&exact), brute, "{faces:?} {count} {start}..{end}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every roll of one die's chain: `depth + 1` rolls, the chain
+    /// stopping at the first that does not meet `cond` (or at the depth).
+    fn chain(roll: &[i64], cond: Condition, depth: u32) -> &[i64] {
+        let end = roll
+            .iter()
+            .take(depth as usize)
+            .position(|&f| !cond.holds(f))
+            .unwrap_or(depth as usize);
+        &roll[..=end]
+    }
+
+    #[test]
+    fn penetrating_explosions_match_enumeration() {
+        for (faces, cond) in [
+            (&[1i64, 2, 3, 4, 5, 6][..], Condition::Eq(6)),
+            (&[1, 2, 3][..], Condition::Ge(2)),
+        ] {
+            let die = Outcomes::die(faces).unwrap();
+            for depth in 0..=3u32 {
+                let exact = explode(&die, cond, depth, 1);
+                let brute = enumerate(faces, depth + 1, |roll| {
+                    let rolls = chain(roll, cond, depth);
+                    rolls.iter().sum::<i64>() - (rolls.len() as i64 - 1)
+                });
+                assert_eq!(pairs(&exact), brute, "{faces:?} {cond:?} depth {depth}");
+            }
+        }
+    }
+
+    /// `!`: every roll of every chain is a die of the pool, kept or
+    /// counted as one.
+    #[test]
+    fn explosions_into_the_pool_match_enumeration() {
+        for (faces, cond) in [
+            (&[1i64, 2, 3, 4][..], Condition::Eq(4)),
+            (&[1, 2, 3][..], Condition::Ge(2)),
+        ] {
+            let die = Outcomes::die(faces).unwrap();
+            for depth in 0..=2u32 {
+                let rolls = depth as usize + 1;
+                for count in 1..=3u64 {
+                    let all = |roll: &mut Vec<i64>| -> Vec<i64> {
+                        roll.chunks(rolls)
+                            .flat_map(|c| chain(c, cond, depth).to_vec())
+                            .collect()
+                    };
+                    let success = |v: i64| i64::from(v >= 3);
+                    let exact = explode_into_pool(&die, cond, depth, count, None, success);
+                    let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
+                        all(roll).into_iter().map(success).sum()
+                    });
+                    assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count}");
+                    for m in 1..=count {
+                        for rule in [Keep::Highest(m), Keep::Lowest(m)] {
+                            let exact =
+                                explode_into_pool(&die, cond, depth, count, Some(rule), |v| v);
+                            let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
+                                kept_sum(&mut all(roll), rule, |v| v)
+                            });
+                            assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count} {rule:?}");
+                        }
                     }
                 }
             }

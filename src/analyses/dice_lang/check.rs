@@ -6,7 +6,9 @@
 //! in `f64`, 2^53 + 1 rounds back to 2^53 and a value past the limit
 //! would pass.
 
-use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span};
+use super::{
+    BinaryOp, Die, Explosion, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span,
+};
 use crate::engine::pool::Condition;
 use crate::engine::pool::MAX_SORTED_FACES;
 
@@ -306,11 +308,15 @@ impl Pricer {
             let rolls = i128::from(self.depth) + 1;
             let rerolled = pool.reroll.is_some_and(|r| r.rule.until);
             explodes_sometimes(&faces, explode, rerolled)?;
+            if pool.explosion == Explosion::Pool {
+                return exploding_pool(pool, &faces, count, self.depth, die_bits);
+            }
+            let penalty = i128::from(pool.explosion == Explosion::Penetrate);
+            low = low.min(low * rolls - penalty * (rolls - 1));
             let width = faces.width() * (extra + 1.0);
             die_ops +=
                 extra * distinct * width * (die_bits * (extra + 1.0) / 64.0 + 1.0) * MAP_OVERHEAD;
             die_bits *= extra + 1.0;
-            low = low.min(low * rolls);
             high = high.max(high * rolls);
             distinct = width;
         }
@@ -387,6 +393,74 @@ impl Pricer {
         within_limit(span, &shape)?;
         Ok((shape, ops))
     }
+}
+
+/// A pool whose explosions add dice (`!`): its size varies, so it keeps
+/// with one `kh` or `kl` at most. Priced by the profiles merged (see
+/// `engine::pool::explode_into_pool`): a chain's M best faces, or its sum.
+fn exploding_pool(
+    pool: &Pool,
+    faces: &Faces,
+    count: u64,
+    depth: u32,
+    die_bits: f64,
+) -> Result<(Shape, f64), LangError> {
+    let keep = match pool.keep.as_slice() {
+        [] => None,
+        [keep]
+            if matches!(
+                keep.rule,
+                KeepRule::KeepHighest(_) | KeepRule::KeepLowest(_)
+            ) =>
+        {
+            Some(keep)
+        }
+        [.., keep] => {
+            return Err(LangError::new(
+                keep.span,
+                "with ! each explosion adds a die, so the pool's size varies: keep with one \
+                 kh or kl, or write !! to add the explosions into each die",
+            ))
+        }
+    };
+    if let Some(successes) = pool.successes {
+        never_met(faces, successes, pool)?;
+    }
+    let (low, high) = faces.bounds();
+    let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
+        (true, true) => (-1, 1),
+        (true, false) => (0, 1),
+        _ => (low, high),
+    };
+    let rolls = u64::from(depth) + 1;
+    let width = faces.count().min(faces.width());
+    let bits = die_bits * f64::from(depth + 1) * count as f64;
+    let words = bits / 64.0 + 1.0;
+    let (dice, profiles) = match keep {
+        Some(keep) => {
+            let m = keep.rule.amount();
+            if m > count {
+                return Err(LangError::new(
+                    keep.span,
+                    format!("cannot keep {m} of {count} dice"),
+                ));
+            }
+            (m, sorted_rolls(m as f64, width + 1.0))
+        }
+        None => (
+            count.saturating_mul(rolls),
+            width * f64::from(depth + 1) * count as f64,
+        ),
+    };
+    let ops = (f64::from(depth) * width * profiles + count as f64 * profiles * profiles)
+        * (dice as f64 + words)
+        * MAP_OVERHEAD;
+    let shape = Shape {
+        low: times(dice, low.min(0)).min(times(count, low)),
+        high: times(dice, high.max(0)).max(times(count, high)),
+        bits,
+    };
+    Ok((shape, ops))
 }
 
 /// Refuses an explosion that every face the die can still show meets:
@@ -485,10 +559,11 @@ fn never_met(faces: &Faces, successes: Modifier<Condition>, pool: &Pool) -> Resu
 }
 
 fn keep_amount(rule: KeepRule) -> (&'static str, u64) {
-    match rule {
-        KeepRule::KeepHighest(m) | KeepRule::KeepLowest(m) => ("keep", m),
-        KeepRule::DropHighest(m) | KeepRule::DropLowest(m) => ("drop", m),
-    }
+    let verb = match rule {
+        KeepRule::KeepHighest(_) | KeepRule::KeepLowest(_) => "keep",
+        _ => "drop",
+    };
+    (verb, rule.amount())
 }
 
 /// A die's faces as far as checking needs: a run `low..=high` of standard
@@ -658,9 +733,12 @@ mod tests {
         assert!(message("3dF<-1").contains("no face of a dF is below -1"));
         assert!(message("2d{1,3}=2").contains("no face of a d{1,3} is 2"));
         assert!(message("2d6rr>4>=5").contains("no face"));
+        assert!(message("2d6!6>=7").contains("no face of a d6 is 7 or more"));
+        assert!(message("4d6!dl1").contains("write !! to add"));
+        assert!(message("4d6!kh2kh1").contains("keep with one kh or kl"));
         all_pass(
             &[
-                "8d10>=7", "2d6=6", "2d6!>=7", "3d6<2", "2d6 >= 7", "(2d6)>=7",
+                "8d10>=7", "2d6=6", "2d6!!>=7", "3d6<2", "2d6 >= 7", "(2d6)>=7",
             ],
             3,
         );
@@ -685,8 +763,9 @@ mod tests {
         past("-3*3002399751580331", 3);
         past("3d{1,3002399751580331}", 3);
         past("4d{1,3002399751580331}kh3", 3);
-        past("d{1,3002399751580331}!", 2);
-        past("d{1,3002399751580331}!>=2>=1", 2);
+        past("d{1,3002399751580331}!!", 2);
+        past("2d{1,3002399751580331}!", 2);
+        past("d{1,3002399751580331}!!>=2>=1", 2);
         past("abs(-9007199254740992-d{1,1})", 3);
         past("max(9007199254740993, 1)", 3);
         assert!(message("d{9007199254740993}").contains("beyond ±2^53"));
@@ -775,7 +854,7 @@ mod tests {
         assert!(seconds("1000d6") < 0.5);
         assert!(seconds("500d6kh50") < 1.0);
         assert!(seconds("200d20kh20") < 1.0);
-        assert!(seconds("16d10!kh8") < 0.5);
+        assert!(seconds("16d10!!kh8") < 0.5);
         assert!(seconds("100000d1000") > 60.0);
         let text = "1d6 + 2000d1000kh1000";
         let price = check(&parse(text).unwrap(), 3).unwrap();

@@ -2,7 +2,7 @@
 //! [`Outcomes`], each operator one engine call. Every dice term is its own
 //! independent roll, so `1d6 - 1d6` is two dice.
 
-use super::{BinaryOp, Comparison, Expr, Function, Node, Pool};
+use super::{BinaryOp, Comparison, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::engine::pool::{self, Condition};
 use crate::engine::Outcomes;
 use num_bigint::BigUint;
@@ -64,23 +64,51 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
             pool::reroll_once(&die, rule.condition)
         };
     }
-    if let Some(explode) = pool.explode {
-        let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
-        die = pool::explode(&die, condition, explode_depth);
-    }
+    // `!` explodes into the pool, so its dice stay single rolls here.
+    let into_pool = match pool.explode {
+        Some(explode) => {
+            let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
+            let penalty = match pool.explosion {
+                Explosion::Pool => None,
+                Explosion::Compound => Some(0),
+                Explosion::Penetrate => Some(1),
+            };
+            match penalty {
+                Some(penalty) => {
+                    die = pool::explode(&die, condition, explode_depth, penalty);
+                    None
+                }
+                None => Some((condition, explode_depth)),
+            }
+        }
+        None => None,
+    };
+    let of = |count: u64| match into_pool {
+        Some((condition, depth)) => {
+            let keep = pool.keep.first().map(|k| match k.rule {
+                KeepRule::KeepLowest(m) => pool::Keep::Lowest(m),
+                rule => pool::Keep::Highest(rule.amount()),
+            });
+            pool::explode_into_pool(&die, condition, depth, count, keep, pool.scorer())
+        }
+        None => pool_of(pool, &die, count),
+    };
     let Some(rolled) = &pool.rolled else {
-        return pool_of(pool, &die, pool.count);
+        return of(pool.count);
     };
     // Each number of dice c with its ways, over T^most outcomes: the
     // c-dice pool scaled by T^(most - c), so every count weighs alike.
     let counts = evaluate(rolled, explode_depth);
-    let total = die.total();
+    let total = match into_pool {
+        Some((_, depth)) => die.total().pow(depth + 1),
+        None => die.total(),
+    };
     let most = counts.max() as u64;
     let mut sum: BTreeMap<i64, BigUint> = BTreeMap::new();
     for (count, ways) in counts.iter() {
         let count = count as u64;
         let scale = ways * total.pow((most - count) as u32);
-        for (value, w) in pool_of(pool, &die, count).iter() {
+        for (value, w) in of(count).iter() {
             *sum.entry(value).or_default() += w * &scale;
         }
     }
@@ -379,9 +407,36 @@ mod tests {
             sum
         };
         assert_eq!(pairs("d6!"), brute(&[D6; 4], chain));
-        let two = outcomes("2d6!kh1");
+        assert_eq!(pairs("d6!!"), brute(&[D6; 4], chain));
+        // `!` adds dice: the highest of every roll, not of each chain.
+        let d4: &[i64] = &[1, 2, 3, 4];
+        let rolls = |r: &[i64]| -> Vec<i64> {
+            r.chunks(4)
+                .flat_map(|c| {
+                    let end = c[..3].iter().position(|&f| f != 4).unwrap_or(3);
+                    c[..=end].to_vec()
+                })
+                .collect()
+        };
+        assert_eq!(
+            pairs("2d4!kh1"),
+            brute(&[d4; 8], |r| *rolls(r).iter().max().unwrap())
+        );
+        assert_eq!(
+            pairs("2d4!4>=3"),
+            brute(&[d4; 8], |r| rolls(r).iter().filter(|&&v| v >= 3).count()
+                as i64)
+        );
+        assert_eq!(
+            pairs("d4!p"),
+            brute(&[d4; 4], |r| {
+                let chain = rolls(r);
+                chain.iter().sum::<i64>() - (chain.len() as i64 - 1)
+            })
+        );
+        let two = outcomes("2d6!!kh1");
         assert_eq!(two.total(), BigUint::from(6u32).pow(8));
-        assert_eq!(pairs("2d6!kh1"), {
+        assert_eq!(pairs("2d6!!kh1"), {
             let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
             for (a, wa) in brute(&[D6; 4], chain) {
                 for (b, wb) in brute(&[D6; 4], chain) {

@@ -235,6 +235,8 @@ pub struct Pool {
     pub reroll: Option<Modifier<Reroll>>,
     /// Explode rule (the condition; `None` inside means the highest face).
     pub explode: Option<Modifier<Option<Condition>>>,
+    /// What an explosion's extra rolls become.
+    pub explosion: Explosion,
     /// Keep and drop rules, applied in the order written
     /// (`4d6dl1dh1`: the middle two).
     pub keep: Vec<Modifier<KeepRule>>,
@@ -333,6 +335,18 @@ impl Die {
     }
 }
 
+/// What an exploding die's extra rolls become, as each community means it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Explosion {
+    /// `!`: each is a new die of the pool (Roll20, Foundry), which keeps
+    /// and counts see one by one.
+    Pool,
+    /// `!!`: added into the die that exploded.
+    Compound,
+    /// `!p`: added into the die, each counting one less (Hackmaster).
+    Penetrate,
+}
+
 /// Reroll once (`ro`) or until the face no longer matches (`rr`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reroll {
@@ -353,4 +367,16 @@ pub enum KeepRule {
     DropHighest(u64),
     /// `dlM`
     DropLowest(u64),
+}
+
+impl KeepRule {
+    /// How many dice it keeps or drops.
+    pub(crate) fn amount(self) -> u64 {
+        match self {
+            KeepRule::KeepHighest(m)
+            | KeepRule::KeepLowest(m)
+            | KeepRule::DropHighest(m)
+            | KeepRule::DropLowest(m) => m,
+        }
+    }
 }

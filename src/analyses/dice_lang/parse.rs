@@ -8,7 +8,7 @@
 //! atom    = integer | pool | "(" expr ")" | name "(" expr { "," expr } ")"
 //! pool    = [integer] ("d" | "D") die { modifier }
 //! die     = integer | "F" | "%" | "{" face { "," face } "}"
-//! modifier = ("ro" | "rr") cond | "!" [cond] | ("kh" | "kl" | "dh" | "dl" | "k") [integer]
+//! modifier = ("ro" | "rr") cond | ("!" | "!!" | "!p") [cond] | ("kh" | "kl" | "dh" | "dl" | "k") [integer]
 //!          | "d" integer | compare | "f" cond
 //! cond    = integer | compare
 //! compare = ("=" | "<" | "<=" | ">" | ">=") ["-"] integer
@@ -22,8 +22,8 @@
 //! what to write instead.
 
 use super::{
-    BinaryOp, Comparison, Die, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Reroll,
-    Rounding, Span,
+    BinaryOp, Comparison, Die, Explosion, Expr, Function, KeepRule, LangError, Modifier, Node,
+    Pool, Reroll, Rounding, Span,
 };
 use crate::engine::pool::Condition;
 
@@ -461,6 +461,7 @@ impl Parser {
             die_span,
             reroll: None,
             explode: None,
+            explosion: Explosion::Pool,
             keep: Vec::new(),
             successes: None,
             failures: None,
@@ -526,6 +527,13 @@ impl Parser {
                      the face no longer matches",
                 ));
             } else if self.eat('!') {
+                pool.explosion = if self.eat('!') {
+                    Explosion::Compound
+                } else if self.eat_str("p") {
+                    Explosion::Penetrate
+                } else {
+                    Explosion::Pool
+                };
                 let condition = if self.is_condition_at(self.at) {
                     Some(self.condition(true)?)
                 } else {
@@ -755,6 +763,12 @@ mod tests {
         assert_eq!(p.explode.unwrap().rule, Some(Condition::Ge(9)));
         let p = pool("3d6!");
         assert_eq!(p.explode.unwrap().rule, None);
+        assert_eq!(p.explosion, Explosion::Pool);
+        assert_eq!(pool("3d6!!").explosion, Explosion::Compound);
+        let p = pool("3d6!p>=5");
+        assert_eq!(p.explosion, Explosion::Penetrate);
+        assert_eq!(p.explode.unwrap().rule, Some(Condition::Ge(5)));
+        assert_eq!(pool("6d10!10>=8").successes.unwrap().rule, Condition::Ge(8));
         let p = pool("2d6rr<3");
         assert_eq!(
             p.reroll.unwrap().rule,

@@ -6,7 +6,7 @@
 //! roll after roll, the pool is sorted to keep or drop, and its dice are
 //! counted or summed, in the order reroll, explode, keep or drop, count.
 
-use super::{BinaryOp, Die, Expr, Function, KeepRule, Node, Pool};
+use super::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::analyses::simulate::Sampler;
 use crate::engine::pool::Condition;
 
@@ -82,9 +82,10 @@ fn roll_pool(pool: &Pool, explode_depth: u32, sampler: &mut Sampler) -> i64 {
         Some(rolled) => roll(rolled, explode_depth, sampler) as u64,
         None => pool.count,
     };
-    let mut dice: Vec<i64> = (0..count)
-        .map(|_| die.roll(explode_depth, sampler))
-        .collect();
+    let mut dice: Vec<i64> = Vec::new();
+    for _ in 0..count {
+        die.roll(explode_depth, sampler, &mut dice);
+    }
     // Each keep or drop in turn, on the dice the last one left.
     for keep in &pool.keep {
         dice.sort_unstable();
@@ -113,6 +114,7 @@ struct OneDie<'a> {
     faces: Faces<'a>,
     reroll: Option<super::Reroll>,
     explode: Option<Condition>,
+    explosion: Explosion,
 }
 
 /// A die's faces, each equally likely.
@@ -147,6 +149,7 @@ impl<'a> OneDie<'a> {
             faces,
             reroll,
             explode,
+            explosion: pool.explosion,
         }
     }
 
@@ -166,20 +169,25 @@ impl<'a> OneDie<'a> {
         face
     }
 
-    /// The die's value: its face, plus another roll each time the last
-    /// one explodes, at most `depth` extra rolls.
-    fn roll(&self, depth: u32, sampler: &mut Sampler) -> i64 {
+    /// The die onto `dice`: its face, and another roll each time the last
+    /// one explodes, at most `depth` extra rolls: a new die each (`!`), or
+    /// added into this one (`!!`), one less each (`!p`).
+    fn roll(&self, depth: u32, sampler: &mut Sampler, dice: &mut Vec<i64>) {
         let mut last = self.face(sampler);
-        let mut value = last;
-        if let Some(explode) = self.explode {
-            let mut extra = 0;
-            while extra < depth && explode.holds(last) {
-                last = self.face(sampler);
-                value += last;
-                extra += 1;
+        dice.push(last);
+        let Some(explode) = self.explode else {
+            return;
+        };
+        let mut extra = 0;
+        while extra < depth && explode.holds(last) {
+            last = self.face(sampler);
+            match self.explosion {
+                Explosion::Pool => dice.push(last),
+                Explosion::Compound => *dice.last_mut().expect("pushed") += last,
+                Explosion::Penetrate => *dice.last_mut().expect("pushed") += last - 1,
             }
+            extra += 1;
         }
-        value
     }
 }
 
@@ -267,6 +275,12 @@ mod tests {
             "(1d4)d6",
             "(d6-1)d6",
             "(1d4+1)d6kh2",
+            "5d6!kh2",
+            "6d10!10>=8",
+            "3d6!!",
+            "3d6!p",
+            "4d6!kl2",
+            "(1d3)d6!",
         ] {
             let deviation = largest_deviation(text, 3, 3);
             // 40 000 rolls: a correct roller stays well within 5.5 sd on
@@ -279,7 +293,7 @@ mod tests {
     fn a_roller_off_the_rules_is_caught() {
         // One explosion too many: the tail of d6! moves.
         assert!(largest_deviation("d6!", 3, 2).is_infinite());
-        assert!(largest_deviation("2d6!kh1", 2, 1) > 20.0);
+        assert!(largest_deviation("2d6!!kh1", 2, 1) > 20.0);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! reader sees what was computed: "the number of dice of 8d10 showing 7 or
 //! more", "1 when 1d20+5 is at least 15, else 0".
 
-use super::{BinaryOp, Expr, Function, KeepRule, Node, Pool, Rounding};
+use super::{BinaryOp, Explosion, Expr, Function, KeepRule, Node, Pool, Rounding};
 use crate::engine::pool::Condition;
 
 /// What a roll of `expr` (written as `text`) measures.
@@ -76,7 +76,13 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
         let when = explode.rule.map_or("the highest face".into(), |c| {
             format!("a face of {}", condition(c))
         });
-        rules.push(format!("adding another roll to a die on {when}"));
+        rules.push(match pool.explosion {
+            Explosion::Pool => format!("each die on {when} adding a new die"),
+            Explosion::Compound => format!("adding another roll to a die on {when}"),
+            Explosion::Penetrate => {
+                format!("adding another roll, one less, to a die on {when}")
+            }
+        });
     }
     for keep in &pool.keep {
         rules.push(match keep.rule {
@@ -173,7 +179,11 @@ mod tests {
         assert_eq!(words("floor(3d6 / 2)"), "3d6 divided by 2, rounded down");
         assert_eq!(words("(1d4)d6"), "(1d4)d6");
         assert_eq!(
-            words("2d6ro1!"),
+            words("5d6!kh2"),
+            "the total of 5d6 each die on the highest face adding a new die and keeping the highest 2"
+        );
+        assert_eq!(
+            words("2d6ro1!!"),
             "the total of 2d6 rerolling a die showing 1 once and adding another roll to a die \
              on the highest face"
         );
