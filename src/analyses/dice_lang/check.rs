@@ -238,6 +238,36 @@ impl Pricer {
                 self.charge(span, ops, &acc)
             }
             Node::Pool(pool) => self.pool(span, pool),
+            Node::Pairs(a, b) => {
+                let (Node::Pool(pa), Node::Pool(pb)) = (&a.node, &b.node) else {
+                    unreachable!("the parser pairs pools only")
+                };
+                let (sa, sb) = (self.shape(a)?, self.shape(b)?);
+                let sorted = |pool: &Pool, span: Span| {
+                    let values = Faces::of(&pool.die, pool.die_span)?.count()
+                        * if pool.explode.is_some() {
+                            f64::from(self.depth) + 1.0
+                        } else {
+                            1.0
+                        };
+                    if values > MAX_SORTED_FACES as f64 {
+                        return Err(LangError::new(
+                            span,
+                            format!("pairs sorts every roll, for dice of at most {MAX_SORTED_FACES} values"),
+                        ));
+                    }
+                    Ok(sorted_rolls(pool.count as f64, values))
+                };
+                let rolls = sorted(pa, a.span)? * sorted(pb, b.span)?;
+                let dice = pa.count.min(pb.count);
+                let ops = rolls * (dice as f64 + sa.words() + sb.words()) * MAP_OVERHEAD;
+                let shape = Shape {
+                    low: 0,
+                    high: i128::from(dice),
+                    bits: sa.bits + sb.bits,
+                };
+                self.charge(span, ops, &shape)
+            }
             Node::Compare(_, left, right) => {
                 let a = self.shape(left)?;
                 let b = self.shape(right)?;

@@ -24,6 +24,25 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
                 BinaryOp::Divide(rounding) => a.combine(&b, |x, y| rounding.divide(x, y)),
             }
         }
+        Node::Pairs(a, b) => {
+            let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
+                unreachable!("the parser pairs pools only")
+            };
+            let mut theirs: Vec<(Vec<i64>, BigUint)> = Vec::new();
+            let b_die = die_of(b, Some(explode_depth));
+            pool::sorted_rolls(&b_die, b.count, &mut |roll, ways| {
+                theirs.push((roll.iter().rev().copied().collect(), ways.clone()));
+            });
+            let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+            let a_die = die_of(a, Some(explode_depth));
+            pool::sorted_rolls(&a_die, a.count, &mut |roll, ways| {
+                for (their, their_ways) in &theirs {
+                    let beaten = roll.iter().rev().zip(their).filter(|(x, y)| x > y).count();
+                    *counts.entry(beaten as i64).or_default() += ways * their_ways;
+                }
+            });
+            Outcomes::from_map(counts).expect("some roll")
+        }
         Node::Compare(comparison, left, right) => {
             let a = evaluate(left, explode_depth);
             let b = evaluate(right, explode_depth);
@@ -52,9 +71,9 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
     }
 }
 
-/// Reroll, explode, keep or drop, count: in that order, whatever order
-/// they were written in.
-fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
+/// One die of a pool after its reroll and, with `explode_depth`, a
+/// compounding explosion (the dice `pairs` sorts).
+fn die_of(pool: &Pool, explode_depth: Option<u32>) -> Outcomes {
     let mut die = pool.die.outcomes().expect("checked dice have faces");
     if let Some(reroll) = pool.reroll {
         let rule = reroll.rule;
@@ -64,25 +83,26 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
             pool::reroll_once(&die, rule.condition)
         };
     }
-    // `!` explodes into the pool, so its dice stay single rolls here.
-    let into_pool = match pool.explode {
-        Some(explode) => {
+    match (pool.explode, explode_depth) {
+        (Some(explode), Some(depth)) => {
             let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
-            let penalty = match pool.explosion {
-                Explosion::Pool => None,
-                Explosion::Compound => Some(0),
-                Explosion::Penetrate => Some(1),
-            };
-            match penalty {
-                Some(penalty) => {
-                    die = pool::explode(&die, condition, explode_depth, penalty);
-                    None
-                }
-                None => Some((condition, explode_depth)),
-            }
+            let penalty = i64::from(pool.explosion == Explosion::Penetrate);
+            pool::explode(&die, condition, depth, penalty)
         }
-        None => None,
-    };
+        _ => die,
+    }
+}
+
+/// Reroll, explode, keep or drop, count: in that order, whatever order
+/// they were written in.
+fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
+    // `!` explodes into the pool, so its dice stay single rolls here.
+    let into_pool = pool.explosion == Explosion::Pool && pool.explode.is_some();
+    let die = die_of(pool, (!into_pool).then_some(explode_depth));
+    let into_pool = pool.explode.filter(|_| into_pool).map(|explode| {
+        let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
+        (condition, explode_depth)
+    });
     let of = |count: u64| match into_pool {
         Some((condition, depth)) => {
             let keep = pool.keep.first().map(|k| match k.rule {
@@ -306,6 +326,40 @@ mod tests {
                 (r.iter().sum::<i64>() as f64 / 2.0).round() as i64
             })
         );
+    }
+
+    /// Issue 28, item 10: Risk's battles, sorted and paired off.
+    #[test]
+    fn pairs_match_enumeration() {
+        let sorted = |r: &[i64]| {
+            let mut r = r.to_vec();
+            r.sort_by(|a, b| b.cmp(a));
+            r
+        };
+        let beaten = |a: &[i64], b: &[i64]| {
+            sorted(a)
+                .iter()
+                .zip(sorted(b))
+                .filter(|(x, y)| **x > *y)
+                .count() as i64
+        };
+        assert_eq!(
+            pairs("pairs(3d6, 2d6)"),
+            brute(&[D6; 5], |r| beaten(&r[..3], &r[3..]))
+        );
+        assert_eq!(
+            pairs("pairs(3d6, 2d6)"),
+            vec![(0, 2275), (1, 2611), (2, 2890)]
+        );
+        assert_eq!(
+            pairs("pairs(1d6, 2d6)"),
+            brute(&[D6; 3], |r| beaten(&r[..1], &r[1..]))
+        );
+        assert_eq!(pairs("pairs(2d4, 3d{1,1,3})"), {
+            let b: &[i64] = &[1, 1, 3];
+            let d4: &[i64] = &[1, 2, 3, 4];
+            brute(&[d4, d4, b, b, b], |r| beaten(&r[..2], &r[2..]))
+        });
     }
 
     /// Issue 28, item 6: a rolled number of dice, zero dice summing to 0.

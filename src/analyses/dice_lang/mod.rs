@@ -117,6 +117,9 @@ pub enum Node {
     /// when false (the lowest precedence, so `1d20+5 >= 15` compares the
     /// total).
     Compare(Comparison, Box<Expr>, Box<Expr>),
+    /// `pairs(a, b)`: two pools sorted from the highest and paired off (Risk):
+    /// how many of b's dice a's beat; ties go to b, extra dice sit out.
+    Pairs(Box<Expr>, Box<Expr>),
 }
 
 /// How two totals are compared.

@@ -347,8 +347,9 @@ impl Parser {
             "floor" => (None, Some(Rounding::Floor)),
             "ceil" => (None, Some(Rounding::Ceil)),
             "round" => (None, Some(Rounding::Round)),
+            "pairs" => (None, None),
             _ => {
-                let known = ["max", "min", "abs", "floor", "ceil", "round"];
+                let known = ["max", "min", "abs", "floor", "ceil", "round", "pairs"];
                 return Err(LangError::new(
                     self.span_from(start),
                     format!(
@@ -386,6 +387,19 @@ impl Parser {
         self.rounding = outer;
         self.depth -= 1;
         let span = self.span_from(start);
+        if lower == "pairs" {
+            return match <[Expr; 2]>::try_from(arguments) {
+                Ok([a, b]) if plain_pool(&a) && plain_pool(&b) => Ok(Expr {
+                    node: Node::Pairs(Box::new(a), Box::new(b)),
+                    span,
+                }),
+                _ => Err(LangError::new(
+                    span,
+                    "pairs sorts two pools and pairs their dice off: write two pools \
+                     without keeps, counts or ! (!! is fine), as in pairs(3d6, 2d6)",
+                )),
+            };
+        }
         let Some(function) = function else {
             // floor, ceil, round: the rounding is the division's own.
             return match arguments.pop() {
@@ -684,6 +698,12 @@ impl Parser {
     }
 }
 
+/// A pool whose dice `pairs` can sort: a fixed count, each die one value.
+fn plain_pool(expr: &Expr) -> bool {
+    matches!(&expr.node, Node::Pool(p) if p.keep.is_empty() && p.successes.is_none()
+        && p.rolled.is_none() && (p.explode.is_none() || p.explosion != Explosion::Pool))
+}
+
 /// "; did you mean kh3?" for the known word nearest `word` (at most two
 /// edits away), followed by `number`; empty when none is near.
 fn did_you_mean(word: &str, known: &[&str], number: &str) -> String {
@@ -937,6 +957,18 @@ mod tests {
             "{message}"
         );
         assert!(error("floor(d6)").1.contains("write floor(a / b)"));
+        assert!(matches!(
+            parse("pairs(3d6, 2d6!!)").unwrap().node,
+            Node::Pairs(_, _)
+        ));
+        for bad in [
+            "pairs(3d6kh2, 2d6)",
+            "pairs(3d6)",
+            "pairs(3d6, 2)",
+            "pairs(2d6!, d6)",
+        ] {
+            assert!(error(bad).1.contains("as in pairs(3d6, 2d6)"), "{bad}");
+        }
         assert!(error("max(d6 / 2, 1)").1.contains("bare `/`"));
         assert!(error("10d10f1").1.contains("as in 10d10>=8f1"));
         assert!(error("10d10>=8f1f2").1.contains("second"));

@@ -11,6 +11,13 @@ pub(crate) fn describe(expr: &Expr, text: &str) -> String {
         Node::Number(value) => value.to_string(),
         Node::Pool(pool) => describe_pool(pool, text),
         Node::Negate(inner) => format!("minus {}", describe(inner, text)),
+        Node::Pairs(a, b) => format!(
+            "the number of dice of {} beaten by {}, both sorted from the highest and paired \
+             off, ties to {}",
+            describe(b, text),
+            describe(a, text),
+            describe(b, text)
+        ),
         Node::Compare(comparison, left, right) => format!(
             "1 when {} {} {}, else 0",
             side(left, text),
