@@ -238,6 +238,39 @@ impl Pricer {
                 self.charge(span, ops, &acc)
             }
             Node::Pool(pool) => self.pool(span, pool),
+            Node::Group(members, pool) => {
+                let shapes = members
+                    .iter()
+                    .map(|m| self.shape(m))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (start, end) = pool.kept(pool.count).map_err(|(keep, left)| {
+                    let (verb, m) = keep_amount(keep.rule);
+                    LangError::new(keep.span, format!("cannot {verb} {m} of {left} members"))
+                })?;
+                let kept = end - start;
+                if let (0, Some(last)) = (kept, pool.keep.last()) {
+                    return Err(LangError::new(
+                        last.span,
+                        "keeps no member: keep at least one",
+                    ));
+                }
+                let low = shapes.iter().map(|s| s.low).min().unwrap_or(0);
+                let high = shapes.iter().map(|s| s.high).max().unwrap_or(0);
+                let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
+                    (true, true) => (-1, 1),
+                    (true, false) => (0, 1),
+                    _ => (low, high),
+                };
+                let rolls: f64 = shapes.iter().map(Shape::width).product();
+                let bits: f64 = shapes.iter().map(|s| s.bits).sum();
+                let ops = rolls * (pool.count as f64 + bits / 64.0 + 1.0) * MAP_OVERHEAD;
+                let shape = Shape {
+                    low: times(kept, low),
+                    high: times(kept, high),
+                    bits,
+                };
+                self.charge(span, ops, &shape)
+            }
             Node::Pairs(a, b) => {
                 let (Node::Pool(pa), Node::Pool(pb)) = (&a.node, &b.node) else {
                     unreachable!("the parser pairs pools only")

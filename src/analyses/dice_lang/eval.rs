@@ -24,6 +24,30 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
                 BinaryOp::Divide(rounding) => a.combine(&b, |x, y| rounding.divide(x, y)),
             }
         }
+        Node::Group(members, pool) => {
+            let members: Vec<Outcomes> =
+                members.iter().map(|m| evaluate(m, explode_depth)).collect();
+            let (start, end) = pool.kept(pool.count).expect("checked: enough members");
+            let score = pool.scorer();
+            let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+            // Every combination of the members' values, sorted and kept.
+            let mut combination = |values: &[i64], ways: &BigUint| {
+                let mut sorted = values.to_vec();
+                sorted.sort_unstable();
+                let sum = sorted[start as usize..end as usize]
+                    .iter()
+                    .map(|&v| score(v))
+                    .sum();
+                *counts.entry(sum).or_default() += ways;
+            };
+            each_combination(
+                &members,
+                &mut Vec::new(),
+                &BigUint::from(1u8),
+                &mut combination,
+            );
+            Outcomes::from_map(counts).expect("some combination")
+        }
         Node::Pairs(a, b) => {
             let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
                 unreachable!("the parser pairs pools only")
@@ -68,6 +92,24 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
             }
         }
         Node::Pool(pool) => roll_pool(pool, explode_depth),
+    }
+}
+
+/// Every combination of one value per member, with its ways (priced by
+/// the check: the product of the members' widths).
+fn each_combination(
+    members: &[Outcomes],
+    values: &mut Vec<i64>,
+    ways: &BigUint,
+    visit: &mut dyn FnMut(&[i64], &BigUint),
+) {
+    let Some((first, rest)) = members.split_first() else {
+        return visit(values, ways);
+    };
+    for (value, w) in first.iter() {
+        values.push(value);
+        each_combination(rest, values, &(ways * w), visit);
+        values.pop();
     }
 }
 
@@ -325,6 +367,42 @@ mod tests {
             brute(&[D6; 3], |r| {
                 (r.iter().sum::<i64>() as f64 / 2.0).round() as i64
             })
+        );
+    }
+
+    /// Issue 28, item 7: groups of rolls kept and counted as members.
+    #[test]
+    fn groups_match_enumeration() {
+        let d20: Vec<i64> = (1..=20).collect();
+        assert_eq!(
+            pairs("{2d20, 1d20+5}kh1"),
+            brute(&[&d20, &d20, &d20], |r| (r[0] + r[1]).max(r[2] + 5))
+        );
+        let sorted3 = |a: i64, b: i64, c: i64| {
+            let mut v = [a, b, c];
+            v.sort();
+            v
+        };
+        assert_eq!(
+            pairs("{2d4, 2d4, 2d4}kh2"),
+            brute(&[&[1i64, 2, 3, 4][..]; 6], |r| {
+                let v = sorted3(r[0] + r[1], r[2] + r[3], r[4] + r[5]);
+                v[1] + v[2]
+            })
+        );
+        assert_eq!(
+            pairs("{2d4, 2d4, 2d4}>=6"),
+            brute(&[&[1i64, 2, 3, 4][..]; 6], |r| {
+                [r[0] + r[1], r[2] + r[3], r[4] + r[5]]
+                    .iter()
+                    .filter(|&&v| v >= 6)
+                    .count() as i64
+            })
+        );
+        assert_eq!(pairs("{d6, d6}"), pairs("2d6"));
+        assert_eq!(
+            pairs("{d6, d6, d6}dl1dh1"),
+            brute(&[D6; 3], |r| sorted3(r[0], r[1], r[2])[1])
         );
     }
 

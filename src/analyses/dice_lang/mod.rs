@@ -120,6 +120,10 @@ pub enum Node {
     /// `pairs(a, b)`: two pools sorted from the highest and paired off (Risk):
     /// how many of b's dice a's beat; ties go to b, extra dice sit out.
     Pairs(Box<Expr>, Box<Expr>),
+    /// `{a, b, ...}` with keeps, drops and a count (Roll20's groups): each
+    /// member one value of the group. The pool holds the modifiers only;
+    /// its count is the number of members.
+    Group(Vec<Expr>, Box<Pool>),
 }
 
 /// How two totals are compared.

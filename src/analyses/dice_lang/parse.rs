@@ -6,6 +6,7 @@
 //! term    = unary { ("*" | "%" | "/") unary }
 //! unary   = "-" unary | atom
 //! atom    = integer | pool | "(" expr ")" | name "(" expr { "," expr } ")"
+//!         | "{" expr { "," expr } "}" { modifier }
 //! pool    = [integer] ("d" | "D") die { modifier }
 //! die     = integer | "F" | "%" | "{" face { "," face } "}"
 //! modifier = ("ro" | "rr") cond | ("!" | "!!" | "!p") [cond] | ("kh" | "kl" | "dh" | "dl" | "k") [integer]
@@ -303,6 +304,7 @@ impl Parser {
                 }
             }
             Some('d' | 'D') => self.pool(start, None),
+            Some('{') => self.group(start),
             Some(c) if c.is_ascii_alphabetic() => self.call(start),
             _ => Err(self.error_here(format!(
                 "expected a number, dice such as 3d6, `(` or a function, found {}",
@@ -426,6 +428,61 @@ impl Parser {
         Ok(Expr {
             node: Node::Call(function, arguments),
             span,
+        })
+    }
+
+    /// `{a, b, ...}` and its modifiers: keeps, drops and a count.
+    fn group(&mut self, start: usize) -> Result<Expr, LangError> {
+        self.at += 1;
+        self.nest()?;
+        let outer = self.rounding.take();
+        let mut members = Vec::new();
+        loop {
+            self.skip_spaces();
+            members.push(self.expr()?);
+            self.skip_spaces();
+            if self.eat(',') {
+                continue;
+            }
+            if self.eat('}') {
+                break;
+            }
+            return Err(self.error_here(format!(
+                "expected `,` or `}}` in the group {{...}}, found {}",
+                self.found()
+            )));
+        }
+        self.rounding = outer;
+        self.depth -= 1;
+        let die_span = self.span_from(start);
+        let mut pool = Pool {
+            rolled: None,
+            count: members.len() as u64,
+            count_written: true,
+            die: Die::Standard(1),
+            die_span,
+            reroll: None,
+            explode: None,
+            explosion: Explosion::Pool,
+            keep: Vec::new(),
+            successes: None,
+            failures: None,
+        };
+        self.modifiers(&mut pool)?;
+        if let Some(span) = [pool.reroll.map(|m| m.span), pool.explode.map(|m| m.span)]
+            .into_iter()
+            .flatten()
+            .next()
+        {
+            return Err(LangError::new(
+                span,
+                "a group {...} keeps, drops and counts its members; reroll and explode \
+                 the dice inside it, as in {2d6!!, 1d20}kh1",
+            ));
+        }
+        Ok(Expr {
+            node: Node::Group(members, Box::new(pool)),
+            span: self.span_from(start),
         })
     }
 

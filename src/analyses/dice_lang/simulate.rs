@@ -28,6 +28,19 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
                 BinaryOp::Divide(rounding) => rounding.divide(a, b),
             }
         }
+        Node::Group(members, pool) => {
+            let mut values: Vec<i64> = members
+                .iter()
+                .map(|m| roll(m, explode_depth, sampler))
+                .collect();
+            values.sort_unstable();
+            let (start, end) = pool.kept(pool.count).unwrap_or((0, 0));
+            let score = pool.scorer();
+            values[start as usize..end as usize]
+                .iter()
+                .map(|&v| score(v))
+                .sum()
+        }
         Node::Pairs(a, b) => {
             let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
                 return 0;
@@ -70,7 +83,7 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
         Node::Binary(_, left, right) | Node::Compare(_, left, right) | Node::Pairs(left, right) => {
             dice_per_roll(left, explode_depth) + dice_per_roll(right, explode_depth)
         }
-        Node::Call(_, arguments) => arguments
+        Node::Call(_, arguments) | Node::Group(arguments, _) => arguments
             .iter()
             .map(|a| dice_per_roll(a, explode_depth))
             .sum(),
@@ -298,6 +311,9 @@ mod tests {
             "4d6!kl2",
             "(1d3)d6!",
             "pairs(3d6, 2d6)",
+            "{2d20, 1d20+5}kh1",
+            "{3d6, 3d6, 3d6}kh2",
+            "{4d6kh3, 4d6kh3}>=12",
             "pairs(2d6!!, 3d4ro1)",
         ] {
             let deviation = largest_deviation(text, 3, 3);

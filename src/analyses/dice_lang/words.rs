@@ -2,7 +2,7 @@
 //! reader sees what was computed: "the number of dice of 8d10 showing 7 or
 //! more", "1 when 1d20+5 is at least 15, else 0".
 
-use super::{BinaryOp, Explosion, Expr, Function, KeepRule, Node, Pool, Rounding};
+use super::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool, Rounding};
 use crate::engine::pool::Condition;
 
 /// What a roll of `expr` (written as `text`) measures.
@@ -11,6 +11,7 @@ pub(crate) fn describe(expr: &Expr, text: &str) -> String {
         Node::Number(value) => value.to_string(),
         Node::Pool(pool) => describe_pool(pool, text),
         Node::Negate(inner) => format!("minus {}", describe(inner, text)),
+        Node::Group(_, pool) => describe_pool(pool, text),
         Node::Pairs(a, b) => format!(
             "the number of dice of {} beaten by {}, both sorted from the highest and paired \
              off, ties to {}",
@@ -66,7 +67,13 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
         .rolled
         .as_ref()
         .map_or(pool.count.to_string(), |r| r.span.text(text).to_string());
-    let dice = format!("{count}d{}", text_of_die(pool, text));
+    let dice = match pool.die {
+        // A group: its die span covers the braces.
+        Die::Standard(1) if pool.die_span.text(text).starts_with('{') => {
+            pool.die_span.text(text).to_string()
+        }
+        _ => format!("{count}d{}", text_of_die(pool, text)),
+    };
     let mut rules = Vec::new();
     if let Some(reroll) = pool.reroll {
         let how = if reroll.rule.until {
@@ -185,6 +192,10 @@ mod tests {
         );
         assert_eq!(words("floor(3d6 / 2)"), "3d6 divided by 2, rounded down");
         assert_eq!(words("(1d4)d6"), "(1d4)d6");
+        assert_eq!(
+            words("{2d20, 1d20+5}kh1"),
+            "the total of {2d20, 1d20+5} keeping the highest 1"
+        );
         assert_eq!(
             words("5d6!kh2"),
             "the total of 5d6 each die on the highest face adding a new die and keeping the highest 2"
