@@ -40,8 +40,8 @@ CASES = {
     "10d6>4": lambda: 10 @ (d6 > 4),
     "4d6kh2>=5": lambda: d6.map(lambda x: int(x >= 5)).pool(4).highest(2).sum(),
     # Issue 28's forms.
-    "1d20+5 >= 15": lambda: (d20 + 5 >= 15).map(int),
-    "d20 > d20": lambda: (d20 > d20).map(int),
+    "1d20+5 >= 15": lambda: (d20 + 5 >= 15).map(lambda x: int(x)),
+    "d20 > d20": lambda: (d20 > d20).map(lambda x: int(x)),
     "4d6dl1dh1": lambda: d6.pool(4)[1:3].sum(),
     "5d10kh3kl1": lambda: d10.pool(5)[2:3].sum(),
     "10d10>=8f1": lambda: 10 @ d10.map(lambda x: int(x >= 8) - int(x == 1)),
