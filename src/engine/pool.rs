@@ -337,6 +337,55 @@ pub(crate) fn keep_range(
     Outcomes::from_map(counts).expect("some roll keeps dice")
 }
 
+/// How many of `b`'s dice `a`'s beat when both pools are sorted from the
+/// highest and paired off (Risk: ties go to `b`; extra dice sit out).
+/// Every sorted roll of `b` is listed once; for each sorted roll of `a`,
+/// `b`'s ways are summed per number beaten (in `u128` when all of `b`'s
+/// outcomes fit) and multiplied once per number.
+pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> Outcomes {
+    let dice = a_count.min(b_count) as usize;
+    let mut theirs: Vec<(Vec<i64>, BigUint)> = Vec::new();
+    sorted_rolls(b, b_count, &mut |roll, ways| {
+        theirs.push((
+            roll.iter().rev().take(dice).copied().collect(),
+            ways.clone(),
+        ));
+    });
+    let small: Option<Vec<u128>> = (b.total().bits() * b_count < 127).then(|| {
+        theirs
+            .iter()
+            .map(|(_, w)| u128::try_from(w).expect("fits"))
+            .collect()
+    });
+    let mut counts = vec![BigUint::zero(); dice + 1];
+    sorted_rolls(a, a_count, &mut |roll, ways| {
+        let mine: Vec<i64> = roll.iter().rev().take(dice).copied().collect();
+        let beaten = |their: &[i64]| mine.iter().zip(their).filter(|(x, y)| x > y).count();
+        match &small {
+            Some(small) => {
+                let mut by = vec![0u128; dice + 1];
+                for ((their, _), w) in theirs.iter().zip(small) {
+                    by[beaten(their)] += w;
+                }
+                for (count, sum) in counts.iter_mut().zip(by) {
+                    *count += ways * BigUint::from(sum);
+                }
+            }
+            None => {
+                let mut by = vec![BigUint::zero(); dice + 1];
+                for (their, w) in &theirs {
+                    by[beaten(their)] += w;
+                }
+                for (count, sum) in counts.iter_mut().zip(by) {
+                    *count += ways * sum;
+                }
+            }
+        }
+    });
+    let counts = (0..).zip(counts).collect();
+    Outcomes::from_map(counts).expect("some roll")
+}
+
 /// `x^0..=x^n`.
 fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
     let mut row = Vec::with_capacity(n + 1);
@@ -577,6 +626,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Both sums of `pairs`: in `u128`, and in big integers once `b`'s
+    /// outcomes pass 2^127 (the same die with each face's ways scaled).
+    #[test]
+    fn pairs_sum_alike_in_small_and_big_integers() {
+        let die = Outcomes::die(&[1, 2, 2, 3]).unwrap();
+        let scale = BigUint::one() << 100u32;
+        let small = super::pairs(&die, 3, &die, 2);
+        let big = super::pairs(&die, 3, &die.scaled(&scale), 2);
+        assert_eq!(big, small.scaled(&scale.pow(2)));
+        let brute = enumerate(&[1, 2, 2, 3], 5, |roll| {
+            let (mut a, mut b) = (roll[..3].to_vec(), roll[3..].to_vec());
+            a.sort_by(|x, y| y.cmp(x));
+            b.sort_by(|x, y| y.cmp(x));
+            a.iter().zip(&b).filter(|(x, y)| x > y).count() as i64
+        });
+        assert_eq!(pairs(&small), brute);
     }
 
     #[test]

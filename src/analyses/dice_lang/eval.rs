@@ -52,20 +52,9 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
             let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
                 unreachable!("the parser pairs pools only")
             };
-            let mut theirs: Vec<(Vec<i64>, BigUint)> = Vec::new();
-            let b_die = die_of(b, Some(explode_depth));
-            pool::sorted_rolls(&b_die, b.count, &mut |roll, ways| {
-                theirs.push((roll.iter().rev().copied().collect(), ways.clone()));
-            });
-            let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
             let a_die = die_of(a, Some(explode_depth));
-            pool::sorted_rolls(&a_die, a.count, &mut |roll, ways| {
-                for (their, their_ways) in &theirs {
-                    let beaten = roll.iter().rev().zip(their).filter(|(x, y)| x > y).count();
-                    *counts.entry(beaten as i64).or_default() += ways * their_ways;
-                }
-            });
-            Outcomes::from_map(counts).expect("some roll")
+            let b_die = die_of(b, Some(explode_depth));
+            pool::pairs(&a_die, a.count, &b_die, b.count)
         }
         Node::Compare(comparison, left, right) => {
             let a = evaluate(left, explode_depth);
