@@ -12,7 +12,9 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-workloads="${WORKLOADS:-200d20kh20 500d6kh50 1000d10>=7 1000d6 16d10!kh8}"
+# Issue 28: pairs(10d6, 10d6), 10d10!!kh5 and 8d10!kh4 (explode depth 3,
+# the default), the workloads of icepool's own paper.
+workloads="${WORKLOADS:-200d20kh20 500d6kh50 1000d10>=7 1000d6 16d10!!kh8 pairs(10d6,10d6) 10d10!!kh5 8d10!kh4}"
 runs="${RUNS:-5}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -24,7 +26,7 @@ if [ -z "${PYTHON:-}" ]; then
     PYTHON="$scratch/venv/bin/python"
 fi
 (cd "$here/.." && cargo build --quiet --release)
-fairdice="$here/../target/release/fairdice"
+fairdice="${CARGO_TARGET_DIR:-$here/../target}/release/fairdice"
 
 best_of() { # best wall time in seconds of $runs runs of "$@"
     local best=""

@@ -83,13 +83,16 @@ impl Progress {
 
     /// A spinner for work of unknown length, labelled `label`; its message
     /// says how far the work is. Drawn once it has spun for [`DELAY`];
-    /// call `finish_and_clear` when done.
+    /// call `finish_and_clear` when done. The label is user text (a roll's
+    /// name or expression such as `d{1,2}`), so it goes in as the bar's
+    /// prefix, never into the template, where `{` and `}` are syntax.
     pub fn with_spinner<T>(&self, label: &str, work: impl FnOnce(&ProgressBar) -> T) -> T {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template(&format!("{{spinner}} {label} {{msg}} [{{elapsed}}]"))
+            ProgressStyle::with_template("{spinner} {prefix} {msg} [{elapsed}]")
                 .expect("valid template"),
         );
+        bar.set_prefix(label.to_string());
         let result = self.after_delay(&bar, || work(&bar));
         bar.finish_and_clear();
         result
@@ -181,6 +184,17 @@ mod tests {
         });
         assert_eq!(counted, 3);
         assert_eq!(progress.with_spinner("race", |_| 7), 7);
+    }
+
+    /// Labels are user text: roll names and expressions with braces once
+    /// panicked as a progress template ("d{1, 2, 3}", "x }").
+    #[test]
+    fn labels_with_braces_are_text_not_templates() {
+        for label in ["d{1, 2, 3}", "x }", "{", "{{msg}}", "{spinner:", "}{"] {
+            let progress = Progress::hidden();
+            assert_eq!(progress.with_spinner(label, |_| 1), 1);
+            assert_eq!(progress.with_bar(2, label, |_| 2), 2);
+        }
     }
 
     #[test]

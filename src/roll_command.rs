@@ -148,6 +148,36 @@ mod tests {
         assert!(error.contains("at most 20"), "{error}");
     }
 
+    /// Issue 28, items 1 and 2: a comparison of totals reads as a chance,
+    /// and every roll is said in words.
+    #[test]
+    fn a_comparison_is_a_chance_and_every_roll_is_in_words() {
+        let budget = Budget::default();
+        let params = prepare(&["1d20+5 >= 15".into()], None, &budget).unwrap();
+        let text = text(&params, 120, &Progress::hidden());
+        assert!(text.contains("is true 55%, exactly 11/20."), "{text}");
+        assert!(
+            text.contains("In words: 1 when the total of 1d20+5 is at least 15, else 0."),
+            "{text}"
+        );
+        assert!(!text.contains("variance"), "{text}");
+        let params = prepare(&["8d10>=7".into(), "4d6 dl1".into()], None, &budget).unwrap();
+        let text = super::text(&params, 120, &Progress::hidden());
+        assert!(
+            text.contains("In words: the number of dice of 8d10 showing 7 or more."),
+            "{text}"
+        );
+        assert!(
+            text.contains("In words: the total of 4d6 dropping the lowest 1."),
+            "{text}"
+        );
+        let error = prepare(&["2d6>=7".into()], None, &budget).unwrap_err();
+        assert!(
+            error.contains("to compare the total write (2d6) >= 7"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn the_terminal_table_has_a_bar_per_value() {
         let params = prepare(&["2d6".into(), "d12".into()], None, &Budget::default()).unwrap();

@@ -81,29 +81,113 @@ pub(crate) fn reroll_until(die: &Outcomes, condition: Condition) -> Option<Outco
     Outcomes::from_map(counts)
 }
 
-/// Explode: a face that meets the condition adds another roll, up to
-/// `depth` extra rolls, the last of which does not explode again (as
-/// icepool's `explode(depth=D)`). Over `T^(depth+1)` outcomes, so every
-/// chain of rolls is counted with its true weight.
-pub fn explode(die: &Outcomes, condition: Condition, depth: u32) -> Outcomes {
+/// Explode into the die (`!!`, compounding): a face that meets the
+/// condition adds another roll, up to `depth` extra rolls, the last of
+/// which does not explode again (as icepool's `explode(depth=D)`); each
+/// extra roll counts `penalty` less (`!p`, penetrating: 1). Over
+/// `T^(depth+1)` outcomes, so every chain of rolls has its true weight.
+pub fn explode(die: &Outcomes, condition: Condition, depth: u32, penalty: i64) -> Outcomes {
+    if depth == 0 {
+        return die.clone();
+    }
     let total = die.total();
-    let mut current = die.clone();
-    for level in 1..=depth {
-        // `current` allows level-1 extra rolls, over T^level outcomes.
+    // The extra rolls: `rest` starts with an extra roll that may make
+    // `level - 1` more.
+    let step = |rest: &Outcomes, level: u32, offset: i64| {
         let scale = total.pow(level);
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
         for (face, w) in die.iter() {
             if condition.holds(face) {
-                for (rest, rw) in current.iter() {
-                    *counts.entry(face + rest).or_default() += w * rw;
+                for (more, rw) in rest.iter() {
+                    *counts.entry(face + offset + more).or_default() += w * rw;
                 }
             } else {
-                *counts.entry(face).or_default() += w * &scale;
+                *counts.entry(face + offset).or_default() += w * &scale;
             }
         }
-        current = Outcomes::from_map(counts).expect("a die keeps its faces");
+        Outcomes::from_map(counts).expect("a die keeps its faces")
+    };
+    let mut rest = die.shifted(-penalty);
+    for level in 1..depth {
+        rest = step(&rest, level, -penalty);
     }
-    current
+    step(&rest, depth, 0)
+}
+
+/// `count` dice whose explosions add new dice to the pool (`!`, as
+/// Roll20 and Foundry): each roll that meets the condition adds a die, up
+/// to `depth` extra per die. Without `keep`, the sum of `value` over every
+/// die; with it, over the highest (or lowest) M of all of them.
+///
+/// One die's chain of rolls is reduced to its profile (the sum of values,
+/// or the M best faces, sorted), built level by level; the pool merges
+/// the profiles die by die, keeping the M best, so the work grows with
+/// the number of profiles, never with the rolls.
+pub(crate) fn explode_into_pool(
+    die: &Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Option<Keep>,
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
+    type Profiles = BTreeMap<Vec<i64>, BigUint>;
+    // Faces compared so the best come first: negated for keep-lowest.
+    let (kept, sign) = match keep {
+        Some(Keep::Highest(m)) => (m as usize, 1),
+        Some(Keep::Lowest(m)) => (m as usize, -1),
+        None => (0, 1),
+    };
+    let join = |a: &[i64], b: &[i64]| -> Vec<i64> {
+        if keep.is_none() {
+            return vec![a[0] + b[0]];
+        }
+        let mut all: Vec<i64> = a.iter().chain(b).copied().collect();
+        all.sort_unstable_by(|x, y| y.cmp(x));
+        all.truncate(kept);
+        all
+    };
+    let single = |face: i64| match keep {
+        None => vec![value(face)],
+        Some(_) => vec![sign * face],
+    };
+    let total = die.total();
+    // The chain of one die from a roll that may make `level` extra rolls.
+    let mut chain: Profiles = Profiles::new();
+    for level in 0..=depth {
+        let mut next = Profiles::new();
+        let scale = total.pow(level);
+        for (face, w) in die.iter() {
+            if condition.holds(face) && level > 0 {
+                for (rest, rw) in &chain {
+                    *next.entry(join(&single(face), rest)).or_default() += w * rw;
+                }
+            } else {
+                *next.entry(single(face)).or_default() += w * &scale;
+            }
+        }
+        chain = next;
+    }
+    let mut pool: Profiles = Profiles::from([(Vec::new(), BigUint::one())]);
+    for _ in 0..count {
+        let mut next = Profiles::new();
+        for (a, aw) in &pool {
+            for (b, bw) in &chain {
+                let joined = if a.is_empty() { b.clone() } else { join(a, b) };
+                *next.entry(joined).or_default() += aw * bw;
+            }
+        }
+        pool = next;
+    }
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (profile, ways) in pool {
+        let sum = match keep {
+            None => profile.iter().sum(),
+            Some(_) => profile.iter().map(|&f| value(sign * f)).sum(),
+        };
+        *counts.entry(sum).or_default() += ways;
+    }
+    Outcomes::from_map(counts).expect("a pool has a value")
 }
 
 /// The sum of `value(face)` over the kept dice of `count` independent
@@ -182,6 +266,126 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
     Outcomes::from_map(result).expect("some roll keeps dice")
 }
 
+/// The most values a die may have for [`sorted_rolls`], which recurses
+/// once per value.
+pub(crate) const MAX_SORTED_FACES: usize = 1000;
+
+/// Every sorted roll of `count` dice (lowest first) with its ways: the
+/// ways to choose which dice show each value times the faces' ways. For
+/// rules no closed form serves (the middle dice, pairing off two pools);
+/// callers price the C(count + values - 1, count) rolls first.
+pub(crate) fn sorted_rolls(die: &Outcomes, count: u64, visit: &mut dyn FnMut(&[i64], &BigUint)) {
+    let faces: Vec<(i64, &BigUint)> = die.iter().collect();
+    assert!(faces.len() <= MAX_SORTED_FACES, "callers check the faces");
+    let rows: Vec<Vec<BigUint>> = (0..=count).map(binomial_row).collect();
+    let mut roll = Vec::with_capacity(count as usize);
+    let mut step = Step {
+        faces: &faces,
+        rows: &rows,
+        roll: &mut roll,
+        visit,
+    };
+    step.place(0, count as usize, BigUint::one());
+}
+
+struct Step<'a> {
+    faces: &'a [(i64, &'a BigUint)],
+    rows: &'a [Vec<BigUint>],
+    roll: &'a mut Vec<i64>,
+    visit: &'a mut dyn FnMut(&[i64], &BigUint),
+}
+
+impl Step<'_> {
+    /// Place `left` dice on the values from `face` up.
+    fn place(&mut self, face: usize, left: usize, ways: BigUint) {
+        let at = self.roll.len();
+        let Some(&(value, w)) = self.faces.get(face) else {
+            return;
+        };
+        if left == 0 || face + 1 == self.faces.len() {
+            self.roll.resize(at + left, value);
+            (self.visit)(self.roll, &(ways * w.pow(left as u32)));
+        } else {
+            let mut power = BigUint::one();
+            for here in 0..=left {
+                let next = &ways * &self.rows[left][here] * &power;
+                self.place(face + 1, left - here, next);
+                self.roll.push(value);
+                power *= w;
+            }
+        }
+        self.roll.truncate(at);
+    }
+}
+
+/// The sum of `value` over the dice from `start` to `end` (sorted lowest
+/// first) of `count` rolls of `die`: `4d6dl1dh1` keeps 1..3.
+pub(crate) fn keep_range(
+    die: &Outcomes,
+    count: u64,
+    (start, end): (u64, u64),
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    sorted_rolls(die, count, &mut |roll, ways| {
+        let sum = roll[start as usize..end as usize]
+            .iter()
+            .map(|&v| value(v))
+            .sum();
+        *counts.entry(sum).or_default() += ways;
+    });
+    Outcomes::from_map(counts).expect("some roll keeps dice")
+}
+
+/// How many of `b`'s dice `a`'s beat when both pools are sorted from the
+/// highest and paired off (Risk: ties go to `b`; extra dice sit out).
+/// Every sorted roll of `b` is listed once; for each sorted roll of `a`,
+/// `b`'s ways are summed per number beaten (in `u128` when all of `b`'s
+/// outcomes fit) and multiplied once per number.
+pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> Outcomes {
+    let dice = a_count.min(b_count) as usize;
+    let mut theirs: Vec<(Vec<i64>, BigUint)> = Vec::new();
+    sorted_rolls(b, b_count, &mut |roll, ways| {
+        theirs.push((
+            roll.iter().rev().take(dice).copied().collect(),
+            ways.clone(),
+        ));
+    });
+    let small: Option<Vec<u128>> = (b.total().bits() * b_count < 127).then(|| {
+        theirs
+            .iter()
+            .map(|(_, w)| u128::try_from(w).expect("fits"))
+            .collect()
+    });
+    let mut counts = vec![BigUint::zero(); dice + 1];
+    sorted_rolls(a, a_count, &mut |roll, ways| {
+        let mine: Vec<i64> = roll.iter().rev().take(dice).copied().collect();
+        let beaten = |their: &[i64]| mine.iter().zip(their).filter(|(x, y)| x > y).count();
+        match &small {
+            Some(small) => {
+                let mut by = vec![0u128; dice + 1];
+                for ((their, _), w) in theirs.iter().zip(small) {
+                    by[beaten(their)] += w;
+                }
+                for (count, sum) in counts.iter_mut().zip(by) {
+                    *count += ways * BigUint::from(sum);
+                }
+            }
+            None => {
+                let mut by = vec![BigUint::zero(); dice + 1];
+                for (their, w) in &theirs {
+                    by[beaten(their)] += w;
+                }
+                for (count, sum) in counts.iter_mut().zip(by) {
+                    *count += ways * sum;
+                }
+            }
+        }
+    });
+    let counts = (0..).zip(counts).collect();
+    Outcomes::from_map(counts).expect("some roll")
+}
+
 /// `x^0..=x^n`.
 fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
     let mut row = Vec::with_capacity(n + 1);
@@ -191,12 +395,6 @@ fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
         row.push(next);
     }
     row
-}
-
-/// The number of dice that meet the condition among `count` rolls: a
-/// binomial distribution with the die's weights.
-pub(crate) fn count_successes(die: &Outcomes, count: u64, condition: Condition) -> Outcomes {
-    die.map(|v| i64::from(condition.holds(v))).repeat_sum(count)
 }
 
 #[cfg(test)]
@@ -327,7 +525,7 @@ mod tests {
         ] {
             let die = Outcomes::die(faces).unwrap();
             for depth in 0..=3u32 {
-                let exact = explode(&die, cond, depth);
+                let exact = explode(&die, cond, depth, 0);
                 // Roll depth+1 dice; sum while each exploding roll allows the next.
                 let brute = enumerate(faces, depth + 1, |roll| {
                     let mut sum = 0;
@@ -345,10 +543,114 @@ mod tests {
     }
 
     #[test]
+    fn sorted_rolls_match_enumeration() {
+        for faces in FACE_SETS {
+            let die = Outcomes::die(faces).unwrap();
+            for count in 1..=5u64 {
+                for start in 0..count {
+                    for end in start + 1..=count {
+                        let exact = keep_range(&die, count, (start, end), |v| v);
+                        let brute = enumerate(faces, count as u32, |roll| {
+                            roll.sort();
+                            roll[start as usize..end as usize].iter().sum()
+                        });
+                        assert_eq!(pairs(&exact), brute, "{faces:?} {count} {start}..{end}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every roll of one die's chain: `depth + 1` rolls, the chain
+    /// stopping at the first that does not meet `cond` (or at the depth).
+    fn chain(roll: &[i64], cond: Condition, depth: u32) -> &[i64] {
+        let end = roll
+            .iter()
+            .take(depth as usize)
+            .position(|&f| !cond.holds(f))
+            .unwrap_or(depth as usize);
+        &roll[..=end]
+    }
+
+    #[test]
+    fn penetrating_explosions_match_enumeration() {
+        for (faces, cond) in [
+            (&[1i64, 2, 3, 4, 5, 6][..], Condition::Eq(6)),
+            (&[1, 2, 3][..], Condition::Ge(2)),
+        ] {
+            let die = Outcomes::die(faces).unwrap();
+            for depth in 0..=3u32 {
+                let exact = explode(&die, cond, depth, 1);
+                let brute = enumerate(faces, depth + 1, |roll| {
+                    let rolls = chain(roll, cond, depth);
+                    rolls.iter().sum::<i64>() - (rolls.len() as i64 - 1)
+                });
+                assert_eq!(pairs(&exact), brute, "{faces:?} {cond:?} depth {depth}");
+            }
+        }
+    }
+
+    /// `!`: every roll of every chain is a die of the pool, kept or
+    /// counted as one.
+    #[test]
+    fn explosions_into_the_pool_match_enumeration() {
+        for (faces, cond) in [
+            (&[1i64, 2, 3, 4][..], Condition::Eq(4)),
+            (&[1, 2, 3][..], Condition::Ge(2)),
+        ] {
+            let die = Outcomes::die(faces).unwrap();
+            for depth in 0..=2u32 {
+                let rolls = depth as usize + 1;
+                for count in 1..=3u64 {
+                    let all = |roll: &mut Vec<i64>| -> Vec<i64> {
+                        roll.chunks(rolls)
+                            .flat_map(|c| chain(c, cond, depth).to_vec())
+                            .collect()
+                    };
+                    let success = |v: i64| i64::from(v >= 3);
+                    let exact = explode_into_pool(&die, cond, depth, count, None, success);
+                    let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
+                        all(roll).into_iter().map(success).sum()
+                    });
+                    assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count}");
+                    for m in 1..=count {
+                        for rule in [Keep::Highest(m), Keep::Lowest(m)] {
+                            let exact =
+                                explode_into_pool(&die, cond, depth, count, Some(rule), |v| v);
+                            let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
+                                kept_sum(&mut all(roll), rule, |v| v)
+                            });
+                            assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count} {rule:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Both sums of `pairs`: in `u128`, and in big integers once `b`'s
+    /// outcomes pass 2^127 (the same die with each face's ways scaled).
+    #[test]
+    fn pairs_sum_alike_in_small_and_big_integers() {
+        let die = Outcomes::die(&[1, 2, 2, 3]).unwrap();
+        let scale = BigUint::one() << 100u32;
+        let small = super::pairs(&die, 3, &die, 2);
+        let big = super::pairs(&die, 3, &die.scaled(&scale), 2);
+        assert_eq!(big, small.scaled(&scale.pow(2)));
+        let brute = enumerate(&[1, 2, 2, 3], 5, |roll| {
+            let (mut a, mut b) = (roll[..3].to_vec(), roll[3..].to_vec());
+            a.sort_by(|x, y| y.cmp(x));
+            b.sort_by(|x, y| y.cmp(x));
+            a.iter().zip(&b).filter(|(x, y)| x > y).count() as i64
+        });
+        assert_eq!(pairs(&small), brute);
+    }
+
+    #[test]
     fn successes_match_enumeration() {
         let faces: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         let die = Outcomes::die(faces).unwrap();
-        let exact = count_successes(&die, 4, Condition::Ge(7));
+        let exact = die.map(|v| i64::from(v >= 7)).repeat_sum(4);
         let brute = enumerate(faces, 4, |roll| {
             roll.iter().filter(|&&v| v >= 7).count() as i64
         });

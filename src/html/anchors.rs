@@ -50,6 +50,7 @@ pub(crate) const TEMPLATE_IDS: &[&str] = &[
     "scenario-results",
     "playground-rolls",
     "playground-depth",
+    "playground-syntax",
 ];
 
 /// The ids given out on one page so far.

@@ -3,20 +3,31 @@
 //! the "at least" curves of every roll on one chart.
 
 use crate::analyses::dice::{Analysed, Comparison, Dice, Params, Roll, RollFigures};
+use crate::analyses::dice_lang::{self, Expression, Node};
 use crate::engine::{exact_string, to_f64, Exact};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
 };
 use crate::layout::{cells, format, Layout};
+use num_traits::Zero;
 
 impl Layout for Dice {
-    fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
+    fn layout(params: &Params, analysed: &Analysed) -> Vec<Block> {
         let results = &analysed.results;
         let mut blocks = Vec::new();
+        let expressions: Vec<&Expression> = params.rolls.0.iter().map(|r| &r.expression).collect();
         if results.comparisons.is_empty() {
-            if let Some(roll) = results.rolls.first() {
+            if let (Some(roll), Some(expression)) = (results.rolls.first(), expressions.first()) {
                 blocks.push(Block::Verdict {
-                    text: single_verdict(roll, &analysed.rolls[0]),
+                    text: match chance(expression, roll) {
+                        Some(p) => format!(
+                            "Rolled once, {} ({}) is true {}.",
+                            roll.name,
+                            roll.expression,
+                            chance_words(&p)
+                        ),
+                        None => single_verdict(roll, &analysed.rolls[0]),
+                    },
                 });
             }
         } else {
@@ -27,7 +38,34 @@ impl Layout for Dice {
             blocks.push(Block::Table(comparison_table(&results.comparisons)));
         }
         for (index, (roll, figures)) in results.rolls.iter().zip(&analysed.rolls).enumerate() {
-            blocks.extend(roll_blocks(index + 1, roll, figures));
+            let expression = expressions[index];
+            blocks.push(Block::Heading {
+                text: format!("{}: {}", roll.name, roll.expression),
+            });
+            blocks.push(Block::Text {
+                text: format!(
+                    "In words: {}.",
+                    dice_lang::describe(&expression.tree, &expression.text)
+                ),
+            });
+            match chance(expression, roll) {
+                Some(p) => blocks.push(Block::Facts {
+                    items: vec![
+                        (
+                            "chance".into(),
+                            Cell {
+                                shown: chance_words(&p),
+                                exact: exact_string(&p),
+                            },
+                        ),
+                        (
+                            "equally likely outcomes".into(),
+                            cells::count(&roll.total_outcomes),
+                        ),
+                    ],
+                }),
+                None => blocks.extend(roll_blocks(index + 1, roll, figures)),
+            }
         }
         let rolls = results.rolls.len();
         if (2..=MAX_SERIES).contains(&rolls) {
@@ -199,9 +237,6 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
         Cell { shown, exact }
     };
     vec![
-        Block::Heading {
-            text: format!("{}: {}", roll.name, roll.expression),
-        },
         Block::Facts {
             items: vec![
                 ("mean".into(), exact_and_decimal(&roll.mean)),
@@ -274,6 +309,26 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                 .collect(),
         }),
     ]
+}
+
+/// A comparison of totals (`1d20+5 >= 15`) is a chance, not a spread of
+/// 0 and 1: the chance it is true, if `expression` is one.
+fn chance(expression: &Expression, roll: &Roll) -> Option<Exact> {
+    matches!(expression.tree.node, Node::Compare(..)).then(|| {
+        roll.outcomes
+            .iter()
+            .find(|o| o.value == 1)
+            .map_or_else(Exact::zero, |o| o.probability.clone())
+    })
+}
+
+/// "55%, exactly 11/20" (a whole chance alone: "100%").
+fn chance_words(p: &Exact) -> String {
+    if p.is_integer() {
+        format::percent(p)
+    } else {
+        format!("{}, exactly {}", format::percent(p), exact_string(p))
+    }
 }
 
 /// Every roll's chance of at least each value, on one chart to compare.

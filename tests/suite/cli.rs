@@ -71,7 +71,7 @@ fn errors_go_to_stderr_with_exit_code_1() {
     assert_eq!(
         stderr.trim(),
         "error: bad.yaml:3:7: dice: expected dice like \"d6\" or \"2d6\", found \"2x6\"; \
-         column 2: unexpected `x`: expected an operator (+ - * %) or the end"
+         column 2: unexpected `x`: expected an operator (+ - * % or a comparison such as >=) or the end"
     );
 }
 

@@ -151,3 +151,24 @@ fn the_serve_playground_rolls_with_the_builds_checks() {
     );
     assert_eq!(get("/__fairdice/version").0, 200);
 }
+
+/// Issue 28, item 12: roll names and expressions are text, never a
+/// template: braces once panicked in the progress bar's template.
+#[test]
+fn braces_in_rolls_and_names_are_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = fairdice(&["roll", "d{1, 2, 3}"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    assert!(String::from_utf8_lossy(&run.0.stdout).contains("d{1, 2, 3}"));
+    write(
+        dir.path(),
+        "braces.yaml",
+        "title: Braces\nkind: dice\nrolls:\n  \"x }\": d{1,2}\n  \"{{msg}} {\": 2d6\n",
+    );
+    let run = fairdice(&["eval", "braces.yaml", "--json"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let doc: Value = serde_json::from_slice(&run.0.stdout).unwrap();
+    let rolls = &doc["scenarios"][0]["results"]["rolls"];
+    assert_eq!(rolls[0]["name"], "x }");
+    assert_eq!(rolls[1]["name"], "{{msg}} {");
+}

@@ -6,12 +6,19 @@
 //! in `f64`, 2^53 + 1 rounds back to 2^53 and a value past the limit
 //! would pass.
 
-use super::{BinaryOp, Die, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span};
+use super::{
+    BinaryOp, Die, Explosion, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span,
+};
 use crate::engine::pool::Condition;
+use crate::engine::pool::MAX_SORTED_FACES;
 
 /// Values beyond this cannot be computed (they must stay exact in `i64`
 /// sums and products, and in the `f64` of charts).
 pub(crate) const MAX_VALUE: i128 = 1 << 53;
+
+/// The most dice a rolled number of dice (`(1d4)d6`) may reach: each
+/// count is computed in turn.
+const MAX_ROLLED_DICE: i128 = 1000;
 
 /// Big-integer word operations per second, on the safe side (as the other
 /// kinds' estimates).
@@ -152,6 +159,28 @@ impl Pricer {
                         let high = corners.iter().copied().max().unwrap_or(0);
                         (Shape { low, high, bits }, pairs * MAP_OVERHEAD)
                     }
+                    BinaryOp::Divide(_) => {
+                        if b.low <= 0 && b.high >= 0 {
+                            return Err(LangError::new(
+                                right.span,
+                                format!(
+                                    "the right side of / runs from {} to {}, which includes 0: \
+                                     divide by something that is never 0",
+                                    b.low, b.high
+                                ),
+                            ));
+                        }
+                        // |a / b| <= |a| when |b| >= 1.
+                        let most = a.low.abs().max(a.high.abs());
+                        let (low, high) = if b.low >= 1 {
+                            (a.low.min(0), a.high.max(0))
+                        } else if b.high <= -1 {
+                            (-a.high.max(0), -a.low.min(0))
+                        } else {
+                            (-most, most)
+                        };
+                        (Shape { low, high, bits }, pairs * MAP_OVERHEAD)
+                    }
                     BinaryOp::Modulo => {
                         if b.low < 1 {
                             return Err(LangError::new(
@@ -209,12 +238,115 @@ impl Pricer {
                 self.charge(span, ops, &acc)
             }
             Node::Pool(pool) => self.pool(span, pool),
+            Node::Group(members, pool) => {
+                let shapes = members
+                    .iter()
+                    .map(|m| self.shape(m))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (start, end) = pool.kept(pool.count).map_err(|(keep, left)| {
+                    let (verb, m) = keep_amount(keep.rule);
+                    LangError::new(keep.span, format!("cannot {verb} {m} of {left} members"))
+                })?;
+                let kept = end - start;
+                if let (0, Some(last)) = (kept, pool.keep.last()) {
+                    return Err(LangError::new(
+                        last.span,
+                        "keeps no member: keep at least one",
+                    ));
+                }
+                let low = shapes.iter().map(|s| s.low).min().unwrap_or(0);
+                let high = shapes.iter().map(|s| s.high).max().unwrap_or(0);
+                let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
+                    (true, true) => (-1, 1),
+                    (true, false) => (0, 1),
+                    _ => (low, high),
+                };
+                let rolls: f64 = shapes.iter().map(Shape::width).product();
+                let bits: f64 = shapes.iter().map(|s| s.bits).sum();
+                let ops = rolls * (pool.count as f64 + bits / 64.0 + 1.0) * MAP_OVERHEAD;
+                let shape = Shape {
+                    low: times(kept, low),
+                    high: times(kept, high),
+                    bits,
+                };
+                self.charge(span, ops, &shape)
+            }
+            Node::Pairs(a, b) => {
+                let (Node::Pool(pa), Node::Pool(pb)) = (&a.node, &b.node) else {
+                    unreachable!("the parser pairs pools only")
+                };
+                let (sa, sb) = (self.shape(a)?, self.shape(b)?);
+                let sorted = |pool: &Pool, span: Span| {
+                    let values = Faces::of(&pool.die, pool.die_span)?.count()
+                        * if pool.explode.is_some() {
+                            f64::from(self.depth) + 1.0
+                        } else {
+                            1.0
+                        };
+                    if values > MAX_SORTED_FACES as f64 {
+                        return Err(LangError::new(
+                            span,
+                            format!("pairs sorts every roll, for dice of at most {MAX_SORTED_FACES} values"),
+                        ));
+                    }
+                    Ok(sorted_rolls(pool.count as f64, values))
+                };
+                let rolls = sorted(pa, a.span)? * sorted(pb, b.span)?;
+                let dice = pa.count.min(pb.count);
+                let ops = rolls * (dice as f64 + sa.words() + sb.words()) * MAP_OVERHEAD;
+                let shape = Shape {
+                    low: 0,
+                    high: i128::from(dice),
+                    bits: sa.bits + sb.bits,
+                };
+                self.charge(span, ops, &shape)
+            }
+            Node::Compare(_, left, right) => {
+                let a = self.shape(left)?;
+                let b = self.shape(right)?;
+                let ops = (a.width() + b.width()) * (a.words() + b.words());
+                let shape = Shape {
+                    low: 0,
+                    high: 1,
+                    bits: a.bits + b.bits,
+                };
+                self.charge(span, ops, &shape)
+            }
         }
     }
 
+    /// A pool; with a rolled number of dice, priced and bounded at its
+    /// fewest and its most dice, each count computed once.
     fn pool(&mut self, span: Span, pool: &Pool) -> Result<Shape, LangError> {
+        let Some(rolled) = &pool.rolled else {
+            let (shape, ops) = self.pool_of(span, pool, pool.count)?;
+            return self.charge(span, ops, &shape);
+        };
+        let counts = self.shape(rolled)?;
+        if counts.low < 0 || counts.high > MAX_ROLLED_DICE {
+            return Err(LangError::new(
+                rolled.span,
+                format!(
+                    "the number of dice runs from {} to {}: a rolled number of dice must \
+                     stay from 0 to {MAX_ROLLED_DICE}",
+                    counts.low, counts.high
+                ),
+            ));
+        }
+        let (fewest, ops_fewest) = self.pool_of(span, pool, counts.low as u64)?;
+        let (most, ops_most) = self.pool_of(span, pool, counts.high as u64)?;
+        let shape = Shape {
+            low: fewest.low.min(most.low),
+            high: fewest.high.max(most.high),
+            bits: most.bits + counts.bits,
+        };
+        self.charge(span, ops_fewest.max(ops_most) * counts.width(), &shape)
+    }
+
+    /// A pool of `count` dice and its own work.
+    fn pool_of(&mut self, span: Span, pool: &Pool, count: u64) -> Result<(Shape, f64), LangError> {
         let mut faces = Faces::of(&pool.die, pool.die_span)?;
-        let n = pool.count as f64;
+        let n = count as f64;
         let mut die_bits = faces.count().log2();
         let mut die_ops = faces.width();
         if let Some(reroll) = pool.reroll {
@@ -239,11 +371,15 @@ impl Pricer {
             let rolls = i128::from(self.depth) + 1;
             let rerolled = pool.reroll.is_some_and(|r| r.rule.until);
             explodes_sometimes(&faces, explode, rerolled)?;
+            if pool.explosion == Explosion::Pool {
+                return exploding_pool(pool, &faces, count, self.depth, die_bits);
+            }
+            let penalty = i128::from(pool.explosion == Explosion::Penetrate);
+            low = low.min(low * rolls - penalty * (rolls - 1));
             let width = faces.width() * (extra + 1.0);
             die_ops +=
                 extra * distinct * width * (die_bits * (extra + 1.0) / 64.0 + 1.0) * MAP_OVERHEAD;
             die_bits *= extra + 1.0;
-            low = low.min(low * rolls);
             high = high.max(high * rolls);
             distinct = width;
         }
@@ -257,51 +393,137 @@ impl Pricer {
         }
         let bits = die_bits * n;
         let big_words = bits / 64.0 + 1.0;
+        if let Some(successes) = pool.successes {
+            let faces = if pool.explode.is_some() {
+                Faces::Run(
+                    i64::try_from(low).unwrap_or(i64::MIN),
+                    i64::try_from(high).unwrap_or(i64::MAX),
+                )
+            } else {
+                faces.clone()
+            };
+            never_met(&faces, successes, pool)?;
+        }
         let count_only = pool.successes.is_some();
-        let (value_low, value_high) = if count_only { (0, 1) } else { (low, high) };
-        let mut ops = die_ops;
-        let shape = match pool.keep {
-            Some(keep) => {
-                let kept = resolve(keep.rule, pool.count).ok_or_else(|| {
-                    let (verb, m) = keep_amount(keep.rule);
-                    LangError::new(
-                        keep.span,
-                        format!("cannot {verb} {m} of {} dice", pool.count),
-                    )
-                })?;
-                if kept == 0 {
-                    return Err(LangError::new(
-                        keep.span,
-                        "keeps no dice, so the result is always 0: keep at least one",
-                    ));
-                }
-                let m = kept as f64;
-                let range = (value_high - value_low + 1) as f64;
-                let small_words = m * die.bits / 64.0 + 1.0;
-                let per_face = (m * m * range * distinct / 2.0) * small_words * MAP_OVERHEAD
-                    + (m * m / 2.0) * big_words
-                    + (m * m * range / 2.0) * big_words * MAP_OVERHEAD
-                    + 3.0 * n * big_words;
-                ops += distinct * per_face;
-                Shape {
-                    low: times(kept, value_low),
-                    high: times(kept, value_high),
-                    bits,
-                }
-            }
-            None => {
-                let shape = Shape {
-                    low: times(pool.count, value_low),
-                    high: times(pool.count, value_high),
-                    bits,
-                };
-                let faces_used = if count_only { 1.0 } else { distinct };
-                ops += shape.width() * (faces_used + 3.0) * big_words;
-                shape
-            }
+        let (value_low, value_high) = match (count_only, pool.failures.is_some()) {
+            (true, true) => (-1, 1),
+            (true, false) => (0, 1),
+            _ => (low, high),
         };
-        self.charge(span, ops, &shape)
+        let (start, end) = pool.kept(count).map_err(|(keep, left)| {
+            let (verb, m) = keep_amount(keep.rule);
+            LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice"))
+        })?;
+        if let (true, Some(last)) = (start == end, pool.keep.last()) {
+            let last = last.span;
+            return Err(LangError::new(
+                last,
+                "keeps no dice, so the result is always 0: keep at least one",
+            ));
+        }
+        let mut ops = die_ops;
+        let kept = end - start;
+        let shape = Shape {
+            low: times(kept, value_low),
+            high: times(kept, value_high),
+            bits,
+        };
+        if start > 0 && end < count {
+            // The middle dice: every sorted roll is enumerated.
+            if distinct > MAX_SORTED_FACES as f64 {
+                return Err(LangError::new(
+                    pool.keep[0].span,
+                    format!(
+                        "keeping middle dice sorts every roll, for dice of at most \
+                         {MAX_SORTED_FACES} values: this die has {distinct}"
+                    ),
+                ));
+            }
+            ops += sorted_rolls(n, distinct) * (n + 2.0 * big_words) * MAP_OVERHEAD;
+        } else if kept < count {
+            let m = kept as f64;
+            let range = (value_high - value_low + 1) as f64;
+            let small_words = m * die.bits / 64.0 + 1.0;
+            let per_face = (m * m * range * distinct / 2.0) * small_words * MAP_OVERHEAD
+                + (m * m / 2.0) * big_words
+                + (m * m * range / 2.0) * big_words * MAP_OVERHEAD
+                + 3.0 * n * big_words;
+            ops += distinct * per_face;
+        } else {
+            let faces_used = if count_only { 1.0 } else { distinct };
+            ops += shape.width() * (faces_used + 3.0) * big_words;
+        }
+        within_limit(span, &shape)?;
+        Ok((shape, ops))
     }
+}
+
+/// A pool whose explosions add dice (`!`): its size varies, so it keeps
+/// with one `kh` or `kl` at most. Priced by the profiles merged (see
+/// `engine::pool::explode_into_pool`): a chain's M best faces, or its sum.
+fn exploding_pool(
+    pool: &Pool,
+    faces: &Faces,
+    count: u64,
+    depth: u32,
+    die_bits: f64,
+) -> Result<(Shape, f64), LangError> {
+    let keep = match pool.keep.as_slice() {
+        [] => None,
+        [keep]
+            if matches!(
+                keep.rule,
+                KeepRule::KeepHighest(_) | KeepRule::KeepLowest(_)
+            ) =>
+        {
+            Some(keep)
+        }
+        [.., keep] => {
+            return Err(LangError::new(
+                keep.span,
+                "with ! each explosion adds a die, so the pool's size varies: keep with one \
+                 kh or kl, or write !! to add the explosions into each die",
+            ))
+        }
+    };
+    if let Some(successes) = pool.successes {
+        never_met(faces, successes, pool)?;
+    }
+    let (low, high) = faces.bounds();
+    let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
+        (true, true) => (-1, 1),
+        (true, false) => (0, 1),
+        _ => (low, high),
+    };
+    let rolls = u64::from(depth) + 1;
+    let width = faces.count().min(faces.width());
+    let bits = die_bits * f64::from(depth + 1) * count as f64;
+    let words = bits / 64.0 + 1.0;
+    let (dice, profiles) = match keep {
+        Some(keep) => {
+            let m = keep.rule.amount();
+            if m > count {
+                return Err(LangError::new(
+                    keep.span,
+                    format!("cannot keep {m} of {count} dice"),
+                ));
+            }
+            (m, sorted_rolls(m as f64, width + 1.0))
+        }
+        None => (
+            count.saturating_mul(rolls),
+            width * f64::from(depth + 1) * count as f64,
+        ),
+    };
+    let ops = (f64::from(depth) * width * profiles + count as f64 * profiles * profiles)
+        * (dice as f64 + words)
+        * MAP_OVERHEAD;
+    let shape = Shape {
+        low: times(dice, low.min(0)).min(times(count, low)),
+        high: times(dice, high.max(0)).max(times(count, high)),
+        bits,
+    };
+    Ok((shape, ops))
 }
 
 /// Refuses an explosion that every face the die can still show meets:
@@ -352,17 +574,59 @@ fn times(count: u64, value: i128) -> i128 {
     i128::from(count).saturating_mul(value)
 }
 
-fn resolve(rule: KeepRule, count: u64) -> Option<u64> {
-    rule.resolve(count).map(|keep| match keep {
-        crate::engine::pool::Keep::Highest(m) | crate::engine::pool::Keep::Lowest(m) => m,
-    })
+/// How many sorted rolls `n` dice of `k` values have: C(n+k-1, n), in
+/// floating point (a price, saturating rather than overflowing).
+pub(crate) fn sorted_rolls(n: f64, k: f64) -> f64 {
+    let terms = n.min(k - 1.0).max(0.0);
+    let mut count = 1.0;
+    let mut i = 0.0;
+    while i < terms && count < 1e300 {
+        count *= (n + k - 1.0 - i) / (i + 1.0);
+        i += 1.0;
+    }
+    count
+}
+
+/// Refuses a count no die can ever meet (`2d6>=7` is always 0): the
+/// author almost surely meant the total, so say how to write it.
+fn never_met(faces: &Faces, successes: Modifier<Condition>, pool: &Pool) -> Result<(), LangError> {
+    let met = match faces {
+        Faces::Written(faces) => faces.iter().any(|&f| successes.rule.holds(f)),
+        Faces::Run(low, high) => match successes.rule {
+            Condition::Eq(x) => (*low..=*high).contains(&x),
+            Condition::Lt(_) | Condition::Le(_) => successes.rule.holds(*low),
+            Condition::Gt(_) | Condition::Ge(_) => successes.rule.holds(*high),
+        },
+    };
+    if !met {
+        let (sign, value) = match successes.rule {
+            Condition::Eq(x) => ("=", x),
+            Condition::Lt(x) => ("<", x),
+            Condition::Le(x) => ("<=", x),
+            Condition::Gt(x) => (">", x),
+            Condition::Ge(x) => (">=", x),
+        };
+        return Err(LangError::new(
+            successes.span,
+            format!(
+                "no face of a {} is {}, so this count of dice is always 0; to compare \
+                 the total write ({}{}) {sign} {value}",
+                pool.die.name(),
+                super::words::condition(successes.rule),
+                pool.count,
+                pool.die.name()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn keep_amount(rule: KeepRule) -> (&'static str, u64) {
-    match rule {
-        KeepRule::KeepHighest(m) | KeepRule::KeepLowest(m) => ("keep", m),
-        KeepRule::DropHighest(m) | KeepRule::DropLowest(m) => ("drop", m),
-    }
+    let verb = match rule {
+        KeepRule::KeepHighest(_) | KeepRule::KeepLowest(_) => "keep",
+        _ => "drop",
+    };
+    (verb, rule.amount())
 }
 
 /// A die's faces as far as checking needs: a run `low..=high` of standard
@@ -502,6 +766,45 @@ mod tests {
         assert!(message("d9007199254740993").contains("too many faces"));
         assert!(message("1000000d1000000000000").contains("±2^53"));
         assert!(message("d1!").contains("(only 1) explodes"));
+        assert_eq!(
+            message("4d6kh3kh4"),
+            "`4d6kh3kh4`, column 7: cannot keep 4 of 3 dice"
+        );
+        assert!(message("4d6dl2dh2").contains("keeps no dice"));
+        assert!(message("floor(d6 / (d6 - 1))").contains("column 12"));
+        assert_eq!(
+            message("(d6-2)d6"),
+            "`(d6-2)d6`, column 1: the number of dice runs from -1 to 4: a rolled number \
+             of dice must stay from 0 to 1000"
+        );
+        assert!(message("(d2000)d6").contains("from 1 to 2000"));
+        assert_eq!(
+            message("(1d4)d6kh2"),
+            "`(1d4)d6kh2`, column 8: cannot keep 2 of 1 dice"
+        );
+    }
+
+    /// Issue 28, item 2: a count no face can meet is refused, naming the
+    /// comparison of totals the author most likely meant.
+    #[test]
+    fn a_count_no_face_can_meet_names_the_fix() {
+        assert_eq!(
+            message("2d6>=7"),
+            "`2d6>=7`, column 4: no face of a d6 is 7 or more, so this count of dice is \
+             always 0; to compare the total write (2d6) >= 7"
+        );
+        assert!(message("3dF<-1").contains("no face of a dF is below -1"));
+        assert!(message("2d{1,3}=2").contains("no face of a d{1,3} is 2"));
+        assert!(message("2d6rr>4>=5").contains("no face"));
+        assert!(message("2d6!6>=7").contains("no face of a d6 is 7 or more"));
+        assert!(message("4d6!dl1").contains("write !! to add"));
+        assert!(message("4d6!kh2kh1").contains("keep with one kh or kl"));
+        all_pass(
+            &[
+                "8d10>=7", "2d6=6", "2d6!!>=7", "3d6<2", "2d6 >= 7", "(2d6)>=7",
+            ],
+            3,
+        );
     }
 
     /// Each of these passed while bounds were added in `f64`, where
@@ -523,8 +826,9 @@ mod tests {
         past("-3*3002399751580331", 3);
         past("3d{1,3002399751580331}", 3);
         past("4d{1,3002399751580331}kh3", 3);
-        past("d{1,3002399751580331}!", 2);
-        past("d{1,3002399751580331}!>=2>=1", 2);
+        past("d{1,3002399751580331}!!", 2);
+        past("2d{1,3002399751580331}!", 2);
+        past("d{1,3002399751580331}!!>=2>=1", 2);
         past("abs(-9007199254740992-d{1,1})", 3);
         past("max(9007199254740993, 1)", 3);
         assert!(message("d{9007199254740993}").contains("beyond ±2^53"));
@@ -613,7 +917,7 @@ mod tests {
         assert!(seconds("1000d6") < 0.5);
         assert!(seconds("500d6kh50") < 1.0);
         assert!(seconds("200d20kh20") < 1.0);
-        assert!(seconds("16d10!kh8") < 0.5);
+        assert!(seconds("16d10!!kh8") < 0.5);
         assert!(seconds("100000d1000") > 60.0);
         let text = "1d6 + 2000d1000kh1000";
         let price = check(&parse(text).unwrap(), 3).unwrap();

@@ -2,9 +2,11 @@
 //! [`Outcomes`], each operator one engine call. Every dice term is its own
 //! independent roll, so `1d6 - 1d6` is two dice.
 
-use super::{BinaryOp, Expr, Function, Node, Pool};
+use super::{BinaryOp, Comparison, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::engine::pool::{self, Condition};
 use crate::engine::Outcomes;
+use num_bigint::BigUint;
+use std::collections::BTreeMap;
 
 /// The exact outcomes of an expression that [`super::check`] accepted.
 pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
@@ -19,7 +21,55 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
                 BinaryOp::Subtract => a.add(&b.negate()),
                 BinaryOp::Multiply => a.combine(&b, |x, y| x * y),
                 BinaryOp::Modulo => a.combine(&b, i64::rem_euclid),
+                BinaryOp::Divide(rounding) => a.combine(&b, |x, y| rounding.divide(x, y)),
             }
+        }
+        Node::Group(members, pool) => {
+            let members: Vec<Outcomes> =
+                members.iter().map(|m| evaluate(m, explode_depth)).collect();
+            let (start, end) = pool.kept(pool.count).expect("checked: enough members");
+            let score = pool.scorer();
+            let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+            // Every combination of the members' values, sorted and kept.
+            let mut combination = |values: &[i64], ways: &BigUint| {
+                let mut sorted = values.to_vec();
+                sorted.sort_unstable();
+                let sum = sorted[start as usize..end as usize]
+                    .iter()
+                    .map(|&v| score(v))
+                    .sum();
+                *counts.entry(sum).or_default() += ways;
+            };
+            each_combination(
+                &members,
+                &mut Vec::new(),
+                &BigUint::from(1u8),
+                &mut combination,
+            );
+            Outcomes::from_map(counts).expect("some combination")
+        }
+        Node::Pairs(a, b) => {
+            let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
+                unreachable!("the parser pairs pools only")
+            };
+            let a_die = die_of(a, Some(explode_depth));
+            let b_die = die_of(b, Some(explode_depth));
+            pool::pairs(&a_die, a.count, &b_die, b.count)
+        }
+        Node::Compare(comparison, left, right) => {
+            let a = evaluate(left, explode_depth);
+            let b = evaluate(right, explode_depth);
+            let [higher, tie, lower] = a.compare(&b);
+            let yes = match comparison {
+                Comparison::Eq => tie,
+                Comparison::Ne => higher + lower,
+                Comparison::Lt => lower,
+                Comparison::Le => lower + tie,
+                Comparison::Gt => higher,
+                Comparison::Ge => higher + tie,
+            };
+            let no = a.total() * b.total() - &yes;
+            Outcomes::from_map([(0, no), (1, yes)].into()).expect("some outcome")
         }
         Node::Call(function, arguments) => {
             let mut values = arguments.iter().map(|a| evaluate(a, explode_depth));
@@ -34,9 +84,27 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
     }
 }
 
-/// Reroll, explode, keep or drop, count: in that order, whatever order
-/// they were written in.
-fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
+/// Every combination of one value per member, with its ways (priced by
+/// the check: the product of the members' widths).
+fn each_combination(
+    members: &[Outcomes],
+    values: &mut Vec<i64>,
+    ways: &BigUint,
+    visit: &mut dyn FnMut(&[i64], &BigUint),
+) {
+    let Some((first, rest)) = members.split_first() else {
+        return visit(values, ways);
+    };
+    for (value, w) in first.iter() {
+        values.push(value);
+        each_combination(rest, values, &(ways * w), visit);
+        values.pop();
+    }
+}
+
+/// One die of a pool after its reroll and, with `explode_depth`, a
+/// compounding explosion (the dice `pairs` sorts).
+fn die_of(pool: &Pool, explode_depth: Option<u32>) -> Outcomes {
     let mut die = pool.die.outcomes().expect("checked dice have faces");
     if let Some(reroll) = pool.reroll {
         let rule = reroll.rule;
@@ -46,24 +114,75 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
             pool::reroll_once(&die, rule.condition)
         };
     }
-    if let Some(explode) = pool.explode {
-        let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
-        die = pool::explode(&die, condition, explode_depth);
-    }
-    let successes = pool.successes.map(|s| s.rule);
-    let value = |v: i64| match successes {
-        Some(condition) => i64::from(condition.holds(v)),
-        None => v,
-    };
-    match pool.keep {
-        Some(keep) => {
-            let keep = keep.rule.resolve(pool.count).expect("checked: enough dice");
-            pool::keep(&die, pool.count, keep, value)
+    match (pool.explode, explode_depth) {
+        (Some(explode), Some(depth)) => {
+            let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
+            let penalty = i64::from(pool.explosion == Explosion::Penetrate);
+            pool::explode(&die, condition, depth, penalty)
         }
-        None => match successes {
-            Some(condition) => pool::count_successes(&die, pool.count, condition),
-            None => die.repeat_sum(pool.count),
-        },
+        _ => die,
+    }
+}
+
+/// Reroll, explode, keep or drop, count: in that order, whatever order
+/// they were written in.
+fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
+    // `!` explodes into the pool, so its dice stay single rolls here.
+    let into_pool = pool.explosion == Explosion::Pool && pool.explode.is_some();
+    let die = die_of(pool, (!into_pool).then_some(explode_depth));
+    let into_pool = pool.explode.filter(|_| into_pool).map(|explode| {
+        let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
+        (condition, explode_depth)
+    });
+    let of = |count: u64| match into_pool {
+        Some((condition, depth)) => {
+            let keep = pool.keep.first().map(|k| match k.rule {
+                KeepRule::KeepLowest(m) => pool::Keep::Lowest(m),
+                rule => pool::Keep::Highest(rule.amount()),
+            });
+            pool::explode_into_pool(&die, condition, depth, count, keep, pool.scorer())
+        }
+        None => pool_of(pool, &die, count),
+    };
+    let Some(rolled) = &pool.rolled else {
+        return of(pool.count);
+    };
+    // Each number of dice c with its ways, over T^most outcomes: the
+    // c-dice pool scaled by T^(most - c), so every count weighs alike.
+    let counts = evaluate(rolled, explode_depth);
+    let total = match into_pool {
+        Some((_, depth)) => die.total().pow(depth + 1),
+        None => die.total(),
+    };
+    let most = counts.max() as u64;
+    let mut sum: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (count, ways) in counts.iter() {
+        let count = count as u64;
+        let scale = ways * total.pow((most - count) as u32);
+        for (value, w) in of(count).iter() {
+            *sum.entry(value).or_default() += w * &scale;
+        }
+    }
+    Outcomes::from_map(sum).expect("some count has a way")
+}
+
+/// `count` dice of `die` kept, counted or summed.
+fn pool_of(pool: &Pool, die: &Outcomes, count: u64) -> Outcomes {
+    let (start, end) = pool.kept(count).expect("checked: enough dice");
+    let value = pool.scorer();
+    if start > 0 && end < count {
+        pool::keep_range(die, count, (start, end), value)
+    } else if end - start < count {
+        let keep = if start == 0 {
+            pool::Keep::Lowest(end)
+        } else {
+            pool::Keep::Highest(end - start)
+        };
+        pool::keep(die, count, keep, value)
+    } else if pool.successes.is_some() {
+        die.map(value).repeat_sum(count)
+    } else {
+        die.repeat_sum(count)
     }
 }
 
@@ -71,8 +190,6 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
 mod tests {
     use super::super::{check, parse};
     use super::*;
-    use num_bigint::BigUint;
-    use std::collections::BTreeMap;
 
     fn outcomes(text: &str) -> Outcomes {
         let expr = parse(text).unwrap();
@@ -132,6 +249,211 @@ mod tests {
             brute(&[&[-1i64, 0, 1][..]; 4], |r| r.iter().sum())
         );
         assert_eq!(pairs("7"), vec![(7, 1)]);
+    }
+
+    /// Issue 28, item 1: a comparison of totals is 1 or 0, over every
+    /// outcome of both sides.
+    #[test]
+    fn comparisons_of_totals_match_enumeration() {
+        let d20: Vec<i64> = (1..=20).collect();
+        assert_eq!(
+            pairs("1d20+5 >= 15"),
+            brute(&[&d20], |r| i64::from(r[0] + 5 >= 15))
+        );
+        assert_eq!(pairs("1d20+5 >= 15"), vec![(0, 9), (1, 11)]);
+        assert_eq!(
+            pairs("(2d6)>=7"),
+            brute(&[D6, D6], |r| i64::from(r[0] + r[1] >= 7))
+        );
+        assert_eq!(
+            pairs("d20 > d20"),
+            brute(&[&d20, &d20], |r| i64::from(r[0] > r[1]))
+        );
+        assert_eq!(
+            pairs("3d6 != 10"),
+            brute(&[D6; 3], |r| i64::from(r.iter().sum::<i64>() != 10))
+        );
+        assert_eq!(
+            pairs("2d20kh1 = 20"),
+            brute(&[&d20, &d20], |r| i64::from(r[0].max(r[1]) == 20))
+        );
+        assert_eq!(
+            pairs("d6 < d6"),
+            brute(&[D6, D6], |r| i64::from(r[0] < r[1]))
+        );
+        assert_eq!(
+            pairs("d6 <= 2*d6"),
+            brute(&[D6, D6], |r| i64::from(r[0] <= 2 * r[1]))
+        );
+        assert_eq!(pairs("d6 >= 7"), vec![(0, 6)]);
+        assert_eq!(
+            pairs("(d6 > 3) + (d6 > 3)"),
+            brute(&[D6, D6], |r| { i64::from(r[0] > 3) + i64::from(r[1] > 3) })
+        );
+    }
+
+    /// Issue 28, items 5, 8 and 9: rounded division, several keeps in the
+    /// order written, successes minus failures.
+    #[test]
+    fn division_keeps_and_failures_match_enumeration() {
+        let d10: Vec<i64> = (1..=10).collect();
+        let sorted = |r: &[i64]| {
+            let mut r = r.to_vec();
+            r.sort();
+            r
+        };
+        assert_eq!(
+            pairs("4d6dl1dh1"),
+            brute(&[D6; 4], |r| sorted(r)[1..3].iter().sum())
+        );
+        assert_eq!(pairs("5d6kh3kl1"), brute(&[D6; 5], |r| sorted(r)[2]));
+        assert_eq!(
+            pairs("5d6dh1kh2"),
+            brute(&[D6; 5], |r| sorted(r)[2..4].iter().sum())
+        );
+        assert_eq!(
+            pairs("5d6kl4dl1>=4"),
+            brute(
+                &[D6; 5],
+                |r| sorted(r)[1..4].iter().filter(|&&v| v >= 4).count() as i64
+            )
+        );
+        assert_eq!(
+            pairs("4d10>=8f1"),
+            brute(&[&d10[..]; 4], |r| r
+                .iter()
+                .map(|&v| i64::from(v >= 8) - i64::from(v == 1))
+                .sum())
+        );
+        assert_eq!(
+            pairs("4d10>=6f<=2"),
+            brute(&[&d10[..]; 4], |r| r
+                .iter()
+                .map(|&v| i64::from(v >= 6) - i64::from(v <= 2))
+                .sum())
+        );
+        let f: &[i64] = &[-7, -5, -2, 0, 3, 5];
+        let faces = "d{-7,-5,-2,0,3,5}";
+        for (divisor, g) in [("d{-4,-2}", &[-4i64, -2][..]), ("d{3,4}", &[3, 4][..])] {
+            let quotient = |r: &[i64]| r[0] as f64 / r[1] as f64;
+            let text = |f: &str| format!("{f}({faces} / {divisor})");
+            assert_eq!(
+                pairs(&text("floor")),
+                brute(&[f, g], |r| quotient(r).floor() as i64)
+            );
+            assert_eq!(
+                pairs(&text("ceil")),
+                brute(&[f, g], |r| quotient(r).ceil() as i64)
+            );
+            // f64::round rounds halves away from zero, as round(…) does.
+            assert_eq!(
+                pairs(&text("round")),
+                brute(&[f, g], |r| quotient(r).round() as i64)
+            );
+        }
+        assert_eq!(
+            pairs("round(3d6 / 2)"),
+            brute(&[D6; 3], |r| {
+                (r.iter().sum::<i64>() as f64 / 2.0).round() as i64
+            })
+        );
+    }
+
+    /// Issue 28, item 7: groups of rolls kept and counted as members.
+    #[test]
+    fn groups_match_enumeration() {
+        let d20: Vec<i64> = (1..=20).collect();
+        assert_eq!(
+            pairs("{2d20, 1d20+5}kh1"),
+            brute(&[&d20, &d20, &d20], |r| (r[0] + r[1]).max(r[2] + 5))
+        );
+        let sorted3 = |a: i64, b: i64, c: i64| {
+            let mut v = [a, b, c];
+            v.sort();
+            v
+        };
+        assert_eq!(
+            pairs("{2d4, 2d4, 2d4}kh2"),
+            brute(&[&[1i64, 2, 3, 4][..]; 6], |r| {
+                let v = sorted3(r[0] + r[1], r[2] + r[3], r[4] + r[5]);
+                v[1] + v[2]
+            })
+        );
+        assert_eq!(
+            pairs("{2d4, 2d4, 2d4}>=6"),
+            brute(&[&[1i64, 2, 3, 4][..]; 6], |r| {
+                [r[0] + r[1], r[2] + r[3], r[4] + r[5]]
+                    .iter()
+                    .filter(|&&v| v >= 6)
+                    .count() as i64
+            })
+        );
+        assert_eq!(pairs("{d6, d6}"), pairs("2d6"));
+        assert_eq!(
+            pairs("{d6, d6, d6}dl1dh1"),
+            brute(&[D6; 3], |r| sorted3(r[0], r[1], r[2])[1])
+        );
+    }
+
+    /// Issue 28, item 10: Risk's battles, sorted and paired off.
+    #[test]
+    fn pairs_match_enumeration() {
+        let sorted = |r: &[i64]| {
+            let mut r = r.to_vec();
+            r.sort_by(|a, b| b.cmp(a));
+            r
+        };
+        let beaten = |a: &[i64], b: &[i64]| {
+            sorted(a)
+                .iter()
+                .zip(sorted(b))
+                .filter(|(x, y)| **x > *y)
+                .count() as i64
+        };
+        assert_eq!(
+            pairs("pairs(3d6, 2d6)"),
+            brute(&[D6; 5], |r| beaten(&r[..3], &r[3..]))
+        );
+        assert_eq!(
+            pairs("pairs(3d6, 2d6)"),
+            vec![(0, 2275), (1, 2611), (2, 2890)]
+        );
+        assert_eq!(
+            pairs("pairs(1d6, 2d6)"),
+            brute(&[D6; 3], |r| beaten(&r[..1], &r[1..]))
+        );
+        assert_eq!(pairs("pairs(2d4, 3d{1,1,3})"), {
+            let b: &[i64] = &[1, 1, 3];
+            let d4: &[i64] = &[1, 2, 3, 4];
+            brute(&[d4, d4, b, b, b], |r| beaten(&r[..2], &r[2..]))
+        });
+    }
+
+    /// Issue 28, item 6: a rolled number of dice, zero dice summing to 0.
+    #[test]
+    fn rolled_numbers_of_dice_match_enumeration() {
+        let d4: &[i64] = &[1, 2, 3, 4];
+        // Roll the count, then always roll the most dice it allows and use
+        // the first ones: every outcome equally likely.
+        let first = |r: &[i64], count: i64| r[1..=count as usize].iter().sum::<i64>();
+        assert_eq!(
+            pairs("(1d4)d6"),
+            brute(&[d4, D6, D6, D6, D6], |r| first(r, r[0]))
+        );
+        assert_eq!(
+            pairs("(d6-1)d6"),
+            brute(&[D6, D6, D6, D6, D6, D6], |r| first(r, r[0] - 1))
+        );
+        assert_eq!(
+            pairs("(1d4+1)d6kh2"),
+            brute(&[d4, D6, D6, D6, D6, D6], |r| {
+                let mut dice = r[1..=(r[0] + 1) as usize].to_vec();
+                dice.sort();
+                dice[dice.len() - 2..].iter().sum()
+            })
+        );
+        assert_eq!(pairs("(1d2)d{0,1}>=1"), pairs("(1d2)d{0,1}"));
+        assert_eq!(pairs("(2)d6"), pairs("2d6"));
     }
 
     #[test]
@@ -206,9 +528,36 @@ mod tests {
             sum
         };
         assert_eq!(pairs("d6!"), brute(&[D6; 4], chain));
-        let two = outcomes("2d6!kh1");
+        assert_eq!(pairs("d6!!"), brute(&[D6; 4], chain));
+        // `!` adds dice: the highest of every roll, not of each chain.
+        let d4: &[i64] = &[1, 2, 3, 4];
+        let rolls = |r: &[i64]| -> Vec<i64> {
+            r.chunks(4)
+                .flat_map(|c| {
+                    let end = c[..3].iter().position(|&f| f != 4).unwrap_or(3);
+                    c[..=end].to_vec()
+                })
+                .collect()
+        };
+        assert_eq!(
+            pairs("2d4!kh1"),
+            brute(&[d4; 8], |r| *rolls(r).iter().max().unwrap())
+        );
+        assert_eq!(
+            pairs("2d4!4>=3"),
+            brute(&[d4; 8], |r| rolls(r).iter().filter(|&&v| v >= 3).count()
+                as i64)
+        );
+        assert_eq!(
+            pairs("d4!p"),
+            brute(&[d4; 4], |r| {
+                let chain = rolls(r);
+                chain.iter().sum::<i64>() - (chain.len() as i64 - 1)
+            })
+        );
+        let two = outcomes("2d6!!kh1");
         assert_eq!(two.total(), BigUint::from(6u32).pow(8));
-        assert_eq!(pairs("2d6!kh1"), {
+        assert_eq!(pairs("2d6!!kh1"), {
             let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
             for (a, wa) in brute(&[D6; 4], chain) {
                 for (b, wb) in brute(&[D6; 4], chain) {

@@ -158,10 +158,12 @@ impl Pool {
     /// Where the first modifier was written, if any.
     fn first_modifier(&self) -> Option<Span> {
         [
+            self.rolled.as_ref().map(|r| r.span),
             self.reroll.map(|m| m.span),
             self.explode.map(|m| m.span),
-            self.keep.map(|m| m.span),
+            self.keep.first().map(|m| m.span),
             self.successes.map(|m| m.span),
+            self.failures.map(|m| m.span),
         ]
         .into_iter()
         .flatten()

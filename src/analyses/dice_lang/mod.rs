@@ -13,14 +13,16 @@ mod eval;
 mod expression;
 mod parse;
 pub mod simulate;
+mod words;
 
 pub use check::{check, Price};
 pub use eval::evaluate;
 pub(crate) use expression::ONE_DIE;
 pub use expression::{read, Expression, Shape};
 pub use parse::parse;
+pub(crate) use words::describe;
 
-use crate::engine::pool::{Condition, Keep};
+use crate::engine::pool::Condition;
 use crate::engine::Outcomes;
 use std::fmt;
 
@@ -111,6 +113,60 @@ pub enum Node {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `max(...)`, `min(...)`, `abs(a)`.
     Call(Function, Vec<Expr>),
+    /// `a >= b` and the like, of two whole expressions: 1 when true, 0
+    /// when false (the lowest precedence, so `1d20+5 >= 15` compares the
+    /// total).
+    Compare(Comparison, Box<Expr>, Box<Expr>),
+    /// `pairs(a, b)`: two pools sorted from the highest and paired off (Risk):
+    /// how many of b's dice a's beat; ties go to b, extra dice sit out.
+    Pairs(Box<Expr>, Box<Expr>),
+    /// `{a, b, ...}` with keeps, drops and a count (Roll20's groups): each
+    /// member one value of the group. The pool holds the modifiers only;
+    /// its count is the number of members.
+    Group(Vec<Expr>, Box<Pool>),
+}
+
+/// How two totals are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Comparison {
+    /// Whether `a` compares so with `b`.
+    pub(crate) fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Comparison::Eq => a == b,
+            Comparison::Ne => a != b,
+            Comparison::Lt => a < b,
+            Comparison::Le => a <= b,
+            Comparison::Gt => a > b,
+            Comparison::Ge => a >= b,
+        }
+    }
+
+    /// As a sentence says it: "is at least".
+    pub(crate) fn words(self) -> &'static str {
+        match self {
+            Comparison::Eq => "equals",
+            Comparison::Ne => "differs from",
+            Comparison::Lt => "is below",
+            Comparison::Le => "is at most",
+            Comparison::Gt => "is above",
+            Comparison::Ge => "is at least",
+        }
+    }
 }
 
 /// The arithmetic operators.
@@ -124,6 +180,35 @@ pub enum BinaryOp {
     Multiply,
     /// `%`: the remainder from 0 to n-1.
     Modulo,
+    /// `/` inside `floor(…)`, `ceil(…)` or `round(…)`, which say how it
+    /// rounds; a bare `/` is refused, since communities round differently.
+    Divide(Rounding),
+}
+
+/// How a division rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    /// Down, toward minus infinity.
+    Floor,
+    /// Up, toward plus infinity.
+    Ceil,
+    /// To the nearest, halves away from zero.
+    Round,
+}
+
+impl Rounding {
+    /// `a / b` rounded so; `b` is never 0 (checked). In `i128`, so
+    /// `i64::MIN / -1` cannot overflow.
+    pub(crate) fn divide(self, a: i64, b: i64) -> i64 {
+        let (a, b) = (i128::from(a), i128::from(b));
+        let (a, b) = if b < 0 { (-a, -b) } else { (a, b) };
+        let value = match self {
+            Rounding::Floor => a.div_euclid(b),
+            Rounding::Ceil => -(-a).div_euclid(b),
+            Rounding::Round => a.signum() * ((2 * a.abs() + b) / (2 * b)),
+        };
+        i64::try_from(value).unwrap_or(i64::MAX)
+    }
 }
 
 /// The functions.
@@ -143,6 +228,9 @@ pub enum Function {
 pub struct Pool {
     /// How many dice.
     pub count: u64,
+    /// A rolled number of dice (`(1d4)d6`), when the count is not fixed;
+    /// then `count` is 0 and unused.
+    pub rolled: Option<Box<Expr>>,
     /// Whether the count was written (`1d6`, `10d6`) rather than left out
     /// (`d6`): some kinds give a bare die a count of their own.
     pub count_written: bool,
@@ -154,10 +242,48 @@ pub struct Pool {
     pub reroll: Option<Modifier<Reroll>>,
     /// Explode rule (the condition; `None` inside means the highest face).
     pub explode: Option<Modifier<Option<Condition>>>,
-    /// Keep or drop rule.
-    pub keep: Option<Modifier<KeepRule>>,
+    /// What an explosion's extra rolls become.
+    pub explosion: Explosion,
+    /// Keep and drop rules, applied in the order written
+    /// (`4d6dl1dh1`: the middle two).
+    pub keep: Vec<Modifier<KeepRule>>,
     /// Count the dice meeting this condition instead of summing.
     pub successes: Option<Modifier<Condition>>,
+    /// With a count, subtract the dice meeting this one (`f1`).
+    pub failures: Option<Modifier<Condition>>,
+}
+
+impl Pool {
+    /// Which of `count` dice are kept once sorted lowest first, as `start..end`,
+    /// applying every keep and drop in order; `Err` names the rule that
+    /// asks for more dice than are left, and how many were.
+    pub(crate) fn kept(&self, count: u64) -> Result<(u64, u64), (Modifier<KeepRule>, u64)> {
+        let (mut start, mut end) = (0, count);
+        for keep in &self.keep {
+            let left = end - start;
+            match keep.rule {
+                KeepRule::KeepHighest(m) if m <= left => start = end - m,
+                KeepRule::KeepLowest(m) if m <= left => end = start + m,
+                KeepRule::DropHighest(m) if m <= left => end -= m,
+                KeepRule::DropLowest(m) if m <= left => start += m,
+                _ => return Err((*keep, left)),
+            }
+        }
+        Ok((start, end))
+    }
+
+    /// A die's value as the pool adds it up: its face, or with a count
+    /// 1 for a success, -1 for a failure (both: 0).
+    pub(crate) fn scorer(&self) -> impl Fn(i64) -> i64 {
+        let (successes, failures) = (
+            self.successes.map(|s| s.rule),
+            self.failures.map(|f| f.rule),
+        );
+        move |v| match successes {
+            Some(s) => i64::from(s.holds(v)) - i64::from(failures.is_some_and(|f| f.holds(v))),
+            None => v,
+        }
+    }
 }
 
 /// A pool modifier and where it was written.
@@ -190,6 +316,22 @@ impl Die {
         }
     }
 
+    /// As written: `d6`, `dF`, `d{1,1,2}`.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Die::Standard(sides) => format!("d{sides}"),
+            Die::Fudge => "dF".into(),
+            Die::Custom(faces) => format!(
+                "d{{{}}}",
+                faces
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        }
+    }
+
     /// The die's outcomes: one way per face.
     pub fn outcomes(&self) -> Option<Outcomes> {
         match self {
@@ -198,6 +340,18 @@ impl Die {
             Die::Custom(faces) => Outcomes::die(faces),
         }
     }
+}
+
+/// What an exploding die's extra rolls become, as each community means it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Explosion {
+    /// `!`: each is a new die of the pool (Roll20, Foundry), which keeps
+    /// and counts see one by one.
+    Pool,
+    /// `!!`: added into the die that exploded.
+    Compound,
+    /// `!p`: added into the die, each counting one less (Hackmaster).
+    Penetrate,
 }
 
 /// Reroll once (`ro`) or until the face no longer matches (`rr`).
@@ -223,14 +377,13 @@ pub enum KeepRule {
 }
 
 impl KeepRule {
-    /// The same rule as dice kept from one end, for a pool of `count`;
-    /// `None` when the pool has too few dice.
-    pub fn resolve(self, count: u64) -> Option<Keep> {
+    /// How many dice it keeps or drops.
+    pub(crate) fn amount(self) -> u64 {
         match self {
-            KeepRule::KeepHighest(m) => (m <= count).then_some(Keep::Highest(m)),
-            KeepRule::KeepLowest(m) => (m <= count).then_some(Keep::Lowest(m)),
-            KeepRule::DropHighest(m) => count.checked_sub(m).map(Keep::Lowest),
-            KeepRule::DropLowest(m) => count.checked_sub(m).map(Keep::Highest),
+            KeepRule::KeepHighest(m)
+            | KeepRule::KeepLowest(m)
+            | KeepRule::DropHighest(m)
+            | KeepRule::DropLowest(m) => m,
         }
     }
 }

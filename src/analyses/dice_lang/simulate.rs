@@ -6,7 +6,7 @@
 //! roll after roll, the pool is sorted to keep or drop, and its dice are
 //! counted or summed, in the order reroll, explode, keep or drop, count.
 
-use super::{BinaryOp, Die, Expr, Function, KeepRule, Node, Pool};
+use super::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::analyses::simulate::Sampler;
 use crate::engine::pool::Condition;
 
@@ -25,7 +25,42 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
                 BinaryOp::Subtract => a - b,
                 BinaryOp::Multiply => a * b,
                 BinaryOp::Modulo => a.rem_euclid(b),
+                BinaryOp::Divide(rounding) => rounding.divide(a, b),
             }
+        }
+        Node::Group(members, pool) => {
+            let mut values: Vec<i64> = members
+                .iter()
+                .map(|m| roll(m, explode_depth, sampler))
+                .collect();
+            values.sort_unstable();
+            let (start, end) = pool.kept(pool.count).unwrap_or((0, 0));
+            let score = pool.scorer();
+            values[start as usize..end as usize]
+                .iter()
+                .map(|&v| score(v))
+                .sum()
+        }
+        Node::Pairs(a, b) => {
+            let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
+                return 0;
+            };
+            let mut dice = |pool: &Pool| {
+                let die = OneDie::new(pool);
+                let mut dice = Vec::new();
+                for _ in 0..pool.count {
+                    die.roll(explode_depth, sampler, &mut dice);
+                }
+                dice.sort_unstable_by(|x, y| y.cmp(x));
+                dice
+            };
+            let (a, b) = (dice(a), dice(b));
+            a.iter().zip(&b).filter(|(x, y)| x > y).count() as i64
+        }
+        Node::Compare(comparison, left, right) => {
+            let a = roll(left, explode_depth, sampler);
+            let b = roll(right, explode_depth, sampler);
+            i64::from(comparison.holds(a, b))
         }
         Node::Call(function, arguments) => {
             let values = arguments.iter().map(|a| roll(a, explode_depth, sampler));
@@ -45,10 +80,10 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
     match &expr.node {
         Node::Number(_) => 0.0,
         Node::Negate(inner) => dice_per_roll(inner, explode_depth),
-        Node::Binary(_, left, right) => {
+        Node::Binary(_, left, right) | Node::Compare(_, left, right) | Node::Pairs(left, right) => {
             dice_per_roll(left, explode_depth) + dice_per_roll(right, explode_depth)
         }
-        Node::Call(_, arguments) => arguments
+        Node::Call(_, arguments) | Node::Group(arguments, _) => arguments
             .iter()
             .map(|a| dice_per_roll(a, explode_depth))
             .sum(),
@@ -59,7 +94,11 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
             } else {
                 1.0
             };
-            pool.count as f64 * reroll * explode
+            // A rolled number of dice: its own dice, then a guess of ten.
+            let count = pool.rolled.as_ref().map_or(pool.count as f64, |r| {
+                dice_per_roll(r, explode_depth) + 10.0
+            });
+            count * reroll * explode
         }
     }
 }
@@ -68,10 +107,16 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
 /// by value, then counted or summed.
 fn roll_pool(pool: &Pool, explode_depth: u32, sampler: &mut Sampler) -> i64 {
     let die = OneDie::new(pool);
-    let mut dice: Vec<i64> = (0..pool.count)
-        .map(|_| die.roll(explode_depth, sampler))
-        .collect();
-    if let Some(keep) = pool.keep {
+    let count = match &pool.rolled {
+        Some(rolled) => roll(rolled, explode_depth, sampler) as u64,
+        None => pool.count,
+    };
+    let mut dice: Vec<i64> = Vec::new();
+    for _ in 0..count {
+        die.roll(explode_depth, sampler, &mut dice);
+    }
+    // Each keep or drop in turn, on the dice the last one left.
+    for keep in &pool.keep {
         dice.sort_unstable();
         let count = dice.len();
         let kept = match keep.rule {
@@ -82,10 +127,15 @@ fn roll_pool(pool: &Pool, explode_depth: u32, sampler: &mut Sampler) -> i64 {
         };
         dice = dice[kept].to_vec();
     }
-    match pool.successes {
-        Some(success) => dice.iter().filter(|&&v| success.rule.holds(v)).count() as i64,
-        None => dice.iter().sum(),
-    }
+    let (successes, failures) = (pool.successes, pool.failures);
+    dice.iter()
+        .map(|&v| match successes {
+            Some(s) => {
+                i64::from(s.rule.holds(v)) - i64::from(failures.is_some_and(|f| f.rule.holds(v)))
+            }
+            None => v,
+        })
+        .sum()
 }
 
 /// One die of a pool with its reroll and explosion rules.
@@ -93,6 +143,7 @@ struct OneDie<'a> {
     faces: Faces<'a>,
     reroll: Option<super::Reroll>,
     explode: Option<Condition>,
+    explosion: Explosion,
 }
 
 /// A die's faces, each equally likely.
@@ -127,6 +178,7 @@ impl<'a> OneDie<'a> {
             faces,
             reroll,
             explode,
+            explosion: pool.explosion,
         }
     }
 
@@ -146,20 +198,25 @@ impl<'a> OneDie<'a> {
         face
     }
 
-    /// The die's value: its face, plus another roll each time the last
-    /// one explodes, at most `depth` extra rolls.
-    fn roll(&self, depth: u32, sampler: &mut Sampler) -> i64 {
+    /// The die onto `dice`: its face, and another roll each time the last
+    /// one explodes, at most `depth` extra rolls: a new die each (`!`), or
+    /// added into this one (`!!`), one less each (`!p`).
+    fn roll(&self, depth: u32, sampler: &mut Sampler, dice: &mut Vec<i64>) {
         let mut last = self.face(sampler);
-        let mut value = last;
-        if let Some(explode) = self.explode {
-            let mut extra = 0;
-            while extra < depth && explode.holds(last) {
-                last = self.face(sampler);
-                value += last;
-                extra += 1;
+        dice.push(last);
+        let Some(explode) = self.explode else {
+            return;
+        };
+        let mut extra = 0;
+        while extra < depth && explode.holds(last) {
+            last = self.face(sampler);
+            match self.explosion {
+                Explosion::Pool => dice.push(last),
+                Explosion::Compound => *dice.last_mut().expect("pushed") += last,
+                Explosion::Penetrate => *dice.last_mut().expect("pushed") += last - 1,
             }
+            extra += 1;
         }
-        value
     }
 }
 
@@ -236,6 +293,28 @@ mod tests {
             "6d6dl2",
             "d%",
             "2d20kl1",
+            "1d20+5 >= 15",
+            "d20 > d20",
+            "3d6 != 10",
+            "4d6dl1dh1",
+            "5d10kh3kl1",
+            "10d10>=8f1",
+            "floor(3d6 / 2)",
+            "round(d6 / -4) + ceil(d20 / 3)",
+            "(1d4)d6",
+            "(d6-1)d6",
+            "(1d4+1)d6kh2",
+            "5d6!kh2",
+            "6d10!10>=8",
+            "3d6!!",
+            "3d6!p",
+            "4d6!kl2",
+            "(1d3)d6!",
+            "pairs(3d6, 2d6)",
+            "{2d20, 1d20+5}kh1",
+            "{3d6, 3d6, 3d6}kh2",
+            "{4d6kh3, 4d6kh3}>=12",
+            "pairs(2d6!!, 3d4ro1)",
         ] {
             let deviation = largest_deviation(text, 3, 3);
             // 40 000 rolls: a correct roller stays well within 5.5 sd on
@@ -248,7 +327,7 @@ mod tests {
     fn a_roller_off_the_rules_is_caught() {
         // One explosion too many: the tail of d6! moves.
         assert!(largest_deviation("d6!", 3, 2).is_infinite());
-        assert!(largest_deviation("2d6!kh1", 2, 1) > 20.0);
+        assert!(largest_deviation("2d6!!kh1", 2, 1) > 20.0);
     }
 
     #[test]
