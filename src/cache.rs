@@ -48,7 +48,7 @@ pub struct Cache {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Key {
     /// Everything the results depend on, spelled out.
-    pub material: String,
+    pub(crate) material: String,
 }
 
 /// How a scenario's results were obtained.

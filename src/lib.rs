@@ -16,7 +16,7 @@ pub mod engine;
 pub mod error;
 pub mod gates;
 pub mod hash;
-pub mod history;
+pub(crate) mod history;
 pub mod html;
 pub mod init;
 pub mod kinds;

@@ -81,7 +81,7 @@ pub struct Comparison {
     /// The figure, such as `bin 5`.
     pub figure: String,
     /// A mean (otherwise a probability).
-    pub is_mean: bool,
+    pub(crate) is_mean: bool,
     /// An approximation, measured but never failing the run (otherwise an
     /// exact figure).
     pub approximate: bool,

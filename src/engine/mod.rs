@@ -3,11 +3,11 @@
 //! Pure computation, no I/O: everything here is a function of its arguments,
 //! so it can be tested against brute force and reused by every analysis.
 
-pub mod combinatorics;
+pub(crate) mod combinatorics;
 pub mod decimal;
 mod dist;
 mod exact;
-pub mod modular;
+pub(crate) mod modular;
 pub(crate) mod nearest;
 mod outcomes;
 pub mod pool;

@@ -168,8 +168,8 @@ fn verdicts(names: &[String], comparisons: &[Comparison]) -> String {
     )
 }
 
-/// "heroic rolls higher than standard 61.3% of the time, standard 33.9%,
-/// and they tie 4.8%."
+/// "heroic rolls higher than standard 61.3 % of the time, standard 33.9 %,
+/// and they tie 4.8 %."
 fn pair_sentence(c: &Comparison) -> String {
     let (leader, trailer, p_lead, p_trail) = if c.p_b_higher > c.p_a_higher {
         (&c.b, &c.a, &c.p_b_higher, &c.p_a_higher)
@@ -241,15 +241,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
             items: vec![
                 ("mean".into(), exact_and_decimal(&roll.mean)),
                 ("variance".into(), exact_and_decimal(&roll.variance)),
-                (
-                    if figures.modes.len() == 1 {
-                        "most likely"
-                    } else {
-                        "most likely (tied)"
-                    }
-                    .into(),
-                    Cell::plain(values(&figures.modes)),
-                ),
+                most_likely(roll, &figures.modes, values),
                 ("median".into(), Cell::plain(figures.median.to_string())),
                 ("from".into(), Cell::plain(format!("{low} to {high}"))),
                 (
@@ -322,7 +314,7 @@ fn chance(expression: &Expression, roll: &Roll) -> Option<Exact> {
     })
 }
 
-/// "55%, exactly 11/20" (a whole chance alone: "100%").
+/// "55 %, exactly 11/20" (a whole chance alone: "100 %").
 fn chance_words(p: &Exact) -> String {
     if p.is_integer() {
         format::percent(p)
@@ -391,6 +383,25 @@ fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
     )
 }
 
+/// The "most likely" fact: the value, the tied values, or, when every
+/// possible value is as likely as the others (a uniform die), that, rather
+/// than a list of every value.
+fn most_likely(roll: &Roll, modes: &[i64], values: impl Fn(&[i64]) -> String) -> (String, Cell) {
+    let possible = roll
+        .outcomes
+        .iter()
+        .filter(|o| !o.probability.is_zero())
+        .count();
+    match modes.len() {
+        1 => ("most likely".into(), Cell::plain(values(modes))),
+        n if n == possible => (
+            "most likely".into(),
+            Cell::plain(format!("none: all {n} values are equally likely")),
+        ),
+        _ => ("most likely (tied)".into(), Cell::plain(values(modes))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +415,41 @@ mod tests {
             Block::Verdict { text } => text,
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The "most likely" fact of each roll on a page of `yaml`.
+    fn most_likely_of(yaml: &str) -> Vec<(String, String)> {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        let analysed = Dice::analyse(&params, &Progress::hidden());
+        Dice::layout(&params, &analysed)
+            .into_iter()
+            .filter_map(|block| match block {
+                Block::Facts { items } => items
+                    .into_iter()
+                    .find(|(label, _)| label.starts_with("most likely"))
+                    .map(|(label, cell)| (label, cell.shown)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A uniform roll has no most likely value: it says so rather than
+    /// listing every value as tied; a real tie still lists its values.
+    #[test]
+    fn a_uniform_roll_has_no_most_likely_value() {
+        let got =
+            most_likely_of("rolls:\n  a: d20\n  b: 2d6\n  c: d{1,1,2,2,3}\n  d: d{0,0,5}*0+d2\n");
+        let want = [
+            ("most likely", "none: all 20 values are equally likely"),
+            ("most likely", "7"),
+            ("most likely (tied)", "1, 2"),
+            ("most likely", "none: all 2 values are equally likely"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(l, v)| (l.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! change here can never be hidden by the cache.
 
 pub mod blocks;
-pub mod cells;
+pub(crate) mod cells;
 pub mod csv;
 mod deck;
 mod dice;

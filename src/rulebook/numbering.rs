@@ -348,7 +348,7 @@ impl Plan {
 
 /// The key of a rule whose author gave none: its page and its number
 /// within the page (`start-of-game.2.1` for rule 1.2.1 of that page).
-pub fn derived_key(stem: &str, number: &str) -> String {
+pub(crate) fn derived_key(stem: &str, number: &str) -> String {
     let local = number.split_once('.').map_or("", |(_, rest)| rest);
     format!("{}.{local}", slugify(stem))
 }

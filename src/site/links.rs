@@ -29,7 +29,7 @@ pub struct Checked<'a> {
 /// One `href` or `src` value of an article.
 pub(crate) struct Ref {
     /// `true` for `src` (an image), `false` for `href`.
-    pub is_source: bool,
+    pub(crate) is_source: bool,
     /// The value with HTML entities decoded.
     pub value: String,
 }

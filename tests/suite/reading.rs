@@ -99,7 +99,7 @@ fn svg_problems(svg: &str) -> Vec<String> {
             problems.push(format!("repeated adjacent label {:?}", pair[0]));
         }
     }
-    if svg.contains("data-kind=\"bars\"") && !labels.iter().any(|l| l == "0" || l == "0%") {
+    if svg.contains("data-kind=\"bars\"") && !labels.iter().any(|l| l == "0" || l == "0 %") {
         problems.push(format!("bar chart without zero on its axis: {labels:?}"));
     }
     let mut colours: Vec<&str> = svg
@@ -161,12 +161,12 @@ fn every_chart_in_the_site_passes_the_svg_check() {
 
 #[test]
 fn the_svg_check_catches_what_it_is_for() {
-    let ok = "<svg data-kind=\"bars\"><text>0%</text><text>10%</text>\
+    let ok = "<svg data-kind=\"bars\"><text>0 %</text><text>10 %</text>\
               <g class=\"series\" data-colour=\"s1\"><rect><title>1/2</title></rect></g></svg>";
     assert!(svg_problems(ok).is_empty(), "{:?}", svg_problems(ok));
-    let repeated = ok.replace("10%", "0%");
+    let repeated = ok.replace("10 %", "0 %");
     assert!(svg_problems(&repeated)[0].contains("repeated adjacent"));
-    let no_zero = ok.replace(">0%<", ">5%<");
+    let no_zero = ok.replace(">0 %<", ">5 %<");
     assert!(svg_problems(&no_zero)[0].contains("without zero"));
     let twice = ok.replace(
         "</g></svg>",

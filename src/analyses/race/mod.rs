@@ -17,7 +17,7 @@ mod lists;
 mod mixed;
 #[cfg(test)]
 mod poisson;
-pub mod residues;
+pub(crate) mod residues;
 pub mod results;
 mod search;
 mod simplex;

@@ -116,7 +116,7 @@ pub struct GreedyList {
     /// Whether no list beats it.
     pub is_unbeaten: bool,
     /// Whether it is among the maximin lists.
-    pub is_maximin: bool,
+    pub(crate) is_maximin: bool,
     /// Its game against the first maximin list.
     pub against_maximin: Matchup,
 }
@@ -147,7 +147,7 @@ pub struct FastestSolo {
     /// Whether one of them is unbeaten.
     pub is_unbeaten: bool,
     /// Whether one of them is maximin.
-    pub is_maximin: bool,
+    pub(crate) is_maximin: bool,
     /// The first one's game against the first maximin list.
     pub against_maximin: Matchup,
 }

@@ -19,12 +19,12 @@ pub(crate) struct Unbounded;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LpSolution {
     /// The best objective value.
-    pub objective: Exact,
+    pub(crate) objective: Exact,
     /// The primal solution x, one value per column.
-    pub primal: Vec<Exact>,
+    pub(crate) primal: Vec<Exact>,
     /// The dual solution y, one value per constraint: y >= 0,
     /// y A >= c and y b = objective certify that no x does better.
-    pub dual: Vec<Exact>,
+    pub(crate) dual: Vec<Exact>,
 }
 
 /// Maximise c·x subject to A x <= b and x >= 0, where b >= 0 (so x = 0 is
