@@ -82,10 +82,6 @@ fn reading(results: &Results) -> &'static str {
     }
 }
 
-fn percent(p: f64) -> String {
-    format!("{} %", format::float(p * 100.0))
-}
-
 /// A test's statistic, degrees of freedom and p-value: rounded as shown,
 /// and in full as exact (the shortest text that reads back as the same
 /// floating-point number).
@@ -161,10 +157,10 @@ fn faces_table(results: &Results) -> Table {
                     Cell::plain(face.face.to_string()),
                     Cell::plain(face.observed.to_string()),
                     fraction(&expected_count),
-                    fraction(&share),
-                    fraction(&face.expected),
-                    Cell::plain(format::float(face.interval[0])),
-                    Cell::plain(format::float(face.interval[1])),
+                    crate::layout::cells::percent(&share),
+                    crate::layout::cells::percent(&face.expected),
+                    Cell::plain(format::float_percent(face.interval[0])),
+                    Cell::plain(format::float_percent(face.interval[1])),
                     yes_no(face.expected_in_interval),
                 ]
             })
@@ -200,9 +196,9 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
                     f.observed,
                     rolls,
                     crate::engine::exact_string(&share),
-                    percent(to_f64(&share)),
-                    percent(f.interval[0]),
-                    percent(f.interval[1])
+                    format::percent(&share),
+                    format::float_percent(f.interval[0]),
+                    format::float_percent(f.interval[1])
                 )
             })
             .collect(),
@@ -233,7 +229,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
                             "face {}: fair share {} ({})",
                             f.face,
                             crate::engine::exact_string(&f.expected),
-                            percent(to_f64(&f.expected))
+                            format::percent(&f.expected)
                         )
                     })
                     .collect(),
@@ -381,5 +377,23 @@ mod tests {
             series.titles[5]
         );
         assert_eq!(chart.reference.as_ref().unwrap().label, "fair share 1/6");
+        // Shares read as percentages, as chances do everywhere, in the
+        // table and the tooltip alike (with the exact fraction beside).
+        assert!(
+            series.titles[5]
+                .starts_with("face 6: 20 of 60 rolls = 1/3 (33.3333 %); 95 % interval "),
+            "{}",
+            series.titles[5]
+        );
+        let faces = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Table(t) if t.columns.iter().any(|c| c == "observed share") => Some(t),
+                _ => None,
+            })
+            .unwrap();
+        let row: Vec<&str> = faces.rows[5].iter().map(|c| c.shown.as_str()).collect();
+        assert_eq!(&row[3..5], ["33.3333 %", "16.6667 %"]);
+        assert!(row[5].ends_with(" %") && row[6].ends_with(" %"), "{row:?}");
     }
 }

@@ -138,6 +138,12 @@ pub(crate) fn rough_percent(chance: f64) -> String {
     format!("{} %", float(value))
 }
 
+/// A float share as a percentage, for figures irrational by nature (an
+/// interval's ends): `15.161135 %`, in the style of [`percent`].
+pub(crate) fn float_percent(value: f64) -> String {
+    format!("{} %", float(value * 100.0))
+}
+
 /// A float for display, for figures that are inherently approximate.
 pub(crate) fn float(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
@@ -271,7 +277,7 @@ pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<S
         Value::Number(n) if n.is_f64() => {
             let value = n.as_f64().unwrap_or(f64::NAN);
             match style {
-                "percent" => format!("{} %", float(value * 100.0)),
+                "percent" => float_percent(value),
                 _ => float(value),
             }
         }

@@ -58,10 +58,6 @@ impl Layout for SeatAdvantage {
     }
 }
 
-fn percent(value: f64) -> String {
-    format!("{} %", format::float(value * 100.0))
-}
-
 /// What the first player's record says, in words a player uses.
 fn reading(p: f64) -> &'static str {
     if p < 0.01 {
@@ -206,11 +202,11 @@ fn seats_table(games: &Games, id: &str) -> Table {
                 vec![
                     Cell::plain(seat.seat.to_string()),
                     Cell::plain(seat.wins.to_string()),
-                    fraction(&share),
-                    fraction(&seat.fair_share),
+                    crate::layout::cells::percent(&share),
+                    crate::layout::cells::percent(&seat.fair_share),
                     fraction(&seat.p_value),
-                    Cell::plain(format::float(seat.interval[0])),
-                    Cell::plain(format::float(seat.interval[1])),
+                    Cell::plain(format::float_percent(seat.interval[0])),
+                    Cell::plain(format::float_percent(seat.interval[1])),
                     yes_no(seat.fair_share_in_interval),
                 ]
             })
@@ -255,9 +251,9 @@ fn chart(games: &Games, id: &str) -> Chart {
                         s.wins,
                         games.games,
                         exact_string(&share(s)),
-                        percent(to_f64(&share(s))),
-                        percent(s.interval[0]),
-                        percent(s.interval[1])
+                        format::percent(&share(s)),
+                        format::float_percent(s.interval[0]),
+                        format::float_percent(s.interval[1])
                     )
                 })
                 .collect(),
