@@ -21,6 +21,15 @@ pub fn percent(value: &Exact) -> Cell {
     }
 }
 
+/// A float share (an interval's end, irrational by nature) read as a
+/// percentage; the CSV gets the share itself as a decimal.
+pub(crate) fn float_percent(value: f64) -> Cell {
+    Cell {
+        shown: format::float_percent(value),
+        exact: format::float(value).replace(format::MINUS, "-"),
+    }
+}
+
 /// A count: grouped or scientific for the reader, every digit for the CSV.
 pub fn count(value: &BigUint) -> Cell {
     Cell {

@@ -54,14 +54,16 @@ fn write(writer: &mut csv::Writer<Vec<u8>>, fields: &[String]) {
 /// and at least one is a fraction.
 fn fraction_column(table: &Table, i: usize) -> bool {
     let cells = || table.rows.iter().filter_map(|row| row.get(i));
-    cells().all(|c| number(&c.exact) || matches!(c.exact.trim(), "" | "—"))
+    cells().all(|c| number(&c.exact.replace('−', "-")) || matches!(c.exact.trim(), "" | "—"))
         && cells().any(|c| fraction(&c.exact))
 }
 
-/// An exact value as written: numbers as they are, text neutralised.
+/// An exact value as written: numbers as they are (a display minus, U+2212,
+/// as `-`), text neutralised.
 fn exact_field(text: &str) -> String {
-    if number(text) {
-        text.to_string()
+    let ascii = text.replace('−', "-");
+    if number(&ascii) {
+        ascii
     } else {
         text_field(text)
     }
@@ -203,6 +205,27 @@ mod tests {
             csv(&t),
             "total,\"p, exact\",\"p, exact (decimal)\"\n2,1/36,0.0277778\n"
         );
+    }
+
+    /// Numbers shown with the display minus (U+2212) reach the CSV with
+    /// `-`, as spreadsheets read them, and a fraction column of them keeps
+    /// its decimal twin (its display minus turned back too).
+    #[test]
+    fn the_display_minus_is_a_plain_minus_in_csv() {
+        let t = table(
+            &["gap", "edge"],
+            vec![
+                vec![Cell::plain("−0.25"), cell("−0.5", "−1/2")],
+                vec![Cell::plain("3"), cell("0.25", "1/4")],
+            ],
+        );
+        let records = read(&csv(&t));
+        assert_eq!(records[0], ["gap", "edge", "edge (decimal)"]);
+        assert_eq!(records[1], ["-0.25", "-1/2", "-0.5"]);
+        assert_eq!(records[2], ["3", "1/4", "0.25"]);
+        // A float percentage cell carries the share itself.
+        let t = table(&["low"], vec![vec![crate::layout::cells::float_percent(0.125434)]]);
+        assert_eq!(read(&csv(&t))[1], ["0.125434"]);
     }
 
     #[test]

@@ -159,8 +159,8 @@ fn faces_table(results: &Results) -> Table {
                     fraction(&expected_count),
                     crate::layout::cells::percent(&share),
                     crate::layout::cells::percent(&face.expected),
-                    Cell::plain(format::float_percent(face.interval[0])),
-                    Cell::plain(format::float_percent(face.interval[1])),
+                    crate::layout::cells::float_percent(face.interval[0]),
+                    crate::layout::cells::float_percent(face.interval[1]),
                     yes_no(face.expected_in_interval),
                 ]
             })

@@ -205,8 +205,8 @@ fn seats_table(games: &Games, id: &str) -> Table {
                     crate::layout::cells::percent(&share),
                     crate::layout::cells::percent(&seat.fair_share),
                     fraction(&seat.p_value),
-                    Cell::plain(format::float_percent(seat.interval[0])),
-                    Cell::plain(format::float_percent(seat.interval[1])),
+                    crate::layout::cells::float_percent(seat.interval[0]),
+                    crate::layout::cells::float_percent(seat.interval[1]),
                     yes_no(seat.fair_share_in_interval),
                 ]
             })
