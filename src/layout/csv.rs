@@ -224,7 +224,10 @@ mod tests {
         assert_eq!(records[1], ["-0.25", "-1/2", "-0.5"]);
         assert_eq!(records[2], ["3", "1/4", "0.25"]);
         // A float percentage cell carries the share itself.
-        let t = table(&["low"], vec![vec![crate::layout::cells::float_percent(0.125434)]]);
+        let t = table(
+            &["low"],
+            vec![vec![crate::layout::cells::float_percent(0.125434)]],
+        );
         assert_eq!(read(&csv(&t))[1], ["0.125434"]);
     }
 
