@@ -51,7 +51,7 @@ fn syntax(said: &str, text: &str, (line, column): (usize, usize)) -> Option<Prob
         )
     } else if said.contains("while scanning a quoted scalar") {
         let (l, c) = opened.unwrap_or((line, column));
-        let quote = line_text(l).chars().nth(c - 1).unwrap_or('"');
+        let quote = line_text(l).chars().nth(c.saturating_sub(1)).unwrap_or('"');
         let message = format!(
             "this quote ({quote}) is never closed: end the value with {quote} on the same line"
         );
@@ -96,9 +96,11 @@ fn syntax(said: &str, text: &str, (line, column): (usize, usize)) -> Option<Prob
 /// plain value.
 fn indented_or_colon(text: &str, line: usize, column: usize) -> Problem {
     let lines: Vec<&str> = text.lines().collect();
-    let here = lines.get(line - 1).copied().unwrap_or("");
+    // The parser's place may be past the last line (at the end of input).
+    let before = line.saturating_sub(1).min(lines.len());
+    let here = lines.get(before).copied().unwrap_or("");
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let above = lines[..line - 1]
+    let above = lines[..before]
         .iter()
         .rev()
         .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
@@ -341,6 +343,22 @@ mod tests {
                 "the key `title` is written twice",
             ),
         ];
+        // The translation never panics, wherever the parser says it is.
+        for line in 0..5 {
+            for column in 0..5 {
+                for said in [
+                    "mapping values are not allowed in this context",
+                    "found unexpected end of stream, while scanning a quoted scalar at line 9 column 0",
+                    "did not find expected ',' or ']', while parsing a flow sequence",
+                    "could not find expected ':', while scanning a simple key at line 0 column 0",
+                    "duplicate entry with key \"a\"",
+                ] {
+                    for text in ["", "a: 1", "a: 1\n  b: 2\n", "\t"] {
+                        let _ = syntax(said, text, (line, column));
+                    }
+                }
+            }
+        }
         for (text, place, says) in cases {
             let err = serde_yaml::from_str::<serde_yaml::Value>(text).unwrap_err();
             let (line, column, message) = problem(&err, text);
