@@ -6,7 +6,7 @@ use crate::analyses::die_test_kind::{DieTest, Face, Params, Results, ENUMERATION
 use crate::analyses::stats::ChiSquare;
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
-use crate::layout::cells::{fraction, yes_no};
+use crate::layout::cells::{self, fraction, yes_no};
 use crate::layout::format;
 use crate::layout::Layout;
 
@@ -157,10 +157,10 @@ fn faces_table(results: &Results) -> Table {
                     Cell::plain(face.face.to_string()),
                     Cell::plain(face.observed.to_string()),
                     fraction(&expected_count),
-                    crate::layout::cells::percent(&share),
-                    crate::layout::cells::percent(&face.expected),
-                    crate::layout::cells::float_percent(face.interval[0]),
-                    crate::layout::cells::float_percent(face.interval[1]),
+                    cells::percent(&share),
+                    cells::percent(&face.expected),
+                    cells::float_percent(face.interval[0]),
+                    cells::float_percent(face.interval[1]),
                     yes_no(face.expected_in_interval),
                 ]
             })

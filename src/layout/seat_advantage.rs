@@ -8,7 +8,7 @@ use crate::analyses::seat_advantage::{Params, Results, Seat, SeatAdvantage, Tabl
 use crate::analyses::Analysis;
 use crate::engine::{exact_string, to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
-use crate::layout::cells::{fraction, yes_no};
+use crate::layout::cells::{self, fraction, yes_no};
 use crate::layout::format;
 use crate::layout::{results_of, Alone, Layout, Others};
 use std::collections::BTreeSet;
@@ -202,11 +202,11 @@ fn seats_table(games: &Games, id: &str) -> Table {
                 vec![
                     Cell::plain(seat.seat.to_string()),
                     Cell::plain(seat.wins.to_string()),
-                    crate::layout::cells::percent(&share),
-                    crate::layout::cells::percent(&seat.fair_share),
+                    cells::percent(&share),
+                    cells::percent(&seat.fair_share),
                     fraction(&seat.p_value),
-                    crate::layout::cells::float_percent(seat.interval[0]),
-                    crate::layout::cells::float_percent(seat.interval[1]),
+                    cells::float_percent(seat.interval[0]),
+                    cells::float_percent(seat.interval[1]),
                     yes_no(seat.fair_share_in_interval),
                 ]
             })
