@@ -7,11 +7,12 @@
 //! where the page's script only carries the text to and from this module.
 
 use crate::analyses::Budget;
+use crate::flow::{self, Node};
 use crate::html;
 use crate::kinds;
 use crate::layout::Alone;
 use crate::progress::Progress;
-use crate::scenario::{self, Scenario};
+use crate::scenario::{self, FormError, Header, Scenario};
 use serde::{Deserialize, Serialize};
 use serde_yaml::Value;
 
@@ -99,7 +100,7 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
         .iter()
         .map(|key| Field {
             key: key.to_string(),
-            value: mapping.get(*key).map_or(String::new(), flow),
+            value: mapping.get(*key).map_or(String::new(), one_line),
         })
         .collect();
     Some(Form {
@@ -113,18 +114,27 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
 /// Check, compute and lay out the scenario a form describes, under the
 /// build's default budget.
 pub fn calculate(request: &Request) -> Response {
-    let (yaml, keys) = match compose(request) {
+    let (yaml, fields) = match compose(request) {
         Ok(composed) => composed,
         Err(refused) => return refused,
     };
-    let scenario = match scenario::parse_with_budget(&request.source, &yaml, &Budget::default()) {
+    let header = Header {
+        title: request.title.clone(),
+        kind: request.kind.clone(),
+        description: None,
+        weight: None,
+        expect: Default::default(),
+        rules: Vec::new(),
+    };
+    let scenario = match scenario::from_form(
+        &request.source,
+        header,
+        fields,
+        yaml.clone(),
+        &Budget::default(),
+    ) {
         Ok(scenario) => scenario,
-        Err(err) => {
-            return Response::Refused {
-                key: keys.get(err.line.wrapping_sub(1)).cloned().flatten(),
-                message: err.message,
-            }
-        }
+        Err(FormError { key, message }) => return Response::Refused { key, message },
     };
     let page = scenario.params.analyse(&Progress::hidden()).page(&Alone);
     let links = html::Standalone {
@@ -155,13 +165,19 @@ pub fn answer(call: &Call) -> Response {
 /// text's lines, each named by itself (a line written twice counts once),
 /// with the form's explode depth.
 pub fn playground(form: &Playground) -> Request {
-    let mut mapping = serde_yaml::Mapping::new();
+    let mut rolls: Vec<&str> = Vec::new();
     for line in form.rolls.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let roll = Value::String(line.to_string());
-        if !mapping.contains_key(&roll) {
-            mapping.insert(roll.clone(), roll);
+        if !rolls.contains(&line) {
+            rolls.push(line);
         }
     }
+    let entries: Vec<String> = rolls
+        .iter()
+        .map(|roll| {
+            let written = flow::text(roll);
+            format!("{written}: {written}")
+        })
+        .collect();
     Request {
         source: PLAYGROUND.into(),
         title: "Playground".into(),
@@ -169,10 +185,10 @@ pub fn playground(form: &Playground) -> Request {
         fields: vec![
             Field {
                 key: "rolls".into(),
-                value: if mapping.is_empty() {
+                value: if entries.is_empty() {
                     String::new()
                 } else {
-                    flow(&Value::Mapping(mapping))
+                    format!("{{{}}}", entries.join(", "))
                 },
             },
             Field {
@@ -187,16 +203,16 @@ pub fn playground(form: &Playground) -> Request {
 /// after it).
 pub(crate) const PLAYGROUND: &str = "playground.yaml";
 
-/// The scenario file the request describes, and for each of its lines the
-/// key it sets (none for the header).
-fn compose(request: &Request) -> Result<(String, Vec<Option<String>>), Response> {
+/// The scenario file the request describes, and its keys with their
+/// values read.
+fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response> {
     let quoted = |text: &str| serde_json::to_string(text).expect("strings serialise");
     let mut yaml = format!(
         "title: {}\nkind: {}\n",
         quoted(&request.title),
         quoted(&request.kind)
     );
-    let mut keys = vec![None, None];
+    let mut fields = Vec::new();
     for field in &request.fields {
         let value = field.value.trim();
         if value.is_empty() {
@@ -222,42 +238,33 @@ fn compose(request: &Request) -> Result<(String, Vec<Option<String>>), Response>
                 field.key
             )));
         }
+        let node = flow::read(value).map_err(|err| refuse(err.message))?;
         yaml.push_str(&format!("{}: {value}\n", field.key));
-        keys.push(Some(field.key.clone()));
+        fields.push((field.key.clone(), node));
     }
-    Ok((yaml, keys))
+    Ok((yaml, fields))
 }
 
 /// A YAML value on one line: lists in brackets, maps in braces, text
-/// plain where YAML reads it back as the same text and quoted otherwise.
-fn flow(value: &Value) -> String {
+/// plain where it reads back as the same text and quoted otherwise.
+fn one_line(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        Value::String(text) => {
-            let plain = !text.is_empty()
-                && !text.contains([',', '[', ']', '{', '}', '#', '"', '\'', '\n', '\\'])
-                && !text.contains(": ")
-                && serde_yaml::from_str::<Value>(text).ok().as_ref() == Some(value);
-            if plain {
-                text.clone()
-            } else {
-                serde_json::to_string(text).expect("strings serialise")
-            }
-        }
+        Value::String(text) => flow::text(text),
         Value::Sequence(items) => {
-            let items: Vec<String> = items.iter().map(flow).collect();
+            let items: Vec<String> = items.iter().map(one_line).collect();
             format!("[{}]", items.join(", "))
         }
         Value::Mapping(map) => {
             let entries: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", flow(k), flow(v)))
+                .map(|(k, v)| format!("{}: {}", one_line(k), one_line(v)))
                 .collect();
             format!("{{{}}}", entries.join(", "))
         }
-        Value::Tagged(tagged) => format!("{} {}", tagged.tag, flow(&tagged.value)),
+        Value::Tagged(tagged) => format!("{} {}", tagged.tag, one_line(&tagged.value)),
     }
 }
 
@@ -316,8 +323,11 @@ mod tests {
             "\"\"",
         ] {
             let value: Value = serde_yaml::from_str(text).unwrap();
-            assert_eq!(flow(&value), text);
-            assert_eq!(serde_yaml::from_str::<Value>(&flow(&value)).unwrap(), value);
+            assert_eq!(one_line(&value), text);
+            assert_eq!(
+                serde_yaml::from_str::<Value>(&one_line(&value)).unwrap(),
+                value
+            );
         }
     }
 
@@ -365,6 +375,50 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(message, built.message);
+
+        // Values of the wrong type or shape: the message a file with them
+        // gets, and the key.
+        for (kind, key, value, rest) in [
+            ("first-player", "players", "many", "dice: [d6]"),
+            ("first-player", "dice", "[d6, {a: 1}]", "players: 2"),
+            ("first-player", "dice", "[d6, d1O]", "players: 2"),
+            (
+                "first-player",
+                "ties",
+                "[reroll-some]",
+                "players: 2\ndice: [d6]",
+            ),
+            ("dice", "rolls", "{big: 4d6kh5}", ""),
+            ("dice", "rolls", "[2d6]", ""),
+            ("dice", "explode_depth", "-1", "rolls: {a: d6!}"),
+            (
+                "match",
+                "best_of",
+                "99999999999999999999999",
+                "p_first: \"1/2\"\nlater_games: alternate",
+            ),
+            (
+                "match",
+                "p_first",
+                "[\"6/5\"]",
+                "best_of: 3\nlater_games: alternate",
+            ),
+        ] {
+            let mut fields = vec![(key, value)];
+            let extra: Vec<(&str, &str)> = rest
+                .lines()
+                .filter_map(|line| line.split_once(": "))
+                .collect();
+            fields.extend(extra);
+            let Response::Refused { key: said, message } = calculate(&request(kind, &fields))
+            else {
+                panic!("{key}: {value} computed")
+            };
+            let file = format!("title: t\nkind: {kind}\n{key}: {value}\n{rest}\n");
+            let built = scenario::parse("x.yaml", &file).unwrap_err();
+            assert_eq!(message, built.message, "{file}");
+            assert_eq!(said.as_deref(), Some(key), "{file}");
+        }
 
         let refused = calculate(&request(
             "first-player",

@@ -53,17 +53,32 @@ pub struct Entry {
     pub browser: bool,
     /// The top-level keys of its parameters (besides the header's).
     pub fields: fn() -> &'static [&'static str],
-    /// Read its parameters from a scenario file's text.
+    /// Read its parameters from a scenario file's text (not in the
+    /// browser, which reads no YAML files).
     pub parse: fn(&str) -> Result<Params, serde_yaml::Error>,
+    /// Read its parameters from a what-if form's values, as a mapping of
+    /// its keys (see [`crate::flow`]).
+    pub(crate) read: fn(&crate::flow::Node) -> Result<Params, crate::flow::Error>,
 }
 
 const fn entry<K: Kind>(browser: bool) -> Entry {
+    // In the browser no file is parsed: the YAML reader is left out.
+    let parse = if cfg!(feature = "browser") {
+        |_: &str| {
+            Err(serde::de::Error::custom(
+                "the browser reads no scenario files",
+            ))
+        }
+    } else {
+        parse::<K>
+    };
     if cfg!(feature = "browser") && !browser {
         return Entry {
             name: K::NAME,
             browser,
             fields: || &[],
-            parse: |_| {
+            parse,
+            read: |_| {
                 Err(serde::de::Error::custom(
                     "this kind is not computed in the browser",
                 ))
@@ -74,15 +89,23 @@ const fn entry<K: Kind>(browser: bool) -> Entry {
         name: K::NAME,
         browser,
         fields: fields_of::<K::Params>,
-        parse: parse::<K>,
+        parse,
+        read: read::<K>,
     }
 }
 
-fn parse<K: Kind>(text: &str) -> Result<Params, serde_yaml::Error> {
-    let params: K::Params = serde_yaml::from_str(text)?;
-    Ok(Params(Arc::new(Typed::<K> {
+fn typed<K: Kind>(params: K::Params) -> Params {
+    Params(Arc::new(Typed::<K> {
         params: Arc::new(params),
-    })))
+    }))
+}
+
+fn parse<K: Kind>(text: &str) -> Result<Params, serde_yaml::Error> {
+    serde_yaml::from_str(text).map(typed::<K>)
+}
+
+fn read<K: Kind>(node: &crate::flow::Node) -> Result<Params, crate::flow::Error> {
+    crate::flow::to(node).map(typed::<K>)
 }
 
 /// The registered kind called `name`.

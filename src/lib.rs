@@ -14,6 +14,7 @@ pub mod config;
 pub mod content;
 pub mod engine;
 pub mod error;
+pub(crate) mod flow;
 pub mod gates;
 pub mod hash;
 pub(crate) mod history;

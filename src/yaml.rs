@@ -143,7 +143,7 @@ pub(crate) fn without_place(message: &str) -> &str {
 
 /// Serde's names of Rust types ("integer `20` as u128, expected u32")
 /// said as an author reads them.
-fn in_words(message: &str) -> String {
+pub(crate) fn in_words(message: &str) -> String {
     let numbers = [
         ("u8", "a whole number from 0 to 255"),
         ("u16", "a whole number from 0 to 65535"),

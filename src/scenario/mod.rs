@@ -94,14 +94,17 @@ pub(crate) enum DataOpenError {
     },
 }
 
+/// Why a scenario parsed from text alone cannot read the file `written`.
+fn no_data(written: &str) -> String {
+    format!("{written:?} cannot be read here: data files are read for scenario files on disk")
+}
+
 /// No data files: scenarios parsed from their text alone.
 pub(crate) struct NoData;
 
 impl DataSource for NoData {
     fn open(&self, _: &str, written: &str) -> Result<DataFile, DataOpenError> {
-        Err(DataOpenError::Path(format!(
-            "{written:?} cannot be read here: data files are read for scenario files on disk"
-        )))
+        Err(DataOpenError::Path(no_data(written)))
     }
 }
 
@@ -174,13 +177,10 @@ pub(crate) fn parse_with_data(
         }
     };
     let params = read_data(params, source_path, text, data)?;
-    params
-        .validate()
-        .and_then(|()| budget.admit_explained(&params.cost(), params.cost_detail()))
-        .map_err(|err| {
-            let (line, column) = key_position(text, err.key);
-            at(line, column, format!("{}: {}", err.key, err.message))
-        })?;
+    admit(&params, budget).map_err(|err| {
+        let (line, column) = key_position(text, err.key);
+        at(line, column, format!("{}: {}", err.key, err.message))
+    })?;
     let name = crate::paths::scenario_name(source_path);
     Ok(Scenario {
         source: source_path.to_string(),
@@ -188,6 +188,83 @@ pub(crate) fn parse_with_data(
         header,
         params,
         text: text.to_string(),
+    })
+}
+
+/// Parameters that make sense together and cost no more than `budget`.
+fn admit(params: &Params, budget: &Budget) -> Result<(), crate::analyses::ParamError> {
+    params
+        .validate()
+        .and_then(|()| budget.admit_explained(&params.cost(), params.cost_detail()))
+}
+
+/// A what-if form's values that make no scenario: the key at fault (none
+/// when the fault is the whole scenario's) and the build's own message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FormError {
+    pub key: Option<String>,
+    pub message: String,
+}
+
+/// The scenario a what-if form describes: the header's title and kind,
+/// and the kind's keys with their values, read by [`crate::flow`] (the
+/// browser reads no YAML). It is checked as [`parse_with_budget`] checks
+/// a file, with the same messages; `text` is the file these values would
+/// make, kept as [`Scenario::text`].
+pub(crate) fn from_form(
+    source_path: &str,
+    header: Header,
+    fields: Vec<(String, crate::flow::Node)>,
+    text: String,
+    budget: &Budget,
+) -> Result<Scenario, FormError> {
+    let refuse = |key: Option<&str>, message: String| FormError {
+        key: key.map(str::to_string),
+        message,
+    };
+    let entry = kinds::find(&header.kind).ok_or_else(|| {
+        refuse(
+            None,
+            format!(
+                "unknown kind {:?}: expected one of {}",
+                header.kind,
+                kinds::names().join(", ")
+            ),
+        )
+    })?;
+    let known = (entry.fields)();
+    for (i, (key, _)) in fields.iter().enumerate() {
+        if !known.contains(&key.as_str()) {
+            return Err(refuse(Some(key), unknown_key(key, known)));
+        }
+        if fields[..i].iter().any(|(k, _)| k == key) {
+            let message = format!("the key `{key}` is written twice: keep one of them");
+            return Err(refuse(Some(key), message));
+        }
+    }
+    let mapping = crate::flow::Node::Map(
+        fields
+            .into_iter()
+            .map(|(key, value)| (crate::flow::Node::plain(key), value))
+            .collect(),
+    );
+    let params = crate::flow::check_numbers(&mapping)
+        .and_then(|()| (entry.read)(&mapping))
+        .map_err(|err| {
+            let message = crate::yaml::in_words(&err.to_string());
+            refuse(err.key(), message)
+        })?;
+    if let Some((key, written)) = params.data_files().into_iter().next() {
+        return Err(refuse(Some(key), format!("{key}: {}", no_data(&written))));
+    }
+    admit(&params, budget)
+        .map_err(|err| refuse(Some(err.key), format!("{}: {}", err.key, err.message)))?;
+    Ok(Scenario {
+        source: source_path.to_string(),
+        name: crate::paths::scenario_name(source_path),
+        header,
+        params,
+        text,
     })
 }
 
@@ -240,19 +317,20 @@ fn check_keys(
             .map_or_else(|| format!("{key:?}"), str::to_string);
         if !known.contains(&name.as_str()) {
             let (line, _) = key_position(text, &name);
-            let expected = known
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Err((
-                line,
-                1,
-                format!("unknown field `{name}`, expected one of {expected}"),
-            ));
+            return Err((line, 1, unknown_key(&name, known)));
         }
     }
     Ok(())
+}
+
+/// The message for a top-level key that is not one of `known`.
+fn unknown_key(name: &str, known: &[&str]) -> String {
+    let expected = known
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("unknown field `{name}`, expected one of {expected}")
 }
 
 /// Where a top-level key's value starts, for errors that involve the value

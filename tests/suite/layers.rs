@@ -16,7 +16,15 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "foundation",
-        &["engine", "hash", "progress", "paths", "limits", "printable"],
+        &[
+            "engine",
+            "hash",
+            "progress",
+            "paths",
+            "limits",
+            "printable",
+            "flow",
+        ],
     ),
     ("analyses", &["analyses"]),
     ("layout", &["layout", "kinds", "gates"]),

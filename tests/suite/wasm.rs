@@ -775,3 +775,54 @@ fn what_if_on_a_dice_page_shows_the_native_figures() {
     );
     assert_eq!(browser.complaints(&session), Vec::<String>::new());
 }
+
+/// The forms read their values without YAML (the browser carries no YAML
+/// library): every what-if form in `content/`, sent back unchanged, gives
+/// the build's exact results for its scenario file.
+#[test]
+fn every_form_in_content_computes_what_its_file_does() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let mut forms = 0;
+    for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "yaml")
+            || path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('_'))
+        {
+            continue;
+        }
+        let source = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(path).unwrap();
+        let scenario = match fairdice::scenario::parse(&source, &text) {
+            Ok(scenario) => scenario,
+            // Scenarios that read data files have no form.
+            Err(err) if err.message.contains("data files are read") => continue,
+            Err(err) => panic!("{err}"),
+        };
+        let Some(form) = calculator::form(&scenario) else {
+            continue;
+        };
+        let request = Request {
+            source: form.source,
+            title: form.title,
+            kind: form.kind,
+            fields: form.fields,
+        };
+        let Response::Done { results, .. } = calculator::calculate(&request) else {
+            panic!("{source}: the form refuses its own values: {request:?}");
+        };
+        let page = scenario
+            .params
+            .analyse(&fairdice::progress::Progress::hidden())
+            .page(&fairdice::layout::Alone);
+        assert_eq!(results, page.results, "{source}");
+        forms += 1;
+    }
+    assert!(forms >= 9, "only {forms} forms in content");
+}
