@@ -126,6 +126,16 @@ pub fn calculate(request: &Request) -> Response {
             }
         }
     };
+    // A value taken from another scenario of the site: none is read here.
+    if let Some((key, name, kind)) = scenario.params.references().into_iter().next() {
+        return Response::Refused {
+            key: Some(key.into()),
+            message: format!(
+                "{key}: taken from the {kind} scenario {name:?}, which is not read here: \
+                 write the value itself"
+            ),
+        };
+    }
     let page = scenario.params.analyse(&Progress::hidden()).page(&Alone);
     let links = html::Standalone {
         scenario: &scenario.name,
