@@ -41,9 +41,10 @@ fn observed_link(from: &FirstFrom, cases: &[Case]) -> Block {
         kind: "seat-advantage".into(),
         after: format!(
             ": in its 2-player games the player who went first won {} of {}, {} ({}), with a \
-             95 % interval of {} to {}. The interval is statistical, so the figures at its \
-             ends are approximate: p_match rises with p_first, so p_match at the interval's \
-             ends (rounded outward to millionths) bounds it as the interval bounds p_first.",
+             95 % interval of {} to {}. Each p_match below is exact at that share. The \
+             interval is statistical, and so are the figures at its ends: p_match rises with \
+             p_first, so p_match at the interval's ends (rounded outward to millionths) \
+             bounds it as the interval bounds p_first, approximately.",
             format::count(&from.wins.into()),
             format::count(&from.games.into()),
             format::percent(&from.share),
