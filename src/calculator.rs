@@ -360,6 +360,32 @@ mod tests {
     }
 
     #[test]
+    fn a_value_taken_from_another_scenario_is_asked_for_instead() {
+        let fields = [
+            ("best_of", "3"),
+            ("p_first", "{from: cards/log}"),
+            ("later_games", "alternate"),
+        ];
+        let Response::Refused { key, message } = calculate(&request("match", &fields)) else {
+            panic!("computed with no p_first")
+        };
+        assert_eq!(key.as_deref(), Some("p_first"));
+        assert!(
+            message.contains("\"cards/log\", which is not read here"),
+            "{message}"
+        );
+        let fields = [
+            ("best_of", "3"),
+            ("p_first", "\"11/20\""),
+            ("later_games", "alternate"),
+        ];
+        assert!(matches!(
+            calculate(&request("match", &fields)),
+            Response::Done { .. }
+        ));
+    }
+
+    #[test]
     fn bad_values_get_the_builds_message_and_their_key() {
         let refused = calculate(&request(
             "first-player",
