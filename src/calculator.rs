@@ -99,7 +99,9 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
         .iter()
         .map(|key| Field {
             key: key.to_string(),
-            value: mapping.get(*key).map_or(String::new(), flow),
+            // A value taken from another scenario: the value taken.
+            value: (scenario.params.resolved_value(key))
+                .unwrap_or_else(|| mapping.get(*key).map_or(String::new(), flow)),
         })
         .collect();
     Some(Form {
@@ -383,6 +385,23 @@ mod tests {
             calculate(&request("match", &fields)),
             Response::Done { .. }
         ));
+        // The form of a built page holds the value taken, so it computes.
+        let files = [
+            ("cards/log.yaml", "title: L\nkind: seat-advantage\nwins: {2: [11, 9]}\n"),
+            (
+                "cards/m.yaml",
+                "title: M\nkind: match\nbest_of: 3\np_first: {from: cards/log}\nlater_games: alternate\n",
+            ),
+        ];
+        let scenarios = files.map(|(path, text)| scenario::parse(path, text).unwrap());
+        let (resolved, errors) = scenario::resolve(scenarios.to_vec(), &Budget::default(), false);
+        assert!(errors.is_empty(), "{errors:?}");
+        let form = form(&resolved[1]).unwrap();
+        assert_eq!(form.fields[1].key, "p_first");
+        assert_eq!(form.fields[1].value, "\"11/20\"");
+        // Unresolved (a scenario read alone), the file's own value.
+        let alone = super::form(&scenarios[1]).unwrap();
+        assert_eq!(alone.fields[1].value, "{from: cards/log}");
     }
 
     #[test]

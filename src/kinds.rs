@@ -143,6 +143,10 @@ impl Params {
     ) -> Result<Params, String> {
         self.0.with_reference(key, other.0.as_any())
     }
+    /// The value taken under `key` (see [`Analysis::resolved_value`]).
+    pub(crate) fn resolved_value(&self, key: &str) -> Option<String> {
+        self.0.resolved_value(key)
+    }
     /// The costliest part in words (see [`Analysis::cost_detail`]).
     pub(crate) fn cost_detail(&self) -> Option<String> {
         self.0.cost_detail()
@@ -217,6 +221,7 @@ trait ErasedParams: fmt::Debug + Send + Sync {
     fn references(&self) -> Vec<(&'static str, String, &'static str)>;
     fn with_reference(&self, key: &'static str, other: &dyn Any) -> Result<Params, String>;
     fn as_any(&self) -> &dyn Any;
+    fn resolved_value(&self, key: &str) -> Option<String>;
     fn read(&self, bytes: &[u8]) -> Option<Results>;
 }
 
@@ -293,6 +298,9 @@ impl<K: Kind> ErasedParams for Typed<K> {
     }
     fn as_any(&self) -> &dyn Any {
         &*self.params
+    }
+    fn resolved_value(&self, key: &str) -> Option<String> {
+        K::resolved_value(&self.params, key)
     }
     fn read(&self, bytes: &[u8]) -> Option<Results> {
         if cfg!(feature = "browser") {

@@ -563,6 +563,12 @@ impl Analysis for Match {
         }
     }
 
+    /// The observed share, `"11/20"`.
+    fn resolved_value(params: &Params, key: &str) -> Option<String> {
+        let share = params.first_from().filter(|_| key == "p_first")?.share;
+        Some(format!("\"{}\"", crate::engine::exact_string(&share)))
+    }
+
     /// The first seat's wins and the games of the seat-advantage scenario
     /// `p_first` names: its games must all be of 2 players, and at least one.
     fn resolve(params: &mut Params, _key: &'static str, other: &dyn Any) -> Result<(), String> {

@@ -113,6 +113,13 @@ pub trait Analysis: 'static {
     ) -> Result<(), String> {
         Ok(())
     }
+
+    /// The value taken under `key` once resolved, written on one line as
+    /// a scenario file would write it (`"11/20"`): what a What if? form,
+    /// which reads no other scenario, is prefilled with. `None` by default.
+    fn resolved_value(_params: &Self::Params, _key: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A parameter that is well-formed but impossible or too costly together
