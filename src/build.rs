@@ -396,18 +396,7 @@ fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     for file in files {
-        let name = file.to_string_lossy().replace('\\', "/");
-        let shown = match name.rsplit_once('/') {
-            Some((folder, _)) => format!("{folder}/"),
-            None => String::new(),
-        };
-        let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
-        let data = content::DataFolder::new(folder.unwrap_or(Path::new(".")), &shown);
-        let parsed = content::read_text(file, &name).and_then(|text| {
-            crate::scenario::parse_with_data(&name, &text, budget, &data)
-                .map_err(|e| Error::from_scenario(e, ""))
-        });
-        match parsed {
+        match read_scenario(file, budget) {
             Ok(scenario) => scenarios.push(scenario),
             Err(err) => errors.push(err),
         }
@@ -415,8 +404,67 @@ fn read_scenarios(files: &[PathBuf], budget: &Budget) -> Result<Vec<Scenario>> {
     if let Some(err) = Error::from_list(errors) {
         return Err(err);
     }
+    let given: Vec<String> = scenarios.iter().map(|s| s.source.clone()).collect();
+    read_referenced(&mut scenarios, budget)?;
+    let (resolved, unresolved) = crate::scenario::resolve(scenarios, budget, true);
+    let errors = unresolved.into_iter().map(|e| Error::from_scenario(e, ""));
+    if let Some(err) = Error::from_list(errors.collect()) {
+        return Err(err);
+    }
+    let scenarios: Vec<Scenario> = resolved
+        .into_iter()
+        .filter(|s| given.contains(&s.source))
+        .collect();
     admit_all(&scenarios, "", budget)?;
     Ok(scenarios)
+}
+
+/// One scenario file given on the command line, its data files read from
+/// its folder.
+fn read_scenario(file: &Path, budget: &Budget) -> Result<Scenario> {
+    let name = file.to_string_lossy().replace('\\', "/");
+    let shown = match name.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/"),
+        None => String::new(),
+    };
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+    let data = content::DataFolder::new(folder.unwrap_or(Path::new(".")), &shown);
+    content::read_text(file, &name).and_then(|text| {
+        crate::scenario::parse_with_data(&name, &text, budget, &data)
+            .map_err(|e| Error::from_scenario(e, ""))
+    })
+}
+
+/// Add the scenarios that `scenarios` take values from (`p_first: {from:
+/// cards/log}`) and that were not given: a name is a path under a content
+/// folder, so it is looked for from the naming file's folder up
+/// (`content/cards/` then `content/`...). Those are read only to resolve
+/// the names; one not found is left for [`crate::scenario::resolve`] to
+/// report at its key.
+fn read_referenced(scenarios: &mut Vec<Scenario>, budget: &Budget) -> Result<()> {
+    let mut next = 0;
+    while next < scenarios.len() {
+        let folder = Path::new(&scenarios[next].source)
+            .parent()
+            .map(Path::to_path_buf);
+        let references = scenarios[next].params.references();
+        next += 1;
+        for (_, name, _) in references {
+            // The name was checked as the kind's (no `..`, not absolute).
+            let known = |s: &Scenario| s.name == name || s.name.ends_with(&format!("/{name}"));
+            if scenarios.iter().any(known) {
+                continue;
+            }
+            let found = (folder.iter())
+                .flat_map(|folder| folder.ancestors())
+                .map(|dir| dir.join(format!("{name}.yaml")))
+                .find(|path| path.is_file());
+            if let Some(path) = found {
+                scenarios.push(read_scenario(&path, budget)?);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of

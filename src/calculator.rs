@@ -100,7 +100,9 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
         .iter()
         .map(|key| Field {
             key: key.to_string(),
-            value: mapping.get(*key).map_or(String::new(), one_line),
+            // A value taken from another scenario: the value taken.
+            value: (scenario.params.resolved_value(key))
+                .unwrap_or_else(|| mapping.get(*key).map_or(String::new(), one_line)),
         })
         .collect();
     Some(Form {
@@ -136,6 +138,16 @@ pub fn calculate(request: &Request) -> Response {
         Ok(scenario) => scenario,
         Err(FormError { key, message }) => return Response::Refused { key, message },
     };
+    // A value taken from another scenario of the site: none is read here.
+    if let Some((key, name, kind)) = scenario.params.references().into_iter().next() {
+        return Response::Refused {
+            key: Some(key.into()),
+            message: format!(
+                "{key}: taken from the {kind} scenario {name:?}, which is not read here: \
+                 write the value itself"
+            ),
+        };
+    }
     let page = scenario.params.analyse(&Progress::hidden()).page(&Alone);
     let links = html::Standalone {
         scenario: &scenario.name,
@@ -357,6 +369,49 @@ mod tests {
             yaml,
             "title: \"Who goes first\"\nkind: \"first-player\"\nplayers: 5\ndice: [1d6]\nties: [reroll-tied]\n"
         );
+    }
+
+    #[test]
+    fn a_value_taken_from_another_scenario_is_asked_for_instead() {
+        let fields = [
+            ("best_of", "3"),
+            ("p_first", "{from: cards/log}"),
+            ("later_games", "alternate"),
+        ];
+        let Response::Refused { key, message } = calculate(&request("match", &fields)) else {
+            panic!("computed with no p_first")
+        };
+        assert_eq!(key.as_deref(), Some("p_first"));
+        assert!(
+            message.contains("\"cards/log\", which is not read here"),
+            "{message}"
+        );
+        let fields = [
+            ("best_of", "3"),
+            ("p_first", "\"11/20\""),
+            ("later_games", "alternate"),
+        ];
+        assert!(matches!(
+            calculate(&request("match", &fields)),
+            Response::Done { .. }
+        ));
+        // The form of a built page holds the value taken, so it computes.
+        let files = [
+            ("cards/log.yaml", "title: L\nkind: seat-advantage\nwins: {2: [11, 9]}\n"),
+            (
+                "cards/m.yaml",
+                "title: M\nkind: match\nbest_of: 3\np_first: {from: cards/log}\nlater_games: alternate\n",
+            ),
+        ];
+        let scenarios = files.map(|(path, text)| scenario::parse(path, text).unwrap());
+        let (resolved, errors) = scenario::resolve(scenarios.to_vec(), &Budget::default(), false);
+        assert!(errors.is_empty(), "{errors:?}");
+        let form = form(&resolved[1]).unwrap();
+        assert_eq!(form.fields[1].key, "p_first");
+        assert_eq!(form.fields[1].value, "\"11/20\"");
+        // Unresolved (a scenario read alone), the file's own value.
+        let alone = super::form(&scenarios[1]).unwrap();
+        assert_eq!(alone.fields[1].value, "{from: cards/log}");
     }
 
     #[test]

@@ -164,6 +164,14 @@ pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)
         }
         loaded
     })?;
+    // Scenarios that take values from others, once all are read.
+    let (scenarios, unresolved) =
+        scenario::resolve(std::mem::take(&mut content.scenarios), budget, false);
+    content.scenarios = scenarios;
+    for err in unresolved {
+        failed.insert(err.file.clone());
+        errors.push(Error::from_scenario(err, &prefix));
+    }
     // Files that could not even be read are named by their errors.
     failed.extend(errors.iter().filter_map(|err| match err {
         Error::Source { file, .. } => file.strip_prefix(&prefix).map(str::to_string),

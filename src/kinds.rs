@@ -152,6 +152,24 @@ impl Params {
     ) -> Result<Params, DataError> {
         self.0.with_data(key, rows)
     }
+    /// The other scenarios these parameters take values from (see
+    /// [`Analysis::references`]).
+    pub(crate) fn references(&self) -> Vec<(&'static str, String, &'static str)> {
+        self.0.references()
+    }
+    /// These parameters with the value under `key` taken from `other`, the
+    /// parameters of the scenario it names (see [`Analysis::resolve`]).
+    pub(crate) fn with_reference(
+        &self,
+        key: &'static str,
+        other: &Params,
+    ) -> Result<Params, String> {
+        self.0.with_reference(key, other.0.as_any())
+    }
+    /// The value taken under `key` (see [`Analysis::resolved_value`]).
+    pub(crate) fn resolved_value(&self, key: &str) -> Option<String> {
+        self.0.resolved_value(key)
+    }
     /// The costliest part in words (see [`Analysis::cost_detail`]).
     pub(crate) fn cost_detail(&self) -> Option<String> {
         self.0.cost_detail()
@@ -223,6 +241,10 @@ trait ErasedParams: fmt::Debug + Send + Sync {
     fn analyse(&self, progress: &Progress) -> Results;
     fn data_files(&self) -> Vec<(&'static str, String)>;
     fn with_data(&self, key: &'static str, rows: &mut dyn BufRead) -> Result<Params, DataError>;
+    fn references(&self) -> Vec<(&'static str, String, &'static str)>;
+    fn with_reference(&self, key: &'static str, other: &dyn Any) -> Result<Params, String>;
+    fn as_any(&self) -> &dyn Any;
+    fn resolved_value(&self, key: &str) -> Option<String>;
     fn read(&self, bytes: &[u8]) -> Option<Results>;
 }
 
@@ -286,6 +308,22 @@ impl<K: Kind> ErasedParams for Typed<K> {
         Ok(Params(Arc::new(Typed::<K> {
             params: Arc::new(params),
         })))
+    }
+    fn references(&self) -> Vec<(&'static str, String, &'static str)> {
+        K::references(&self.params)
+    }
+    fn with_reference(&self, key: &'static str, other: &dyn Any) -> Result<Params, String> {
+        let mut params = (*self.params).clone();
+        K::resolve(&mut params, key, other)?;
+        Ok(Params(Arc::new(Typed::<K> {
+            params: Arc::new(params),
+        })))
+    }
+    fn as_any(&self) -> &dyn Any {
+        &*self.params
+    }
+    fn resolved_value(&self, key: &str) -> Option<String> {
+        K::resolved_value(&self.params, key)
     }
     fn read(&self, bytes: &[u8]) -> Option<Results> {
         if cfg!(feature = "browser") {

@@ -7,6 +7,7 @@
 //! recursion over at most (n + 1)^2 / 2 states, in exact fractions.
 //! (The module is `match_kind`, since `match` is a keyword of Rust.)
 
+use crate::analyses::seat_advantage::{self, SeatAdvantage};
 use crate::analyses::simulate::observed::Loaded;
 use crate::analyses::simulate::{Event, Experiment, Simulate, Simulation};
 use crate::analyses::stats;
@@ -16,6 +17,7 @@ use crate::progress::Progress;
 use num_traits::{One, Zero};
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -104,14 +106,80 @@ impl<'de> Deserialize<'de> for Chance {
     }
 }
 
+/// `p_first`: the chances written out, or read from the games a
+/// seat-advantage scenario observed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FirstChances {
+    /// `["1/2", "11/20"]`, or one chance.
+    Given(Vec<Chance>),
+    /// `{from: observed/two-players}`.
+    Observed(Observed),
+}
+
+/// `p_first: {from: NAME}`: the share of wins of the player who went first
+/// in the 2-player games of the seat-advantage scenario `NAME`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Observed {
+    /// The seat-advantage scenario's name, as written.
+    pub(crate) from: String,
+    /// The first seat's wins and the games, filled in by the loader once
+    /// that scenario is read (so they key the cache); `None` until then.
+    pub(crate) record: Option<(u64, u64)>,
+}
+
+/// `{from: NAME}`, as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Reference {
+    from: String,
+}
+
+impl<'de> Deserialize<'de> for FirstChances {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> de::Visitor<'de> for Visitor {
+            type Value = FirstChances;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "chances written as fractions, such as [\"11/20\"], or the games of a \
+                     seat-advantage scenario, such as {from: observed/two-players}",
+                )
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut chances = Vec::new();
+                while let Some(chance) = seq.next_element()? {
+                    chances.push(chance);
+                }
+                Ok(FirstChances::Given(chances))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                let one = Chance::deserialize(de::value::StrDeserializer::<E>::new(text))?;
+                Ok(FirstChances::Given(vec![one]))
+            }
+            fn visit_u64<E: de::Error>(self, number: u64) -> Result<Self::Value, E> {
+                let one = Chance::deserialize(de::value::U64Deserializer::<E>::new(number))?;
+                Ok(FirstChances::Given(vec![one]))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                let reference = Reference::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(FirstChances::Observed(Observed {
+                    from: reference.from,
+                    record: None,
+                }))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
 /// Parameters of a `match` scenario.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Params {
     /// Games in a match, each odd: best of 1, 3, 5...
     pub best_of: SizeSet,
-    /// Chances that the player going first wins a game.
-    #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
-    pub p_first: Vec<Chance>,
+    /// Chances that the player going first wins a game, or where they
+    /// were observed.
+    pub p_first: FirstChances,
     /// Rules for who starts the games after the first.
     #[serde(deserialize_with = "crate::analyses::values::one_or_many")]
     pub later_games: Vec<LaterGames>,
@@ -120,11 +188,37 @@ pub struct Params {
 /// Every (best of, chance, rule), and the edge curves of the chart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Results {
+    /// Where p_first was observed, when it was (`p_first: {from: NAME}`);
+    /// absent from the contract otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_first_from: Option<FirstFrom>,
     /// One case per (best of, p_first, later games), shortest match first.
     pub cases: Vec<Case>,
     /// Per (best of, later games), the match edge against the game's, for
     /// p_first from 50 % to 70 %.
     pub curves: Vec<Curve>,
+}
+
+/// The games p_first was read from: the first seat's share of wins in a
+/// seat-advantage scenario's 2-player games, with its interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct FirstFrom {
+    /// The seat-advantage scenario (its path under `content/` without `.yaml`).
+    pub(crate) scenario: String,
+    /// Games the player going first won.
+    pub(crate) wins: u64,
+    /// 2-player games observed.
+    pub(crate) games: u64,
+    /// wins / games: the p_first of every case.
+    #[serde(with = "text")]
+    pub(crate) share: Exact,
+    /// 95 % Clopper-Pearson interval of the first player's true share of
+    /// wins (floats), as the seat-advantage page gives it.
+    pub(crate) interval: [f64; 2],
+    /// Its ends rounded outward to millionths, exact: the chances each
+    /// case's `p_match_interval` is computed at.
+    #[serde(with = "text")]
+    pub(crate) interval_ends: Vec<Exact>,
 }
 
 /// One match format with one per-game chance and one rule.
@@ -150,6 +244,14 @@ pub struct Case {
     /// that edge 80 % of the time (a float planning figure, as on the
     /// seat-advantage page); `None` with no edge or past the search's reach.
     pub matches_needed: Option<u64>,
+    /// With p_first observed: p_match at the two ends of p_first's
+    /// interval (`interval_ends`), lowest first. p_match rises with
+    /// p_first, so these bound p_match as the interval bounds p_first. The
+    /// figures are exact at those ends, but the ends are statistical (a
+    /// 95 % interval, rounded outward to millionths), so the bounds are
+    /// approximate. Absent from the contract otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "text")]
+    pub p_match_interval: Option<Vec<Exact>>,
 }
 
 /// The match edge against the per-game edge, for one format and rule.
@@ -255,16 +357,82 @@ impl MatchChain {
     }
 }
 
+/// A share's interval ends rounded outward to millionths, as exact
+/// fractions within 0 to 1: approximate statistics made exact chances to
+/// compute at, never narrower than the interval.
+fn interval_ends(interval: [f64; 2]) -> Vec<Exact> {
+    const MILLION: f64 = 1e6;
+    let millionths = |x: f64| {
+        let n = if x.is_finite() {
+            x.clamp(0.0, MILLION)
+        } else {
+            0.0
+        };
+        Exact::new((n as u64).into(), 1_000_000u64.into())
+    };
+    let [low, high] = interval;
+    vec![
+        millionths((low * MILLION).floor()),
+        millionths(if high.is_finite() {
+            (high * MILLION).ceil()
+        } else {
+            MILLION
+        }),
+    ]
+}
+
+impl Observed {
+    /// The games as the results give them, once resolved.
+    fn first_from(&self) -> Option<FirstFrom> {
+        let (wins, games) = self.record?;
+        let interval = stats::clopper_pearson(wins, games);
+        Some(FirstFrom {
+            scenario: self.from.clone(),
+            wins,
+            games,
+            share: Exact::new(wins.into(), games.max(1).into()),
+            interval,
+            interval_ends: interval_ends(interval),
+        })
+    }
+}
+
 impl Params {
+    /// The chances to compute at: those written, or the observed share
+    /// (none while a `from` is not yet resolved).
+    fn chances(&self) -> Vec<Exact> {
+        match &self.p_first {
+            FirstChances::Given(chances) => chances.iter().map(|c| c.0.clone()).collect(),
+            FirstChances::Observed(observed) => {
+                observed.first_from().map(|f| f.share).into_iter().collect()
+            }
+        }
+    }
+
+    /// Where p_first was observed, once resolved.
+    fn first_from(&self) -> Option<FirstFrom> {
+        match &self.p_first {
+            FirstChances::Given(_) => None,
+            FirstChances::Observed(observed) => observed.first_from(),
+        }
+    }
+
     fn cases(&self) -> Vec<Case> {
         let half = Exact::new(1.into(), 2.into());
+        let ends = self.first_from().map(|f| f.interval_ends);
         let mut cases = Vec::new();
         for &best_of in self.best_of.values() {
-            for Chance(p) in &self.p_first {
+            for p in &self.chances() {
                 for &rule in &self.later_games {
                     let chain = MatchChain::new(best_of, p, rule);
                     let p_match = chain.p_match();
+                    let p_match_interval = ends.as_ref().map(|ends| {
+                        (ends.iter())
+                            .map(|end| MatchChain::new(best_of, end, rule).p_match())
+                            .collect()
+                    });
                     cases.push(Case {
+                        p_match_interval,
                         best_of,
                         p_first: p.clone(),
                         later_games: rule,
@@ -327,11 +495,20 @@ impl Analysis for Match {
                 ),
             );
         }
-        if params.p_first.is_empty() {
-            return refuse(
+        match &params.p_first {
+            FirstChances::Given(chances) if chances.is_empty() => {
+                return refuse(
+                    "p_first",
+                    "expected at least one chance, such as [\"11/20\"]".into(),
+                )
+            }
+            FirstChances::Given(_) => {}
+            FirstChances::Observed(observed) => seat_advantage::check_scenario_name(
                 "p_first",
-                "expected at least one chance, such as [\"11/20\"]".into(),
-            );
+                &observed.from,
+                SeatAdvantage::NAME,
+                "observed/two-players",
+            )?,
         }
         if params.later_games.is_empty() {
             return refuse(
@@ -349,9 +526,11 @@ impl Analysis for Match {
         let rules = params.later_games.len() as f64;
         let mut operations = 0.0;
         let mut search = 0.0;
+        let mut chances = params.chances();
+        chances.extend(params.first_from().map_or(Vec::new(), |f| f.interval_ends));
         for &n in params.best_of.values() {
             let states = (n as f64 + 1.0).powi(2) / 2.0;
-            for Chance(p) in &params.p_first {
+            for p in &chances {
                 let digits = p.denom().bits() as f64 / 3.3;
                 operations += rules * states * (n as f64 * digits / 19.0 + 1.0);
                 search += rules * 0.05;
@@ -369,8 +548,58 @@ impl Analysis for Match {
 
     fn analyse(params: &Params, _: &Progress) -> Results {
         Results {
+            p_first_from: params.first_from(),
             cases: params.cases(),
             curves: params.curves(),
+        }
+    }
+
+    fn references(params: &Params) -> Vec<(&'static str, String, &'static str)> {
+        match &params.p_first {
+            FirstChances::Given(_) => Vec::new(),
+            FirstChances::Observed(observed) => {
+                vec![("p_first", observed.from.clone(), SeatAdvantage::NAME)]
+            }
+        }
+    }
+
+    /// The observed share, `"11/20"`.
+    fn resolved_value(params: &Params, key: &str) -> Option<String> {
+        let share = params.first_from().filter(|_| key == "p_first")?.share;
+        Some(format!("\"{}\"", crate::engine::exact_string(&share)))
+    }
+
+    /// The first seat's wins and the games of the seat-advantage scenario
+    /// `p_first` names: its games must all be of 2 players, and at least one.
+    fn resolve(params: &mut Params, _key: &'static str, other: &dyn Any) -> Result<(), String> {
+        let FirstChances::Observed(observed) = &mut params.p_first else {
+            return Ok(());
+        };
+        let name = &observed.from;
+        let seats = other
+            .downcast_ref::<seat_advantage::Params>()
+            .ok_or_else(|| format!("{name:?} is not a seat-advantage scenario"))?;
+        let tally = seats.tally();
+        if let Some(players) = tally.keys().find(|&&players| players != 2) {
+            return Err(format!(
+                "{name:?} has games of {players} players, and a match is played by 2: name a \
+                 seat-advantage scenario whose games are all of 2 players"
+            ));
+        }
+        let (first, games) = match tally.get(&2).map(Vec::as_slice) {
+            Some(&[first, second]) => (first, first.checked_add(second)),
+            _ => (0, Some(0)),
+        };
+        match games {
+            Some(0) => Err(format!(
+                "{name:?} has no observed games of 2 players: give it `wins: {{2: [11, 9]}}` \
+                 or a log of games"
+            )),
+            Some(games) => {
+                observed.record = Some((first, games));
+                Ok(())
+            }
+            None => Err(format!("{name:?} has more games than can be counted")),
         }
     }
 }
@@ -562,6 +791,169 @@ mod tests {
             crate::analyses::simulate::assert_agrees(&simulation, 20_000),
             6 * 2
         );
+    }
+
+    /// A seat-advantage scenario's parameters, as the loader reads them.
+    fn seats(yaml: &str) -> seat_advantage::Params {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    fn observed(yaml: &str) -> Params {
+        serde_yaml::from_str(yaml).unwrap()
+    }
+
+    const FROM_LOG: &str =
+        "best_of: [1, 3]\np_first: {from: cards/log}\nlater_games: [loser-chooses, alternate]";
+
+    #[test]
+    fn an_observed_share_is_an_exact_p_first_with_its_interval_carried_through() {
+        let mut params = observed(FROM_LOG);
+        assert_eq!(
+            Match::references(&params),
+            [("p_first", "cards/log".to_string(), "seat-advantage")]
+        );
+        // Unresolved, nothing is computed at a chance nobody gave.
+        assert!(Match::analyse(&params, &Progress::hidden())
+            .cases
+            .is_empty());
+        let log = seats("wins: {2: [11, 9]}");
+        Match::resolve(&mut params, "p_first", &log).unwrap();
+        // The cache is keyed by the parameters' Debug form: it holds the record.
+        assert!(format!("{params:?}").contains("record: Some((11, 20))"));
+        let results = Match::analyse(&params, &Progress::hidden());
+        let from = results.p_first_from.as_ref().unwrap();
+        assert_eq!((from.wins, from.games), (11, 20));
+        assert_eq!(from.share, frac(11, 20));
+        // The interval the seat-advantage page gives for the same seat.
+        let page = seat_advantage::test(&log.tally());
+        assert_eq!(from.interval, page.by_players[0].seats[0].interval);
+        // Its ends, rounded outward to millionths.
+        let [low, high] = from.interval;
+        let ends = &from.interval_ends;
+        assert!(
+            to_f64(&ends[0]) <= low && low - to_f64(&ends[0]) < 1e-6,
+            "{ends:?}"
+        );
+        assert!(
+            to_f64(&ends[1]) >= high && to_f64(&ends[1]) - high < 1e-6,
+            "{ends:?}"
+        );
+        // Best of 3, loser chooses, at 11/20: 2101/4000, as by hand above.
+        let case = &results.cases[2];
+        assert_eq!(
+            (case.best_of, case.later_games),
+            (3, LaterGames::LoserChooses)
+        );
+        assert_eq!(case.p_first, frac(11, 20));
+        assert_eq!(case.p_match, frac(2101, 4000));
+        let interval = case.p_match_interval.as_ref().unwrap();
+        for (end, at) in interval.iter().zip(ends) {
+            let (win, _) = by_sequences(3, at, LaterGames::LoserChooses);
+            assert_eq!(*end, win);
+        }
+        assert!(interval[0] < case.p_match && case.p_match < interval[1]);
+        // A single game's p_match is p_first, its interval the interval's ends.
+        assert_eq!(
+            results.cases[0].p_match_interval.as_deref(),
+            Some(&ends[..])
+        );
+        // In the contract beside the cases; absent when p_first is written.
+        let json = serde_json::to_value(&results).unwrap();
+        assert_eq!(json["p_first_from"]["share"], "11/20");
+        assert_eq!(json["p_first_from"]["scenario"], "cards/log");
+        assert_eq!(json["cases"][2]["p_match"], "2101/4000");
+        assert!(json["cases"][2]["p_match_interval"][1].is_string());
+        assert_eq!(serde_json::from_value::<Results>(json).unwrap(), results);
+        let written = observed("best_of: 3\np_first: \"11/20\"\nlater_games: alternate");
+        let json = serde_json::to_value(Match::analyse(&written, &Progress::hidden())).unwrap();
+        assert!(json.get("p_first_from").is_none(), "{json}");
+        assert!(json["cases"][0].get("p_match_interval").is_none(), "{json}");
+    }
+
+    #[test]
+    fn p_match_rises_with_p_first() {
+        for rule in RULES {
+            for best_of in [1, 3, 5, 7] {
+                let mut last = Exact::zero();
+                for percent in 0..=100u64 {
+                    let p_match = MatchChain::new(best_of, &frac(percent, 100), rule).p_match();
+                    assert!(p_match >= last, "bo{best_of} {rule:?} at {percent} %");
+                    last = p_match;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn interval_ends_round_outward_within_zero_and_one() {
+        assert_eq!(
+            interval_ends([0.315_278_1, 0.769_422_1]),
+            [frac(315_278, 1_000_000), frac(769_423, 1_000_000)]
+        );
+        assert_eq!(interval_ends([0.0, 1.0]), [frac(0, 1), frac(1, 1)]);
+        assert_eq!(
+            interval_ends([f64::NAN, f64::INFINITY]),
+            [frac(0, 1), frac(1, 1)]
+        );
+        assert_eq!(interval_ends([-0.5, 1.5]), [frac(0, 1), frac(1, 1)]);
+    }
+
+    #[test]
+    fn only_the_games_of_two_players_give_a_p_first() {
+        let refused = |other: &dyn Any| {
+            let mut params = observed(FROM_LOG);
+            Match::resolve(&mut params, "p_first", other).unwrap_err()
+        };
+        let e = refused(&seats("wins: {2: [11, 9], 3: [4, 3, 3]}"));
+        assert!(
+            e.contains("has games of 3 players, and a match is played by 2"),
+            "{e}"
+        );
+        let e = refused(&seats("wins: {4: [4, 3, 3, 1]}"));
+        assert!(e.contains("games of 4 players"), "{e}");
+        // A log of games with no game in it.
+        let mut empty = seats("games: log.csv");
+        empty.tallied = Some(Default::default());
+        let e = refused(&empty);
+        assert!(e.contains("no observed games of 2 players"), "{e}");
+        let e = refused(&seats("wins: {2: [0, 0]}"));
+        assert!(e.contains("no observed games"), "{e}");
+        let e = refused(&observed(FROM_LOG));
+        assert!(
+            e.contains("\"cards/log\" is not a seat-advantage scenario"),
+            "{e}"
+        );
+        // Written chances take nothing from anywhere.
+        let mut written = observed("best_of: 3\np_first: \"1/2\"\nlater_games: alternate");
+        assert!(Match::references(&written).is_empty());
+        Match::resolve(&mut written, "p_first", &seats("wins: {3: [1, 1, 1]}")).unwrap();
+    }
+
+    #[test]
+    fn bad_references_are_refused_where_written() {
+        let read = |yaml: &str| serde_yaml::from_str::<Params>(yaml);
+        let e = read("best_of: 3\np_first: {form: cards/log}\nlater_games: alternate").unwrap_err();
+        assert!(e.to_string().contains("unknown field `form`"), "{e}");
+        assert_eq!(e.location().map(|l| l.line()), Some(2));
+        let e = read("best_of: 3\np_first: {from: [a]}\nlater_games: alternate").unwrap_err();
+        assert_eq!(e.location().map(|l| l.line()), Some(2));
+        let e = read("best_of: 3\np_first: true\nlater_games: alternate").unwrap_err();
+        assert!(
+            e.to_string().contains("{from: observed/two-players}"),
+            "{e}"
+        );
+        for name in ["", "/cards/log", "cards/../log", "cards/log.yaml"] {
+            let params = read(&format!(
+                "best_of: 3\np_first: {{from: {name:?}}}\nlater_games: alternate"
+            ))
+            .unwrap();
+            let e = Match::validate(&params).unwrap_err();
+            assert_eq!(e.key, "p_first");
+            assert!(
+                e.message.contains("name the seat-advantage scenario"),
+                "{e:?}"
+            );
+        }
     }
 
     #[test]

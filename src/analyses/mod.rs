@@ -92,6 +92,34 @@ pub trait Analysis: 'static {
     ) -> Result<(), observations::DataError> {
         Ok(())
     }
+
+    /// Other scenarios the parameters take a value from (`p_first: {from:
+    /// NAME}`): each key, the name as written (a path under `content/`
+    /// without `.yaml`) and the kind it must be. The loader resolves them
+    /// once every scenario is read, each named scenario before the one
+    /// naming it, and hands each to [`Analysis::resolve`]. None by default.
+    fn references(_params: &Self::Params) -> Vec<(&'static str, String, &'static str)> {
+        Vec::new()
+    }
+
+    /// Take the value named under `key` from `other`: the parameters of the
+    /// scenario it names (already resolved, and of the kind
+    /// [`Analysis::references`] asked for, as `Any`). The parameters key
+    /// the cache, so they must hold what was taken. `Err` says why not.
+    fn resolve(
+        _params: &mut Self::Params,
+        _key: &'static str,
+        _other: &dyn std::any::Any,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The value taken under `key` once resolved, written on one line as
+    /// a scenario file would write it (`"11/20"`): what a What if? form,
+    /// which reads no other scenario, is prefilled with. `None` by default.
+    fn resolved_value(_params: &Self::Params, _key: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A parameter that is well-formed but impossible or too costly together

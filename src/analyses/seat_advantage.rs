@@ -127,7 +127,7 @@ impl Analysis for SeatAdvantage {
 
     fn validate(params: &Params) -> Result<(), ParamError> {
         if let Some(name) = &params.compare_with {
-            check_scenario_name(name)?;
+            check_scenario_name("compare_with", name, "first-player", "rules/first-player")?;
         }
         match (&params.games, &params.wins) {
             (Some(_), Some(_)) => Err(ParamError {
@@ -190,8 +190,14 @@ impl Analysis for SeatAdvantage {
     }
 }
 
-/// A scenario's name as shortcodes write it: `rules/first-player`.
-fn check_scenario_name(name: &str) -> Result<(), ParamError> {
+/// A scenario's name as shortcodes write it: `rules/first-player`, given
+/// under `key` for a scenario of `kind` (`example` names one).
+pub(crate) fn check_scenario_name(
+    key: &'static str,
+    name: &str,
+    kind: &str,
+    example: &str,
+) -> Result<(), ParamError> {
     let wrong = name.is_empty()
         || name.ends_with(".yaml")
         || name.starts_with('/')
@@ -200,10 +206,10 @@ fn check_scenario_name(name: &str) -> Result<(), ParamError> {
             .any(|part| part.is_empty() || part == "." || part == "..");
     if wrong {
         return Err(ParamError {
-            key: "compare_with",
+            key,
             message: format!(
-                "{name:?}: name the first-player scenario by its path under content/ without \
-                 .yaml, such as rules/first-player"
+                "{name:?}: name the {kind} scenario by its path under content/ without \
+                 .yaml, such as {example}"
             ),
         });
     }

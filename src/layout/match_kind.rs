@@ -3,7 +3,7 @@
 //! (drawn and tabulated), and every case with the matches it takes to
 //! notice its edge.
 
-use crate::analyses::match_kind::{Case, Curve, LaterGames, Match, Params, Results};
+use crate::analyses::match_kind::{Case, Curve, FirstFrom, LaterGames, Match, Params, Results};
 use crate::engine::{exact_string, to_f64, Exact};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
@@ -16,6 +16,9 @@ impl Layout for Match {
         let mut blocks = vec![Block::Verdict {
             text: verdict(&results.cases),
         }];
+        if let Some(from) = &results.p_first_from {
+            blocks.push(observed_link(from, &results.cases));
+        }
         for &rule in &params.later_games {
             blocks.push(Block::Text {
                 text: rule_in_words(rule).into(),
@@ -26,6 +29,55 @@ impl Layout for Match {
         blocks.push(Block::Table(cases_table(&results.cases)));
         blocks
     }
+}
+
+/// Where p_first was observed, linked, with each case's p_match and the
+/// p_match at the ends of p_first's interval.
+fn observed_link(from: &FirstFrom, cases: &[Case]) -> Block {
+    let [low, high] = from.interval;
+    Block::ScenarioLink {
+        before: "The player going first wins a game with the chance observed on the page ".into(),
+        scenario: from.scenario.clone(),
+        kind: "seat-advantage".into(),
+        after: format!(
+            ": in its 2-player games the player who went first won {} of {}, {} ({}), with a \
+             95 % interval of {} to {}. Each p_match below is exact at that share. The \
+             interval is statistical, and so are the figures at its ends: p_match rises with \
+             p_first, so p_match at the interval's ends (rounded outward to millionths) \
+             bounds it as the interval bounds p_first, approximately.",
+            format::count(&from.wins.into()),
+            format::count(&from.games.into()),
+            format::percent(&from.share),
+            exact_string(&from.share),
+            format::float_percent(low),
+            format::float_percent(high),
+        ),
+        quotes: cases
+            .iter()
+            .filter_map(|case| {
+                let [low, high] = case.p_match_interval.as_deref()? else {
+                    return None;
+                };
+                let mut text = capitalized(&best_of_words(case.best_of));
+                if case.best_of > 1 {
+                    text.push_str(&format!(", {}", case.later_games.name()));
+                }
+                Some(format!(
+                    "{text}: p_match {} (interval {} to {}).",
+                    format::percent(&case.p_match),
+                    format::percent(low),
+                    format::percent(high)
+                ))
+            })
+            .collect(),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// `best-of-three`, or `best-of-7`.
@@ -195,7 +247,8 @@ fn edge_table(curves: &[Curve]) -> Table {
 }
 
 fn cases_table(cases: &[Case]) -> Table {
-    Table {
+    let observed = cases.iter().any(|c| c.p_match_interval.is_some());
+    let mut table = Table {
         id: "cases".into(),
         caption: "Every match format, chance and rule".into(),
         columns: [
@@ -224,7 +277,18 @@ fn cases_table(cases: &[Case]) -> Table {
                 ]
             })
             .collect(),
+    };
+    if observed {
+        // p_match at the ends of the observed p_first's interval.
+        table
+            .columns
+            .extend(["p_match low", "p_match high"].map(String::from));
+        for (row, case) in table.rows.iter_mut().zip(cases) {
+            let ends = case.p_match_interval.as_deref().unwrap_or_default();
+            row.extend(ends.iter().map(percent));
+        }
     }
+    table
 }
 
 #[cfg(test)]

@@ -305,6 +305,169 @@ fn read_data(
     Ok(params)
 }
 
+/// Resolve every scenario's references to others (`p_first: {from:
+/// NAME}`, see [`crate::analyses::Analysis::references`]), each named
+/// scenario before the one naming it, then check each resolved scenario
+/// again as [`parse_with_data`] does (its cost may have grown). A name is
+/// found by [`Scenario::name`]; with `by_suffix` (scenario files given to
+/// `eval` by their paths, `content/cards/log`), also as the end of one.
+///
+/// Returns the scenarios resolved, in their order, and the errors of
+/// those that could not be: located at the key, one per scenario, a
+/// cycle named in full in each scenario on it.
+pub(crate) fn resolve(
+    scenarios: Vec<Scenario>,
+    budget: &Budget,
+    by_suffix: bool,
+) -> (Vec<Scenario>, Vec<ScenarioError>) {
+    let mut resolver = Resolver {
+        states: vec![State::Waiting; scenarios.len()],
+        scenarios,
+        by_suffix,
+        budget,
+        stack: Vec::new(),
+        errors: Vec::new(),
+    };
+    for i in 0..resolver.scenarios.len() {
+        resolver.visit(i);
+    }
+    let Resolver {
+        scenarios,
+        states,
+        mut errors,
+        ..
+    } = resolver;
+    let kept = scenarios
+        .into_iter()
+        .zip(&states)
+        .filter(|(_, state)| matches!(state, State::Resolved))
+        .map(|(scenario, _)| scenario)
+        .collect();
+    errors.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    (kept, errors)
+}
+
+/// Where a scenario is in [`resolve`]'s walk.
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    Waiting,
+    /// On the walk's path: met again, it closes a cycle.
+    Visiting,
+    Resolved,
+    Failed,
+    /// On a cycle, named as `a → b → a`.
+    Cycle(String),
+}
+
+struct Resolver<'b> {
+    scenarios: Vec<Scenario>,
+    states: Vec<State>,
+    by_suffix: bool,
+    budget: &'b Budget,
+    stack: Vec<usize>,
+    errors: Vec<ScenarioError>,
+}
+
+impl Resolver<'_> {
+    /// The scenario a reference names.
+    fn find(&self, name: &str) -> Option<usize> {
+        let exact = self.scenarios.iter().position(|s| s.name == name);
+        exact.or_else(|| {
+            let tail = format!("/{name}");
+            let mut found = (self.scenarios.iter().enumerate())
+                .filter(|(_, s)| self.by_suffix && s.name.ends_with(&tail));
+            match (found.next(), found.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        })
+    }
+
+    fn visit(&mut self, i: usize) {
+        if self.states[i] != State::Waiting {
+            return;
+        }
+        self.states[i] = State::Visiting;
+        self.stack.push(i);
+        let outcome = self.resolve_one(i);
+        self.stack.pop();
+        self.states[i] = match outcome {
+            Ok(params) => {
+                self.scenarios[i].params = params;
+                State::Resolved
+            }
+            Err((key, message)) => {
+                let scenario = &self.scenarios[i];
+                let (line, column) = scenario.key_position(key);
+                self.errors.push(ScenarioError {
+                    file: scenario.source.clone(),
+                    line,
+                    column,
+                    message: format!("{key}: {message}"),
+                });
+                State::Failed
+            }
+        };
+    }
+
+    /// Scenario `i`'s parameters with each reference taken, or the key at
+    /// fault and why.
+    fn resolve_one(&mut self, i: usize) -> Result<Params, (&'static str, String)> {
+        let mut params = self.scenarios[i].params.clone();
+        for (key, name, kind) in params.references() {
+            let Some(j) = self.find(&name) else {
+                return Err((
+                    key,
+                    format!(
+                        "no scenario {name:?} in content/ (name a {kind} scenario by its path \
+                         under content/ without .yaml)"
+                    ),
+                ));
+            };
+            if self.states[j] == State::Visiting {
+                let from = self.stack.iter().position(|&k| k == j).unwrap_or(0);
+                let mut names: Vec<&str> = (self.stack[from..].iter())
+                    .map(|&k| self.scenarios[k].name.as_str())
+                    .collect();
+                names.push(&self.scenarios[j].name);
+                let cycle = names.join(" → ");
+                for &k in &self.stack[from..] {
+                    self.states[k] = State::Cycle(cycle.clone());
+                }
+            }
+            self.visit(j);
+            if let State::Cycle(cycle) = &self.states[i] {
+                return Err((key, format!("the references form a cycle: {cycle}")));
+            }
+            if self.states[j] != State::Resolved {
+                return Err((
+                    key,
+                    format!("{name:?} could not be read: see its own error"),
+                ));
+            }
+            let target = &self.scenarios[j];
+            let found = target.params.kind();
+            if found != kind {
+                return Err((
+                    key,
+                    format!("{name:?} is a {found} scenario; name a {kind} one"),
+                ));
+            }
+            params = params
+                .with_reference(key, &target.params)
+                .map_err(|m| (key, m))?;
+        }
+        params
+            .validate()
+            .and_then(|()| {
+                self.budget
+                    .admit_explained(&params.cost(), params.cost_detail())
+            })
+            .map_err(|err| (err.key, err.message))?;
+        Ok(params)
+    }
+}
+
 /// Every top-level key must be one of `known`.
 fn check_keys(
     text: &str,
@@ -364,6 +527,7 @@ impl fmt::Display for Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::Progress;
 
     fn error(text: &str) -> ScenarioError {
         parse("s.yaml", text).unwrap_err()
@@ -435,6 +599,122 @@ mod tests {
         assert!(e.message.contains("--budget"), "{e}");
         assert!(e.message.starts_with("targets: "), "{e}");
         assert_eq!(e.to_string(), format!("s.yaml:4:10: {}", e.message));
+    }
+
+    const LOG: &str = "title: Log\nkind: seat-advantage\nwins: {2: [11, 9]}\n";
+
+    fn a_match(from: &str) -> String {
+        format!("title: M\nkind: match\nbest_of: 3\np_first: {{from: {from}}}\nlater_games: loser-chooses\n")
+    }
+
+    /// The files resolved: the names of those kept, and each error as
+    /// `file:line:column: message`.
+    fn resolved(files: &[(&str, &str)], by_suffix: bool) -> (Vec<String>, Vec<String>) {
+        let scenarios = files
+            .iter()
+            .map(|(path, text)| parse(path, text).unwrap())
+            .collect();
+        let (kept, errors) = resolve(scenarios, &Budget::default(), by_suffix);
+        (
+            kept.into_iter().map(|s| s.name).collect(),
+            errors.into_iter().map(|e| e.to_string()).collect(),
+        )
+    }
+
+    #[test]
+    fn a_match_takes_its_p_first_from_the_log_it_names() {
+        // The match is listed first: the log it names is resolved first.
+        let m = a_match("logs/two");
+        let files = [("m.yaml", m.as_str()), ("logs/two.yaml", LOG)];
+        let scenarios: Vec<Scenario> = files.iter().map(|(p, t)| parse(p, t).unwrap()).collect();
+        let (kept, errors) = resolve(scenarios, &Budget::default(), false);
+        assert!(errors.is_empty(), "{errors:?}");
+        let results = kept[0].params.analyse(&Progress::hidden()).to_json();
+        assert_eq!(results["cases"][0]["p_match"], "2101/4000");
+        assert_eq!(results["p_first_from"]["games"], 20);
+        // Scenarios that name nothing are kept as they are.
+        assert_eq!(kept[1].name, "logs/two");
+    }
+
+    #[test]
+    fn a_reference_that_leads_nowhere_is_refused_at_its_key() {
+        let m = a_match("logs/none");
+        let (kept, errors) = resolved(&[("m.yaml", &m), ("logs/two.yaml", LOG)], false);
+        assert_eq!(kept, ["logs/two"]);
+        assert_eq!(
+            errors,
+            [
+                "m.yaml:4:10: p_first: no scenario \"logs/none\" in content/ (name a \
+              seat-advantage scenario by its path under content/ without .yaml)"
+            ]
+        );
+        // Another kind.
+        let other = "title: S\nkind: sum-mod\ndice: d6\ntargets: 2\n";
+        let (_, errors) = resolved(&[("m.yaml", &m), ("logs/none.yaml", other)], false);
+        assert_eq!(
+            errors,
+            ["m.yaml:4:10: p_first: \"logs/none\" is a sum-mod scenario; name a seat-advantage one"]
+        );
+        // A log with no 2-player games: the kind's own message, at the key.
+        let three = "title: L\nkind: seat-advantage\nwins: {3: [4, 3, 3]}\n";
+        let (_, errors) = resolved(&[("m.yaml", &m), ("logs/none.yaml", three)], false);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("m.yaml:4:10: p_first: \"logs/none\" has games of 3 players"));
+        // A path's end names a file only where asked (files given to eval).
+        let (kept, errors) = resolved(
+            &[("m.yaml", &a_match("two")), ("content/logs/two.yaml", LOG)],
+            true,
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(kept.len(), 2);
+        let (_, errors) = resolved(
+            &[("m.yaml", &a_match("two")), ("content/logs/two.yaml", LOG)],
+            false,
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+    }
+
+    #[test]
+    fn references_in_a_cycle_are_refused_naming_the_cycle() {
+        let (kept, errors) = resolved(&[("a.yaml", &a_match("a"))], false);
+        assert!(kept.is_empty());
+        assert_eq!(
+            errors,
+            ["a.yaml:4:10: p_first: the references form a cycle: a → a"]
+        );
+        // Two matches naming each other, and a third naming one of them:
+        // each on the cycle names it, the third points at its error.
+        let (kept, errors) = resolved(
+            &[
+                ("a.yaml", &a_match("b")),
+                ("b.yaml", &a_match("a")),
+                ("c.yaml", &a_match("b")),
+                ("log.yaml", LOG),
+            ],
+            false,
+        );
+        assert_eq!(kept, ["log"]);
+        assert_eq!(
+            errors,
+            [
+                "a.yaml:4:10: p_first: the references form a cycle: a → b → a",
+                "b.yaml:4:10: p_first: the references form a cycle: a → b → a",
+                "c.yaml:4:10: p_first: \"b\" could not be read: see its own error",
+            ]
+        );
+        // A match naming a match that names a log: resolved, but of the wrong kind.
+        let (_, errors) = resolved(
+            &[
+                ("a.yaml", &a_match("b")),
+                ("b.yaml", &a_match("log")),
+                ("log.yaml", LOG),
+            ],
+            false,
+        );
+        assert_eq!(
+            errors,
+            ["a.yaml:4:10: p_first: \"b\" is a match scenario; name a seat-advantage one"]
+        );
     }
 
     #[test]

@@ -56,7 +56,13 @@ fn every_scenario_example_parses_and_builds() {
     let dir = tempfile::tempdir().unwrap();
     crate::common::write(dir.path(), "content/_index.md", "# Examples\n");
     for (i, (line, yaml)) in blocks.iter().enumerate() {
-        let name = format!("example-{i}.yaml");
+        // A block that names its file (`# content/cards/log.yaml`, for an
+        // example another names) is written there.
+        let name = yaml
+            .lines()
+            .next()
+            .and_then(|first| first.strip_prefix("# content/"))
+            .map_or_else(|| format!("example-{i}.yaml"), str::to_string);
         ::fairdice::scenario::parse(&name, yaml)
             .unwrap_or_else(|e| panic!("docs/reference.md:{line}: {e}"));
         crate::common::write(dir.path(), &format!("content/{name}"), yaml);

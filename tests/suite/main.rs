@@ -31,6 +31,7 @@ mod hostile_serve;
 mod hostile_site;
 mod init;
 mod layers;
+mod match_observed;
 mod observed;
 mod reading;
 mod rules;

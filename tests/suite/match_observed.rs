@@ -1,0 +1,179 @@
+//! `p_first: {from: NAME}` on a match scenario (issue 30): the first
+//! player's share of a seat-advantage scenario's 2-player games becomes an
+//! exact p_first, its interval is carried through to p_match on the page
+//! and in `eval --json`, and a name that leads nowhere (or in a circle)
+//! fails the build at the key, the site untouched.
+
+use crate::common::{broken_links, fairdice, fixture, write};
+use std::fs;
+
+const LOG: &str = "title: Example log\nkind: seat-advantage\nwins: {2: [11, 9]}\n";
+
+fn a_match(from: &str) -> String {
+    format!(
+        "title: Observed matches\nkind: match\nbest_of: [1, 3]\np_first: {{from: {from}}}\n\
+         later_games: loser-chooses\nexpect:\n  p_match: \">= 1/2\"\n"
+    )
+}
+
+fn site(from: &str) -> tempfile::TempDir {
+    fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHi.\n"),
+        ("content/logs/two.yaml", LOG),
+        ("content/cards/matches.yaml", &a_match(from)),
+        (
+            "content/cards/read.md",
+            "---\ntitle: Read\n---\nA best-of-three: \
+             {{ value(scenario=\"cards/matches\", path=\"cases.1.p_match\", format=\"fraction\") }} \
+             from {{ value(scenario=\"cards/matches\", path=\"cases.1.p_match_interval.0\", format=\"percent\") }}.\n",
+        ),
+    ])
+}
+
+#[test]
+fn the_page_and_the_contract_carry_the_observed_share_and_its_interval() {
+    let dir = site("logs/two");
+    let run = fairdice(&["build"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let page = fs::read_to_string(dir.path().join("site/cards/matches.html")).unwrap();
+    assert!(
+        page.contains(
+            "observed on the page <a href=\"../logs/two.html\">Example log</a>: in its 2-player \
+             games the player who went first won 11 of 20, 55 % (11/20)"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<p>Best-of-three, loser-chooses: p_match 52.525 % (interval 39.5033 % to 67.3826 %).</p>"),
+        "{page}"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(dir.path().join("site/cards/matches.json")).unwrap(),
+    )
+    .unwrap();
+    let results = &json["results"];
+    assert_eq!(results["p_first_from"]["scenario"], "logs/two");
+    assert_eq!(results["p_first_from"]["share"], "11/20");
+    assert_eq!(results["cases"][1]["p_first"], "11/20");
+    assert_eq!(results["cases"][1]["p_match"], "2101/4000");
+    assert_eq!(
+        results["cases"][1]["p_match_interval"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let read = fs::read_to_string(dir.path().join("site/cards/read.html")).unwrap();
+    assert!(read.contains("2101/4000 from 39.5033 %"), "{read}");
+    assert_eq!(broken_links(&dir.path().join("site")), Vec::<String>::new());
+
+    // eval of the match alone finds the log from the match's folder up,
+    // and prints the match only.
+    let run = fairdice(
+        &["eval", "content/cards/matches.yaml", "--json", "--quiet"],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let printed: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(printed["scenarios"].as_array().unwrap().len(), 1);
+    assert_eq!(printed["scenarios"][0]["results"], *results);
+
+    // New games in the log: the match follows, cache or not.
+    write(
+        dir.path(),
+        "content/logs/two.yaml",
+        &LOG.replace("[11, 9]", "[3, 2]"),
+    );
+    let run = fairdice(&["build"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let json = fs::read_to_string(dir.path().join("site/cards/matches.json")).unwrap();
+    assert!(json.contains("\"share\": \"3/5\""), "{json}");
+}
+
+#[test]
+fn a_reference_that_leads_nowhere_fails_the_build_at_its_key() {
+    for (from, extra, message) in [
+        (
+            "logs/none",
+            None,
+            "content/cards/matches.yaml:4:10: p_first: no scenario \"logs/none\" in content/",
+        ),
+        (
+            "logs/three",
+            Some((
+                "content/logs/three.yaml",
+                "title: L\nkind: seat-advantage\nwins: {3: [4, 3, 3]}\n",
+            )),
+            "content/cards/matches.yaml:4:10: p_first: \"logs/three\" has games of 3 players, \
+             and a match is played by 2",
+        ),
+        (
+            "logs/sum",
+            Some((
+                "content/logs/sum.yaml",
+                "title: S\nkind: sum-mod\ndice: d6\ntargets: 2\n",
+            )),
+            "content/cards/matches.yaml:4:10: p_first: \"logs/sum\" is a sum-mod scenario; name \
+             a seat-advantage one",
+        ),
+        (
+            "cards/matches",
+            None,
+            "content/cards/matches.yaml:4:10: p_first: the references form a cycle: \
+             cards/matches → cards/matches",
+        ),
+        (
+            "logs/two.yaml",
+            None,
+            "content/cards/matches.yaml:4:10: p_first: \"logs/two.yaml\": name the \
+             seat-advantage scenario by its path under content/ without .yaml",
+        ),
+    ] {
+        // Built once with a good name, then broken: the site stays as it was.
+        let dir = site("logs/two");
+        assert_eq!(fairdice(&["build"], dir.path()).status.code(), Some(0));
+        let page = dir.path().join("site/cards/matches.html");
+        let before = fs::read_to_string(&page).unwrap();
+        if let Some((path, text)) = extra {
+            write(dir.path(), path, text);
+        }
+        write(dir.path(), "content/cards/matches.yaml", &a_match(from));
+        let run = fairdice(&["build"], dir.path());
+        assert_eq!(run.status.code(), Some(1), "{from}: {}", run.stderr_text());
+        assert!(
+            run.stderr_text().contains(message),
+            "{from}: {}",
+            run.stderr_text()
+        );
+        assert_eq!(fs::read_to_string(&page).unwrap(), before);
+    }
+}
+
+#[test]
+fn two_matches_naming_each_other_are_a_cycle() {
+    let dir = site("cards/other");
+    write(
+        dir.path(),
+        "content/cards/other.yaml",
+        &a_match("cards/matches"),
+    );
+    let run = fairdice(&["build"], dir.path());
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr_text());
+    let errors = run.stderr_text();
+    for file in ["matches", "other"] {
+        assert!(
+            errors.contains(&format!(
+                "content/cards/{file}.yaml:4:10: p_first: the references form a cycle:"
+            )),
+            "{errors}"
+        );
+    }
+    // eval says the same of the files it is given.
+    let run = fairdice(&["eval", "content/cards/matches.yaml"], dir.path());
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr_text());
+    assert!(
+        run.stderr_text().contains("the references form a cycle"),
+        "{}",
+        run.stderr_text()
+    );
+}
