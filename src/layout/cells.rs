@@ -1,6 +1,6 @@
 //! Table cells for exact values, shared by the analyses that fill tables.
 
-use crate::engine::{exact_string, Exact};
+use crate::engine::Exact;
 use crate::layout::blocks::Cell;
 use crate::layout::format;
 use num_bigint::BigUint;
@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 pub fn fraction(value: &Exact) -> Cell {
     Cell {
         shown: format::decimal(value),
-        exact: exact_string(value),
+        exact: format::exact(value),
     }
 }
 
@@ -17,7 +17,7 @@ pub fn fraction(value: &Exact) -> Cell {
 pub fn percent(value: &Exact) -> Cell {
     Cell {
         shown: format::percent(value),
-        exact: exact_string(value),
+        exact: format::exact(value),
     }
 }
 

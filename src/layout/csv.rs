@@ -55,7 +55,7 @@ fn write(writer: &mut csv::Writer<Vec<u8>>, fields: &[String]) {
 fn fraction_column(table: &Table, i: usize) -> bool {
     let cells = || table.rows.iter().filter_map(|row| row.get(i));
     cells().all(|c| number(&c.exact.replace('−', "-")) || matches!(c.exact.trim(), "" | "—"))
-        && cells().any(|c| fraction(&c.exact))
+        && cells().any(|c| fraction(&c.exact.replace('−', "-")))
 }
 
 /// An exact value as written: numbers as they are (a display minus, U+2212,

@@ -4,7 +4,7 @@
 
 use crate::analyses::dice::{Analysed, Comparison, Dice, Params, Roll, RollFigures};
 use crate::analyses::dice_lang::{self, Expression, Node};
-use crate::engine::{exact_string, to_f64, Exact};
+use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
 };
@@ -55,7 +55,7 @@ impl Layout for Dice {
                             "chance".into(),
                             Cell {
                                 shown: chance_words(&p),
-                                exact: exact_string(&p),
+                                exact: format::exact(&p),
                             },
                         ),
                         (
@@ -109,7 +109,7 @@ impl Layout for Dice {
                         .iter()
                         .map(|d| {
                             format::exact_title(
-                                &format!("difference {}", d.value),
+                                &format!("difference {}", format::signed(d.value)),
                                 &d.probability,
                                 true,
                             )
@@ -220,7 +220,7 @@ fn comparison_table(comparisons: &[Comparison]) -> Table {
 fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
     let values = |list: &[i64]| {
         list.iter()
-            .map(i64::to_string)
+            .map(format::signed)
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -229,7 +229,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
         roll.outcomes.last().map_or(0, |o| o.value),
     );
     let exact_and_decimal = |value: &Exact| {
-        let exact = exact_string(value);
+        let exact = format::exact(value);
         let shown = match exact.strip_suffix("/1") {
             Some(whole) => whole.to_string(),
             None => format!("{exact} ≈ {}", format::decimal(value)),
@@ -242,8 +242,15 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                 ("mean".into(), exact_and_decimal(&roll.mean)),
                 ("variance".into(), exact_and_decimal(&roll.variance)),
                 most_likely(roll, &figures.modes, values),
-                ("median".into(), Cell::plain(figures.median.to_string())),
-                ("from".into(), Cell::plain(format!("{low} to {high}"))),
+                ("median".into(), Cell::plain(format::signed(figures.median))),
+                (
+                    "from".into(),
+                    Cell::plain(format!(
+                        "{} to {}",
+                        format::signed(low),
+                        format::signed(high)
+                    )),
+                ),
                 (
                     "equally likely outcomes".into(),
                     cells::count(&roll.total_outcomes),
@@ -271,7 +278,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                 titles: roll
                     .outcomes
                     .iter()
-                    .map(|o| format::exact_title(&format!("{}", o.value), &o.probability, true))
+                    .map(|o| format::exact_title(&format::signed(o.value), &o.probability, true))
                     .collect(),
                 ..Series::default()
             }],
@@ -291,7 +298,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                 .zip(figures.at_least.iter().zip(&figures.at_most))
                 .map(|(o, (at_least, at_most))| {
                     vec![
-                        Cell::plain(o.value.to_string()),
+                        Cell::plain(format::signed(o.value)),
                         cells::count(&o.ways),
                         cells::percent(&o.probability),
                         cells::percent(at_least),
@@ -319,7 +326,7 @@ fn chance_words(p: &Exact) -> String {
     if p.is_integer() {
         format::percent(p)
     } else {
-        format!("{}, exactly {}", format::percent(p), exact_string(p))
+        format!("{}, exactly {}", format::percent(p), format::exact(p))
     }
 }
 
@@ -351,7 +358,13 @@ fn at_least_series(name: &str, roll: &Roll, figures: &RollFigures) -> Series {
         name: name.into(),
         points: pairs().map(|(o, p)| (o.value as f64, to_f64(p))).collect(),
         titles: pairs()
-            .map(|(o, p)| format::exact_title(&format!("{name}: {} or more", o.value), p, true))
+            .map(|(o, p)| {
+                format::exact_title(
+                    &format!("{name}: {} or more", format::signed(o.value)),
+                    p,
+                    true,
+                )
+            })
             .collect(),
         ..Series::default()
     }
@@ -366,20 +379,22 @@ fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
     );
     let likeliest = match figures.modes.as_slice() {
         all if all.len() == roll.outcomes.len() => "every value is equally likely".into(),
-        [one] => format!("{one} is the likeliest value"),
+        [one] => format!("{} is the likeliest value", format::signed(one)),
         many => format!(
             "{} are equally the likeliest values",
             many.iter()
-                .map(i64::to_string)
+                .map(format::signed)
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
     };
     format!(
-        "Rolled once, {} ({}) averages {}, from {low} to {high}; {likeliest}.",
+        "Rolled once, {} ({}) averages {}, from {} to {}; {likeliest}.",
         roll.name,
         roll.expression,
-        format::decimal(&roll.mean)
+        format::decimal(&roll.mean),
+        format::signed(low),
+        format::signed(high)
     )
 }
 
@@ -407,6 +422,23 @@ mod tests {
     use super::*;
     use crate::analyses::Analysis;
     use crate::progress::Progress;
+
+    /// Negative values read with the minus sign (U+2212) everywhere a
+    /// reader sees them: verdict, facts, table cells and tooltips.
+    #[test]
+    fn negative_values_read_with_one_minus_sign() {
+        let params: Params = serde_yaml::from_str("rolls:\n  low: 1d6-4\n").unwrap();
+        let analysed = Dice::analyse(&params, &Progress::hidden());
+        let shown = format!("{:?}", Dice::layout(&params, &analysed));
+        assert!(shown.contains("from −3 to 2"), "{shown}");
+        assert!(shown.contains("−1/2 ≈ −0.5"), "{shown}");
+        assert!(shown.contains("shown: \"−3\""), "{shown}");
+        assert!(shown.contains("at least: −3 or more"), "{shown}");
+        // (The charts' points are numbers, not text: (-3.0, …).)
+        for ascii in ["-1/2", "\"-3\"", "\"-1\"", "from -3", ": -", "\"-2:"] {
+            assert!(!shown.contains(ascii), "{ascii:?} in {shown}");
+        }
+    }
 
     fn verdict_of(yaml: &str) -> String {
         let params: Params = serde_yaml::from_str(yaml).unwrap();

@@ -103,12 +103,8 @@ fn test_line(test: &ChiSquare) -> Cell {
 fn facts(params: &Params, results: &Results) -> Vec<(String, Cell)> {
     let exact = match &results.exact_p_value {
         Some(p) => Cell {
-            shown: format!(
-                "{} ({})",
-                format::decimal(p),
-                crate::engine::exact_string(p)
-            ),
-            exact: crate::engine::exact_string(p),
+            shown: format!("{} ({})", format::decimal(p), format::exact(p)),
+            exact: format::exact(p),
         },
         None => Cell::plain(format!(
             "not computed: more than {} outcomes to enumerate, so the verdict uses the \
@@ -195,7 +191,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
                     f.face,
                     f.observed,
                     rolls,
-                    crate::engine::exact_string(&share),
+                    format::exact(&share),
                     format::percent(&share),
                     format::float_percent(f.interval[0]),
                     format::float_percent(f.interval[1])
@@ -210,7 +206,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
     }];
     let reference = match results.faces.first() {
         Some(face) if equal => Some(Reference {
-            label: format!("fair share {}", crate::engine::exact_string(&face.expected)),
+            label: format!("fair share {}", format::exact(&face.expected)),
             y: to_f64(&face.expected),
         }),
         _ => {
@@ -228,7 +224,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
                         format!(
                             "face {}: fair share {} ({})",
                             f.face,
-                            crate::engine::exact_string(&f.expected),
+                            format::exact(&f.expected),
                             format::percent(&f.expected)
                         )
                     })
@@ -305,7 +301,7 @@ fn power_table(results: &Results) -> Table {
                 vec![
                     Cell {
                         shown: format!("{} %", format::decimal(&percent)),
-                        exact: crate::engine::exact_string(&row.advantage),
+                        exact: format::exact(&row.advantage),
                     },
                     Cell::plain(row.face.to_string()),
                     match row.rolls_needed {

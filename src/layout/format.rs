@@ -96,11 +96,26 @@ pub fn percent(value: &Exact) -> String {
     format!("{} %", short_of(&scaled, &Exact::from_integer(100.into())))
 }
 
+/// Text of a number as readers see it: a leading `-` becomes the minus
+/// sign (U+2212), as in every decimal shown; CSV turns it back into `-`.
+pub(crate) fn signed(text: impl ToString) -> String {
+    let text = text.to_string();
+    match text.strip_prefix('-') {
+        Some(rest) => format!("{MINUS}{rest}"),
+        None => text,
+    }
+}
+
+/// An exact value as readers see it (`−1/2`; the contract writes `-1/2`).
+pub(crate) fn exact(value: &Exact) -> String {
+    signed(crate::engine::exact_string(value))
+}
+
 /// The tooltip of a charted point: its label and its exact value, with
 /// the percentage for a probability (`bin 3: 1/6 = 16.6667%`) or the
 /// rounded decimal for anything else (`2 players: 11/10 = 1.1`).
 pub(crate) fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
-    let exact = crate::engine::exact_string(value);
+    let exact = exact(value);
     let shown = if probability {
         percent(value)
     } else {
@@ -149,10 +164,11 @@ pub(crate) fn float(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
         return format!("{value}");
     }
-    format!("{:.*}", SIGNIFICANT, value)
-        .trim_end_matches('0')
-        .trim_end_matches('.')
-        .replace('-', &MINUS.to_string())
+    signed(
+        format!("{:.*}", SIGNIFICANT, value)
+            .trim_end_matches('0')
+            .trim_end_matches('.'),
+    )
 }
 
 /// The e with 10^e <= numer/denom < 10^(e+1), for positive values: a guess
@@ -310,6 +326,15 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_minus_is_the_minus_sign_and_only_in_front() {
+        assert_eq!(signed(-3), "−3");
+        assert_eq!(signed(12), "12");
+        assert_eq!(signed("1d6-4"), "1d6-4");
+        assert_eq!(exact(&Exact::new((-1).into(), 2.into())), "−1/2");
+        assert_eq!(float(-0.0039954812), "−0.003995");
+    }
     use crate::engine::ratio;
 
     fn frac(n: u64, d: u64) -> Exact {

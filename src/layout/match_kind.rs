@@ -4,7 +4,7 @@
 //! notice its edge.
 
 use crate::analyses::match_kind::{Case, Curve, FirstFrom, LaterGames, Match, Params, Results};
-use crate::engine::{exact_string, to_f64, Exact};
+use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
 };
@@ -48,7 +48,7 @@ fn observed_link(from: &FirstFrom, cases: &[Case]) -> Block {
             format::count(&from.wins.into()),
             format::count(&from.games.into()),
             format::percent(&from.share),
-            exact_string(&from.share),
+            format::exact(&from.share),
             format::float_percent(low),
             format::float_percent(high),
         ),
@@ -207,7 +207,8 @@ fn edge_chart(curves: &[Curve]) -> Chart {
                         .points
                         .iter()
                         .map(|point| {
-                            let label = format!("{name}, p_first {}", exact_string(&point.p_first));
+                            let label =
+                                format!("{name}, p_first {}", format::exact(&point.p_first));
                             format::exact_title(&label, &(&point.p_match - &half), true)
                         })
                         .collect(),

@@ -6,7 +6,7 @@ use crate::analyses::first_player::{self, FirstPlayer};
 use crate::analyses::seat_advantage::{Params, Results, Seat, SeatAdvantage, Table as Games};
 #[cfg(test)]
 use crate::analyses::Analysis;
-use crate::engine::{exact_string, to_f64, Exact};
+use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::cells::{self, fraction, yes_no};
 use crate::layout::format;
@@ -85,7 +85,7 @@ fn overall_verdict(results: &Results) -> String {
                 games.players,
                 format::rough_percent(share),
                 format::count(&games.games.into()),
-                exact_string(&first.fair_share),
+                format::exact(&first.fair_share),
                 format::rough_percent(p),
                 reading(p)
             )
@@ -123,7 +123,7 @@ fn rule_quote(games: &Games, rule: &first_player::Results) -> String {
                  nothing of these games."
             )
         }
-        (Some(chance), None) => exact_string(chance),
+        (Some(chance), None) => format::exact(chance),
         (Some(_), Some(_)) => {
             return format!(
                 "Games of {n} players: the rule's page gives {n} players different chances to \
@@ -143,7 +143,7 @@ fn rule_quote(games: &Games, rule: &first_player::Results) -> String {
         format::rough_percent(share),
         format::count(&first.wins.into()),
         format::count(&games.games.into()),
-        exact_string(&first.fair_share),
+        format::exact(&first.fair_share),
     )
 }
 
@@ -168,7 +168,7 @@ fn verdict(games: &Games) -> String {
         games.players,
         format::count(&first.wins.into()),
         format::rough_percent(share),
-        exact_string(&first.fair_share),
+        format::exact(&first.fair_share),
         format::rough_percent(p),
         format::float(games.chi_square.p_value)
     )
@@ -250,7 +250,7 @@ fn chart(games: &Games, id: &str) -> Chart {
                         s.seat,
                         s.wins,
                         games.games,
-                        exact_string(&share(s)),
+                        format::exact(&share(s)),
                         format::percent(&share(s)),
                         format::float_percent(s.interval[0]),
                         format::float_percent(s.interval[1])
@@ -264,7 +264,7 @@ fn chart(games: &Games, id: &str) -> Chart {
                 .collect(),
         }],
         reference: games.seats.first().map(|s| Reference {
-            label: format!("fair share {}", exact_string(&s.fair_share)),
+            label: format!("fair share {}", format::exact(&s.fair_share)),
             y: to_f64(&s.fair_share),
         }),
         table_id: Some(format!("{id}-seats")),
@@ -296,7 +296,7 @@ fn needed_table(games: &Games, id: &str) -> Table {
                         } else {
                             label
                         },
-                        exact: exact_string(&row.advantage),
+                        exact: format::exact(&row.advantage),
                     },
                     match row.games_needed {
                         Some(n) => Cell::plain(format::count(&n.into())),

@@ -2,7 +2,7 @@
 //! trend, then each case's totals and bins.
 
 use crate::analyses::sum_mod::{Case, Params, Results, SumMod};
-use crate::engine::{exact_string, to_f64, Exact};
+use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::{cells, format, Layout};
 use num_bigint::BigUint;
@@ -138,7 +138,7 @@ fn facts(case: &Case) -> Vec<(String, Cell)> {
             "Largest gap from the fair share 1/n".into(),
             Cell {
                 shown: format!("{} percentage points", format::decimal(&gap)),
-                exact: crate::engine::exact_string(&gap),
+                exact: format::exact(&gap),
             },
         ),
         ("Total variation distance".into(), cells::fraction(&f.tvd)),
@@ -308,8 +308,8 @@ fn deviation_chart(case: &Case) -> Chart {
                     format!(
                         "bin {}: {} − 1/{n} = {} ({} percentage points)",
                         b.bin,
-                        exact_string(&b.probability),
-                        exact_string(d),
+                        format::exact(&b.probability),
+                        format::exact(d),
                         format::decimal(&(d * Exact::from_integer(100.into())))
                     )
                 })
