@@ -132,6 +132,29 @@ pub(crate) fn explode_into_pool(
     keep: Option<Keep>,
     value: impl Fn(i64) -> i64,
 ) -> Outcomes {
+    if let Some(keep) = keep {
+        let bound = die.total().pow((depth + 1) * count as u32);
+        if fits(&bound) {
+            if let Some(outcomes) =
+                exploded_keep_program(die, condition, depth, count, keep, &value)
+            {
+                return outcomes;
+            }
+        }
+    }
+    explode_by_profiles(die, condition, depth, count, keep, value)
+}
+
+/// [`explode_into_pool`] by merging profiles die by die, in big integers:
+/// the sum without a keep, and keeps past what [`Residue`]s hold.
+fn explode_by_profiles(
+    die: &Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Option<Keep>,
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
     type Profiles = BTreeMap<Vec<i64>, BigUint>;
     // Faces compared so the best come first: negated for keep-lowest.
     let (kept, sign) = match keep {
@@ -189,6 +212,174 @@ pub(crate) fn explode_into_pool(
         *counts.entry(sum).or_default() += ways;
     }
     Outcomes::from_map(counts).expect("a pool has a value")
+}
+
+/// [`explode_into_pool`] keeping M, when the outcomes fit in [`Residue`]s.
+///
+/// Each roll of a chain either explodes (an "E" roll, on a face that meets
+/// the condition) or not (an "N" roll); a chain is `d < depth` E rolls
+/// then an N roll, its `depth - d` unused rolls scaling it by `T^(depth -
+/// d)`, or `depth` E rolls then a last roll of any face (E or N). So the
+/// whole pool is a mixture, over (A, B), of A rolls of the die restricted
+/// to E and B rolls restricted to N, with the coefficients of `G(u, t)^count`,
+/// `G = sum_{d < depth} T^(depth - d) u^d t + u^depth (u + t)`. The
+/// program walks the faces best first carrying (E rolls left, N rolls
+/// left, dice kept so far < M, their sum) for every (A, B) at once; once
+/// M are kept the rest are counted by a binomial tail. `None` when the
+/// sums spread too wide for dense tables.
+fn exploded_keep_program(
+    die: &Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Keep,
+    value: &impl Fn(i64) -> i64,
+) -> Option<Outcomes> {
+    let (m, best_first) = match keep {
+        Keep::Highest(m) => (m as usize, true),
+        Keep::Lowest(m) => (m as usize, false),
+    };
+    let (n, depth) = (count as usize, depth as usize);
+    let most_e = n.checked_mul(depth + 1)?;
+    let mut faces: Vec<(i64, Residue, bool)> = die
+        .iter()
+        .map(|(v, w)| (v, Residue::of(w), condition.holds(v)))
+        .collect();
+    if best_first {
+        faces.reverse();
+    }
+    let low = faces.iter().map(|f| value(f.0)).min()?;
+    let high = faces.iter().map(|f| value(f.0)).max()?;
+    let spread = usize::try_from(high.checked_sub(low)?).ok()?;
+    let widest = spread.checked_mul(m)?.checked_add(1)?;
+    let cells = (most_e + 1).checked_mul(n + 1)?;
+    if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 22 {
+        return None;
+    }
+    // G^count as coefficients g[A][B], A E rolls and B N rolls.
+    let total = Residue::of(&die.total());
+    let total_powers = powers(&total, depth);
+    let mut chain = vec![vec![Residue::zero_ways(); 2]; depth + 2];
+    for d in 0..depth {
+        chain[d][1] = total_powers[depth - d];
+    }
+    chain[depth][1].add(&Residue::of_u64(1));
+    chain[depth + 1][0] = Residue::of_u64(1);
+    let mut g = vec![vec![Residue::zero_ways(); n + 1]; most_e + 1];
+    g[0][0] = Residue::of_u64(1);
+    for _ in 0..n {
+        let mut next = vec![vec![Residue::zero_ways(); n + 1]; most_e + 1];
+        for (a, row) in g.iter().enumerate() {
+            for (b, ways) in row.iter().enumerate() {
+                if ways.no_ways() {
+                    continue;
+                }
+                for (d, pair) in chain.iter().enumerate() {
+                    for (t, c) in pair.iter().enumerate() {
+                        if !c.no_ways() && a + d <= most_e && b + t <= n {
+                            next[a + d][b + t].add_product(ways, c);
+                        }
+                    }
+                }
+            }
+        }
+        g = next;
+    }
+    let rows = binomials::<Residue>(most_e.max(n));
+    // state[j][(rest_e * (n + 1) + rest_n) * (spread j + 1) + s - j low]
+    let at = |j: usize, rest_e: usize, rest_n: usize, s: usize| {
+        (rest_e * (n + 1) + rest_n) * (spread * j + 1) + s
+    };
+    let empty: Vec<Vec<Residue>> = (0..m)
+        .map(|j| vec![Residue::zero_ways(); cells * (spread * j + 1)])
+        .collect();
+    let mut state = empty.clone();
+    for (a, row) in g.iter().enumerate() {
+        for (b, ways) in row.iter().enumerate() {
+            state[0][at(0, a, b, 0)] = *ways;
+        }
+    }
+    let mut result = vec![Residue::zero_ways(); widest];
+    // The weight of the E and of the N faces not yet reached.
+    let (mut after_e, mut after_n) = (Residue::zero_ways(), Residue::zero_ways());
+    for (_, w, e) in &faces {
+        if *e {
+            after_e.add(w);
+        } else {
+            after_n.add(w);
+        }
+    }
+    for (face, w, e) in &faces {
+        if *e {
+            after_e.sub(w);
+        } else {
+            after_n.sub(w);
+        }
+        let v = usize::try_from(value(*face) - low).ok()?;
+        let most_here = if *e { most_e } else { n };
+        let w_powers = powers(w, most_here);
+        let (same, other) = if *e {
+            (after_e, after_n)
+        } else {
+            (after_n, after_e)
+        };
+        let same_powers = powers(&same, most_here);
+        let other_powers = powers(&other, if *e { n } else { most_e });
+        let mut next = empty.clone();
+        for j in 0..m {
+            for rest_e in 0..=most_e {
+                for rest_n in 0..=n {
+                    let (here, there) = if *e {
+                        (rest_e, rest_n)
+                    } else {
+                        (rest_n, rest_e)
+                    };
+                    let base = at(j, rest_e, rest_n, 0);
+                    let width = spread * j + 1;
+                    if state[j][base..base + width].iter().all(Residue::no_ways) {
+                        continue;
+                    }
+                    // At least m - j of the rolls left show this face.
+                    let mut tail = Residue::zero_ways();
+                    for k in m - j..=here {
+                        tail.add_product(
+                            &rows[here][k].times(&w_powers[k]),
+                            &same_powers[here - k],
+                        );
+                    }
+                    let tail = tail.times(&other_powers[there]);
+                    for s in 0..width {
+                        let ways = state[j][base + s];
+                        if ways.no_ways() {
+                            continue;
+                        }
+                        result[s + (m - j) * v].add_product(&ways, &tail);
+                        for k in 0..(m - j).min(here + 1) {
+                            if same.no_ways() && k < here {
+                                continue;
+                            }
+                            let (to_e, to_n) = if *e {
+                                (rest_e - k, rest_n)
+                            } else {
+                                (rest_e, rest_n - k)
+                            };
+                            let coefficient = rows[here][k].times(&w_powers[k]);
+                            next[j + k][at(j + k, to_e, to_n, s + k * v)]
+                                .add_product(&ways, &coefficient);
+                        }
+                    }
+                }
+            }
+        }
+        state = next;
+    }
+    let base = low.checked_mul(m as i64)?;
+    let counts = result
+        .iter()
+        .enumerate()
+        .map(|(s, ways)| (base + s as i64, ways.big()))
+        .collect();
+    Outcomes::from_map(counts)
 }
 
 /// The sum of `value(face)` over the kept dice of `count` independent
@@ -784,6 +975,8 @@ mod tests {
         for (faces, cond) in [
             (&[1i64, 2, 3, 4][..], Condition::Eq(4)),
             (&[1, 2, 3][..], Condition::Ge(2)),
+            (&[1, 2, 3, 4][..], Condition::Eq(2)),
+            (&[1, 1, 2, 3][..], Condition::Le(1)),
         ] {
             let die = Outcomes::die(faces).unwrap();
             for depth in 0..=2u32 {
@@ -808,6 +1001,25 @@ mod tests {
                                 kept_sum(&mut all(roll), rule, |v| v)
                             });
                             assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count} {rule:?}");
+                            // Both ways agree: the program and the profiles.
+                            let program =
+                                exploded_keep_program(&die, cond, depth, count, rule, &success)
+                                    .unwrap();
+                            let profiles =
+                                explode_by_profiles(&die, cond, depth, count, Some(rule), success);
+                            let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
+                                kept_sum(&mut all(roll), rule, success)
+                            });
+                            assert_eq!(
+                                pairs(&program),
+                                brute,
+                                "{faces:?} {depth} {count} {rule:?}"
+                            );
+                            assert_eq!(
+                                pairs(&profiles),
+                                brute,
+                                "{faces:?} {depth} {count} {rule:?}"
+                            );
                         }
                     }
                 }
