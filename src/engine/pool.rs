@@ -235,22 +235,13 @@ fn exploded_keep_program(
     keep: Keep,
     value: &impl Fn(i64) -> i64,
 ) -> Option<Outcomes> {
-    let (m, best_first) = match keep {
-        Keep::Highest(m) => (m as usize, true),
-        Keep::Lowest(m) => (m as usize, false),
-    };
+    let (m, faces, low, spread) = best_first(die, keep, value)?;
+    let faces: Vec<(i64, Residue, bool)> = faces
+        .into_iter()
+        .map(|(v, w)| (v, w, condition.holds(v)))
+        .collect();
     let (n, depth) = (count as usize, depth as usize);
     let most_e = n.checked_mul(depth + 1)?;
-    let mut faces: Vec<(i64, Residue, bool)> = die
-        .iter()
-        .map(|(v, w)| (v, Residue::of(w), condition.holds(v)))
-        .collect();
-    if best_first {
-        faces.reverse();
-    }
-    let low = faces.iter().map(|f| value(f.0)).min()?;
-    let high = faces.iter().map(|f| value(f.0)).max()?;
-    let spread = usize::try_from(high.checked_sub(low)?).ok()?;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
     let cells = (most_e + 1).checked_mul(n + 1)?;
     if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 22 {
@@ -409,18 +400,8 @@ fn keep_program(
     keep: Keep,
     value: &impl Fn(i64) -> i64,
 ) -> Option<Outcomes> {
-    let (m, highest_first) = match keep {
-        Keep::Highest(m) => (m as usize, true),
-        Keep::Lowest(m) => (m as usize, false),
-    };
+    let (m, faces, low, spread) = best_first(die, keep, value)?;
     let n = count as usize;
-    let mut faces: Vec<(i64, Residue)> = die.iter().map(|(v, w)| (v, Residue::of(w))).collect();
-    if highest_first {
-        faces.reverse();
-    }
-    let low = faces.iter().map(|&(v, _)| value(v)).min()?;
-    let high = faces.iter().map(|&(v, _)| value(v)).max()?;
-    let spread = usize::try_from(high.checked_sub(low)?).ok()?;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
     if widest.checked_mul(m + 1)? > 1 << 22 {
         return None;
@@ -475,6 +456,27 @@ fn keep_program(
         .map(|(s, ways)| (base + s as i64, ways.big()))
         .collect();
     Outcomes::from_map(counts)
+}
+
+/// The M kept, the faces with their ways best first (highest first for
+/// kh), and the lowest value and the spread of the faces' values.
+fn best_first(
+    die: &Outcomes,
+    keep: Keep,
+    value: &impl Fn(i64) -> i64,
+) -> Option<(usize, Vec<(i64, Residue)>, i64, usize)> {
+    let (m, highest_first) = match keep {
+        Keep::Highest(m) => (m as usize, true),
+        Keep::Lowest(m) => (m as usize, false),
+    };
+    let mut faces: Vec<(i64, Residue)> = die.iter().map(|(v, w)| (v, Residue::of(w))).collect();
+    if highest_first {
+        faces.reverse();
+    }
+    let low = faces.iter().map(|&(v, _)| value(v)).min()?;
+    let high = faces.iter().map(|&(v, _)| value(v)).max()?;
+    let spread = usize::try_from(high.checked_sub(low)?).ok()?;
+    Some((m, faces, low, spread))
 }
 
 /// [`keep`] by the closed form below, in big integers: for outcomes past
