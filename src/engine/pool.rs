@@ -281,10 +281,9 @@ fn exploded_keep_program(
     let at = |j: usize, rest_e: usize, rest_n: usize, s: usize| {
         (rest_e * (n + 1) + rest_n) * (spread * j + 1) + s
     };
-    let empty: Vec<Vec<Residue>> = (0..m)
+    let mut state: Vec<Vec<Residue>> = (0..m)
         .map(|j| vec![Residue::zero_ways(); cells * (spread * j + 1)])
         .collect();
-    let mut state = empty.clone();
     for (a, row) in g.iter().enumerate() {
         for (b, ways) in row.iter().enumerate() {
             state[0][at(0, a, b, 0)] = *ways;
@@ -316,8 +315,36 @@ fn exploded_keep_program(
         };
         let same_powers = powers(&same, most_here);
         let other_powers = powers(&other, if *e { n } else { most_e });
-        let mut next = empty.clone();
-        for j in 0..m {
+        // At least m - j of `here` rolls left show this face, the rest of
+        // their kind lie beyond it.
+        let tails: Vec<Vec<Residue>> = (0..m)
+            .map(|j| {
+                (0..=most_here)
+                    .map(|here| {
+                        let mut tail = Residue::zero_ways();
+                        for k in m - j..=here {
+                            tail.add_product(
+                                &rows[here][k].times(&w_powers[k]),
+                                &same_powers[here - k],
+                            );
+                        }
+                        tail
+                    })
+                    .collect()
+            })
+            .collect();
+        // C(here, k) w^k: k of the `here` rolls left show this face.
+        let coefficients: Vec<Vec<Residue>> = (0..=most_here)
+            .map(|here| {
+                (0..m.min(here + 1))
+                    .map(|k| rows[here][k].times(&w_powers[k]))
+                    .collect()
+            })
+            .collect();
+        // In place, most dice kept first: a state only moves to more kept
+        // dice (k = 0 leaves it where it is), so each is read before any
+        // move reaches its row.
+        for j in (0..m).rev() {
             for rest_e in 0..=most_e {
                 for rest_n in 0..=n {
                     let (here, there) = if *e {
@@ -330,23 +357,21 @@ fn exploded_keep_program(
                     if state[j][base..base + width].iter().all(Residue::no_ways) {
                         continue;
                     }
-                    // At least m - j of the rolls left show this face.
-                    let mut tail = Residue::zero_ways();
-                    for k in m - j..=here {
-                        tail.add_product(
-                            &rows[here][k].times(&w_powers[k]),
-                            &same_powers[here - k],
-                        );
-                    }
-                    let tail = tail.times(&other_powers[there]);
+                    let tail = tails[j][here].times(&other_powers[there]);
+                    // With no face of this kind beyond, every roll left of
+                    // it must show here.
+                    let stuck = same.no_ways();
                     for s in 0..width {
                         let ways = state[j][base + s];
                         if ways.no_ways() {
                             continue;
                         }
                         result[s + (m - j) * v].add_product(&ways, &tail);
-                        for k in 0..(m - j).min(here + 1) {
-                            if same.no_ways() && k < here {
+                        if stuck && here > 0 {
+                            state[j][base + s] = Residue::zero_ways();
+                        }
+                        for (k, coefficient) in coefficients[here].iter().enumerate().skip(1) {
+                            if stuck && k < here || j + k >= m {
                                 continue;
                             }
                             let (to_e, to_n) = if *e {
@@ -354,15 +379,13 @@ fn exploded_keep_program(
                             } else {
                                 (rest_e, rest_n - k)
                             };
-                            let coefficient = rows[here][k].times(&w_powers[k]);
-                            next[j + k][at(j + k, to_e, to_n, s + k * v)]
-                                .add_product(&ways, &coefficient);
+                            state[j + k][at(j + k, to_e, to_n, s + k * v)]
+                                .add_product(&ways, coefficient);
                         }
                     }
                 }
             }
         }
-        state = next;
     }
     let base = low.checked_mul(m as i64)?;
     let counts = result
