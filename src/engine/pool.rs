@@ -483,11 +483,10 @@ fn keep_program(
 
 /// The M kept, the faces with their ways best first (highest first for
 /// kh), and the lowest value and the spread of the faces' values.
-fn best_first(
-    die: &Outcomes,
-    keep: Keep,
-    value: &impl Fn(i64) -> i64,
-) -> Option<(usize, Vec<(i64, Residue)>, i64, usize)> {
+type Ordered = (usize, Vec<(i64, Residue)>, i64, usize);
+
+/// See [`Ordered`].
+fn best_first(die: &Outcomes, keep: Keep, value: &impl Fn(i64) -> i64) -> Option<Ordered> {
     let (m, highest_first) = match keep {
         Keep::Highest(m) => (m as usize, true),
         Keep::Lowest(m) => (m as usize, false),
