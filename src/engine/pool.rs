@@ -244,7 +244,7 @@ fn exploded_keep_program(
     let most_e = n.checked_mul(depth + 1)?;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
     let cells = (most_e + 1).checked_mul(n + 1)?;
-    if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 22 {
+    if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 20 {
         return None;
     }
     // G^count as coefficients g[A][B], A E rolls and B N rolls.
@@ -426,7 +426,7 @@ fn keep_program(
     let (m, faces, low, spread) = best_first(die, keep, value)?;
     let n = count as usize;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
-    if widest.checked_mul(m + 1)? > 1 << 22 {
+    if widest.checked_mul(m + 1)? > 1 << 20 {
         return None;
     }
     let rows = binomials::<Residue>(n);
@@ -664,7 +664,10 @@ pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> O
     let program =
         faces.len() as f64 * (na + 1.0) * (nb + 1.0) * (na.min(nb) + 1.0) * (na.max(nb) + 1.0);
     let listing = rolls_sorted(na, a.iter().count()) * rolls_sorted(nb, b.iter().count());
-    if program > listing {
+    // The program's table stays small (a million states at most) whatever
+    // the budget admitted.
+    let table = (na + 1.0) * (nb + 1.0) * (na.min(nb) + 1.0);
+    if program > listing || table > PAIRS_STATES {
         return pairs_by_listing(a, a_count, b, b_count);
     }
     let (na, nb) = (a_count as usize, b_count as usize);
@@ -676,6 +679,9 @@ pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> O
     };
     Outcomes::from_map((0..).zip(counts).collect()).expect("some roll")
 }
+
+/// The most states [`pairs_program`] keeps.
+const PAIRS_STATES: f64 = (1 << 20) as f64;
 
 /// How many sorted rolls `n` dice of `k` values have, C(n + k - 1, n), in
 /// floating point (a comparison of costs, saturating).
