@@ -266,19 +266,22 @@ pub fn compute_cached(
     progress: &Progress,
 ) -> Vec<Evaluated> {
     progress.with_bar(scenarios.len(), "computing", |bar| {
-        scenarios
-            .par_iter()
-            .map(|scenario| {
-                let started = Instant::now();
-                let (results, origin) = cache.results(scenario, progress);
-                bar.inc(1);
-                Evaluated {
-                    results,
-                    origin,
-                    elapsed: started.elapsed(),
-                }
-            })
-            .collect()
+        let one = |scenario: &Scenario| {
+            let started = Instant::now();
+            let (results, origin) = cache.results(scenario, progress);
+            bar.inc(1);
+            Evaluated {
+                results,
+                origin,
+                elapsed: started.elapsed(),
+            }
+        };
+        // One scenario (an `eval` of one file) starts no thread pool.
+        if scenarios.len() == 1 {
+            scenarios.iter().map(one).collect()
+        } else {
+            scenarios.par_iter().map(one).collect()
+        }
     })
 }
 

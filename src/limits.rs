@@ -352,7 +352,10 @@ pub(crate) fn resident_bytes() -> Option<u64> {
 }
 
 /// The watchdog thread: sleeps while disarmed, otherwise looks every
-/// [`TICK`] and stops the process on the first limit passed.
+/// [`TICK`] (the first time a tick after it is armed, so a command over
+/// sooner never reads `/proc`) and stops the process on the first limit
+/// passed. The memory is read without the lock, so the threads at work
+/// never wait on the files of `/proc`; the verdict is made holding it.
 fn run() {
     let dog = watchdog();
     let mut state = state();
@@ -364,15 +367,24 @@ fn run() {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             continue;
         }
-        if let Some(message) = verdict(&state, resident_bytes(), machine_bytes(), Instant::now()) {
-            // Still holding the lock: a guard being dropped waits for this.
-            eprintln!("error: {}", crate::printable::printable(&message));
-            std::process::exit(1);
-        }
         state = dog
             .wake
             .wait_timeout(state, TICK)
             .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
+        if state.armed == 0 {
+            continue;
+        }
+        drop(state);
+        let (resident, machine) = (resident_bytes(), machine_bytes());
+        state = self::state();
+        if state.armed == 0 {
+            continue;
+        }
+        if let Some(message) = verdict(&state, resident, machine, Instant::now()) {
+            // Still holding the lock: a guard being dropped waits for this.
+            eprintln!("error: {}", crate::printable::printable(&message));
+            std::process::exit(1);
+        }
     }
 }
 

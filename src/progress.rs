@@ -69,6 +69,9 @@ impl Progress {
     /// receives the bar to advance. It is drawn only once `work` has run
     /// for [`DELAY`].
     pub fn with_bar<T>(&self, len: usize, label: &str, work: impl FnOnce(&ProgressBar) -> T) -> T {
+        if self.bars.is_none() {
+            return work(&ProgressBar::hidden());
+        }
         let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{spinner} {msg} {bar:30} {pos}/{len} {elapsed}")
@@ -87,6 +90,9 @@ impl Progress {
     /// name or expression such as `d{1,2}`), so it goes in as the bar's
     /// prefix, never into the template, where `{` and `}` are syntax.
     pub fn with_spinner<T>(&self, label: &str, work: impl FnOnce(&ProgressBar) -> T) -> T {
+        if self.bars.is_none() {
+            return work(&ProgressBar::hidden());
+        }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{spinner} {prefix} {msg} [{elapsed}]")

@@ -37,6 +37,9 @@ pub struct Total {
     pub probability: Exact,
 }
 
+/// Lists from this many items up are spelled on every core.
+const PARALLEL_ITEMS: usize = 1000;
+
 /// For `#[serde(serialize_with = "crate::analyses::pool::in_parallel")]` on
 /// long lists of big numbers (the 5,001 totals of 1000d6): spelling
 /// thousand-digit numbers in decimal is most of the work of printing them,
@@ -47,7 +50,8 @@ where
     T: Serialize + Sync,
     S: serde::Serializer,
 {
-    if cfg!(feature = "browser") {
+    // A short list is spelled faster than a thread pool starts.
+    if cfg!(feature = "browser") || items.len() < PARALLEL_ITEMS {
         return items.serialize(serializer);
     }
     use rayon::prelude::*;

@@ -124,8 +124,11 @@ fn multiplicity(n: &BigUint, p: u64) -> u64 {
     }
 }
 
-/// Fractions from this many numerators up are reduced on every core.
+/// Fractions from this many numerators up are reduced on every core,
+/// when their denominator's bits times their number reach
+/// [`PARALLEL_BITS`] (under that, faster than a thread pool starts).
 const PARALLEL_FRACTIONS: usize = 64;
+const PARALLEL_BITS: u64 = 1 << 18;
 
 /// Many fractions over one denominator, each reduced (see
 /// [`Denominator`]); long lists on every core (the browser's module has
@@ -137,7 +140,8 @@ pub fn ratios<'a>(
     use rayon::prelude::*;
     let numerators: Vec<&BigUint> = numerators.collect();
     let over = Denominator::new(denominator);
-    if cfg!(feature = "browser") || numerators.len() < PARALLEL_FRACTIONS {
+    let work = numerators.len() as u64 * denominator.bits();
+    if cfg!(feature = "browser") || numerators.len() < PARALLEL_FRACTIONS || work < PARALLEL_BITS {
         numerators.iter().map(|n| over.ratio(n)).collect()
     } else {
         numerators.par_iter().map(|n| over.ratio(n)).collect()

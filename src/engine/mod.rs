@@ -12,6 +12,7 @@ pub(crate) mod nearest;
 mod outcomes;
 pub mod pool;
 pub mod text;
+pub(crate) mod ways;
 
 pub use dist::{Dist, DistError};
 pub use exact::{

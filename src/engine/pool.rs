@@ -4,6 +4,7 @@
 
 use super::combinatorics::{binomial_row, binomial_row_start};
 use super::outcomes::Outcomes;
+use super::ways::{binomials, fits, powers, Residue, Ways};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
@@ -131,6 +132,29 @@ pub(crate) fn explode_into_pool(
     keep: Option<Keep>,
     value: impl Fn(i64) -> i64,
 ) -> Outcomes {
+    if let Some(keep) = keep {
+        let bound = die.total().pow((depth + 1) * count as u32);
+        if fits(&bound) {
+            if let Some(outcomes) =
+                exploded_keep_program(die, condition, depth, count, keep, &value)
+            {
+                return outcomes;
+            }
+        }
+    }
+    explode_by_profiles(die, condition, depth, count, keep, value)
+}
+
+/// [`explode_into_pool`] by merging profiles die by die, in big integers:
+/// the sum without a keep, and keeps past what [`Residue`]s hold.
+fn explode_by_profiles(
+    die: &Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Option<Keep>,
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
     type Profiles = BTreeMap<Vec<i64>, BigUint>;
     // Faces compared so the best come first: negated for keep-lowest.
     let (kept, sign) = match keep {
@@ -190,8 +214,295 @@ pub(crate) fn explode_into_pool(
     Outcomes::from_map(counts).expect("a pool has a value")
 }
 
+/// [`explode_into_pool`] keeping M, when the outcomes fit in [`Residue`]s.
+///
+/// Each roll of a chain either explodes (an "E" roll, on a face that meets
+/// the condition) or not (an "N" roll); a chain is `d < depth` E rolls
+/// then an N roll, its `depth - d` unused rolls scaling it by `T^(depth -
+/// d)`, or `depth` E rolls then a last roll of any face (E or N). So the
+/// whole pool is a mixture, over (A, B), of A rolls of the die restricted
+/// to E and B rolls restricted to N, with the coefficients of `G(u, t)^count`,
+/// `G = sum_{d < depth} T^(depth - d) u^d t + u^depth (u + t)`. The
+/// program walks the faces best first carrying (E rolls left, N rolls
+/// left, dice kept so far < M, their sum) for every (A, B) at once; once
+/// M are kept the rest are counted by a binomial tail. `None` when the
+/// sums spread too wide for dense tables.
+fn exploded_keep_program(
+    die: &Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Keep,
+    value: &impl Fn(i64) -> i64,
+) -> Option<Outcomes> {
+    let (m, faces, low, spread) = best_first(die, keep, value)?;
+    let faces: Vec<(i64, Residue, bool)> = faces
+        .into_iter()
+        .map(|(v, w)| (v, w, condition.holds(v)))
+        .collect();
+    let (n, depth) = (count as usize, depth as usize);
+    let most_e = n.checked_mul(depth + 1)?;
+    let widest = spread.checked_mul(m)?.checked_add(1)?;
+    let cells = (most_e + 1).checked_mul(n + 1)?;
+    if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 20 {
+        return None;
+    }
+    // G^count as coefficients g[A][B], A E rolls and B N rolls.
+    let total = Residue::of(&die.total());
+    let total_powers = powers(&total, depth);
+    let mut chain = vec![vec![Residue::zero_ways(); 2]; depth + 2];
+    for d in 0..depth {
+        chain[d][1] = total_powers[depth - d];
+    }
+    chain[depth][1].add(&Residue::of_u64(1));
+    chain[depth + 1][0] = Residue::of_u64(1);
+    let mut g = vec![vec![Residue::zero_ways(); n + 1]; most_e + 1];
+    g[0][0] = Residue::of_u64(1);
+    for _ in 0..n {
+        let mut next = vec![vec![Residue::zero_ways(); n + 1]; most_e + 1];
+        for (a, row) in g.iter().enumerate() {
+            for (b, ways) in row.iter().enumerate() {
+                if ways.no_ways() {
+                    continue;
+                }
+                for (d, pair) in chain.iter().enumerate() {
+                    for (t, c) in pair.iter().enumerate() {
+                        if !c.no_ways() && a + d <= most_e && b + t <= n {
+                            next[a + d][b + t].add_product(ways, c);
+                        }
+                    }
+                }
+            }
+        }
+        g = next;
+    }
+    let rows = binomials::<Residue>(most_e.max(n));
+    // state[j][(rest_e * (n + 1) + rest_n) * (spread j + 1) + s - j low]
+    let at = |j: usize, rest_e: usize, rest_n: usize, s: usize| {
+        (rest_e * (n + 1) + rest_n) * (spread * j + 1) + s
+    };
+    let mut state: Vec<Vec<Residue>> = (0..m)
+        .map(|j| vec![Residue::zero_ways(); cells * (spread * j + 1)])
+        .collect();
+    for (a, row) in g.iter().enumerate() {
+        for (b, ways) in row.iter().enumerate() {
+            state[0][at(0, a, b, 0)] = *ways;
+        }
+    }
+    let mut result = vec![Residue::zero_ways(); widest];
+    // The weight of the E and of the N faces not yet reached.
+    let (mut after_e, mut after_n) = (Residue::zero_ways(), Residue::zero_ways());
+    for (_, w, e) in &faces {
+        if *e {
+            after_e.add(w);
+        } else {
+            after_n.add(w);
+        }
+    }
+    for (face, w, e) in &faces {
+        if *e {
+            after_e.sub(w);
+        } else {
+            after_n.sub(w);
+        }
+        let v = usize::try_from(value(*face) - low).ok()?;
+        let most_here = if *e { most_e } else { n };
+        let w_powers = powers(w, most_here);
+        let (same, other) = if *e {
+            (after_e, after_n)
+        } else {
+            (after_n, after_e)
+        };
+        let same_powers = powers(&same, most_here);
+        let other_powers = powers(&other, if *e { n } else { most_e });
+        // At least m - j of `here` rolls left show this face, the rest of
+        // their kind lie beyond it.
+        let tails: Vec<Vec<Residue>> = (0..m)
+            .map(|j| {
+                (0..=most_here)
+                    .map(|here| {
+                        let mut tail = Residue::zero_ways();
+                        for k in m - j..=here {
+                            tail.add_product(
+                                &rows[here][k].times(&w_powers[k]),
+                                &same_powers[here - k],
+                            );
+                        }
+                        tail
+                    })
+                    .collect()
+            })
+            .collect();
+        // C(here, k) w^k: k of the `here` rolls left show this face.
+        let coefficients: Vec<Vec<Residue>> = (0..=most_here)
+            .map(|here| {
+                (0..m.min(here + 1))
+                    .map(|k| rows[here][k].times(&w_powers[k]))
+                    .collect()
+            })
+            .collect();
+        // In place, most dice kept first: a state only moves to more kept
+        // dice (k = 0 leaves it where it is), so each is read before any
+        // move reaches its row.
+        for j in (0..m).rev() {
+            for rest_e in 0..=most_e {
+                for rest_n in 0..=n {
+                    let (here, there) = if *e {
+                        (rest_e, rest_n)
+                    } else {
+                        (rest_n, rest_e)
+                    };
+                    let base = at(j, rest_e, rest_n, 0);
+                    let width = spread * j + 1;
+                    if state[j][base..base + width].iter().all(Residue::no_ways) {
+                        continue;
+                    }
+                    let tail = tails[j][here].times(&other_powers[there]);
+                    // With no face of this kind beyond, every roll left of
+                    // it must show here.
+                    let stuck = same.no_ways();
+                    for s in 0..width {
+                        let ways = state[j][base + s];
+                        if ways.no_ways() {
+                            continue;
+                        }
+                        result[s + (m - j) * v].add_product(&ways, &tail);
+                        if stuck && here > 0 {
+                            state[j][base + s] = Residue::zero_ways();
+                        }
+                        for (k, coefficient) in coefficients[here].iter().enumerate().skip(1) {
+                            if stuck && k < here || j + k >= m {
+                                continue;
+                            }
+                            let (to_e, to_n) = if *e {
+                                (rest_e - k, rest_n)
+                            } else {
+                                (rest_e, rest_n - k)
+                            };
+                            state[j + k][at(j + k, to_e, to_n, s + k * v)]
+                                .add_product(&ways, coefficient);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let base = low.checked_mul(m as i64)?;
+    let counts = result
+        .iter()
+        .enumerate()
+        .map(|(s, ways)| (base + s as i64, ways.big()))
+        .collect();
+    Outcomes::from_map(counts)
+}
+
 /// The sum of `value(face)` over the kept dice of `count` independent
-/// rolls of `die`.
+/// rolls of `die`: by a dynamic program over the faces in machine words
+/// when the outcomes fit, else by a closed form in big integers.
+pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) -> Outcomes {
+    let kept = match keep {
+        Keep::Highest(m) | Keep::Lowest(m) => m,
+    };
+    assert!(kept <= count, "callers check that M <= N");
+    if kept > 0 && fits(&die.total().pow(count as u32)) {
+        if let Some(outcomes) = keep_program(die, count, keep, &value) {
+            return outcomes;
+        }
+    }
+    keep_by_convolution(die, count, keep, value)
+}
+
+/// [`keep`] faces best first, carrying only the dice placed so far (fewer
+/// than M, all kept) and their sum; once M are placed the rest are counted
+/// at once by the binomial tail. Counts as [`Residue`]s, so callers check
+/// that the outcomes [`fits`]. `None` when the sums span too wide a range
+/// for dense tables.
+fn keep_program(
+    die: &Outcomes,
+    count: u64,
+    keep: Keep,
+    value: &impl Fn(i64) -> i64,
+) -> Option<Outcomes> {
+    let (m, faces, low, spread) = best_first(die, keep, value)?;
+    let n = count as usize;
+    let widest = spread.checked_mul(m)?.checked_add(1)?;
+    if widest.checked_mul(m + 1)? > 1 << 20 {
+        return None;
+    }
+    let rows = binomials::<Residue>(n);
+    // placed[j][s - j low]: ways to have placed j dice (all kept) summing to s.
+    let mut placed: Vec<Vec<Residue>> = (0..m)
+        .map(|j| vec![Residue::zero_ways(); spread * j + 1])
+        .collect();
+    placed[0][0] = Residue::of_u64(1);
+    let mut result = vec![Residue::zero_ways(); widest];
+    let mut after = faces.iter().fold(Residue::zero_ways(), |mut sum, (_, w)| {
+        sum.add(w);
+        sum
+    });
+    for (face, w) in &faces {
+        after.sub(w);
+        let v = usize::try_from(value(*face) - low).ok()?;
+        let w_powers = powers(w, n);
+        let after_powers = powers(&after, n);
+        let mut next: Vec<Vec<Residue>> = placed
+            .iter()
+            .map(|row| vec![Residue::zero_ways(); row.len()])
+            .collect();
+        for j in 0..m {
+            let rest = n - j;
+            // At least m - j of the rest show this face: the first m - j of
+            // them are kept, the others (here or beyond) are not.
+            let mut tail = Residue::zero_ways();
+            for e in m - j..=rest {
+                tail.add_product(&rows[rest][e].times(&w_powers[e]), &after_powers[rest - e]);
+            }
+            let coefficients: Vec<Residue> = (0..m - j)
+                .map(|k| rows[rest][k].times(&w_powers[k]))
+                .collect();
+            for (s, ways) in placed[j].iter().enumerate() {
+                if ways.no_ways() {
+                    continue;
+                }
+                result[s + (m - j) * v].add_product(ways, &tail);
+                for (k, coefficient) in coefficients.iter().enumerate() {
+                    next[j + k][s + k * v].add_product(ways, coefficient);
+                }
+            }
+        }
+        placed = next;
+    }
+    let base = low * m as i64;
+    let counts = result
+        .iter()
+        .enumerate()
+        .map(|(s, ways)| (base + s as i64, ways.big()))
+        .collect();
+    Outcomes::from_map(counts)
+}
+
+/// The M kept, the faces with their ways best first (highest first for
+/// kh), and the lowest value and the spread of the faces' values.
+type Ordered = (usize, Vec<(i64, Residue)>, i64, usize);
+
+/// See [`Ordered`].
+fn best_first(die: &Outcomes, keep: Keep, value: &impl Fn(i64) -> i64) -> Option<Ordered> {
+    let (m, highest_first) = match keep {
+        Keep::Highest(m) => (m as usize, true),
+        Keep::Lowest(m) => (m as usize, false),
+    };
+    let mut faces: Vec<(i64, Residue)> = die.iter().map(|(v, w)| (v, Residue::of(w))).collect();
+    if highest_first {
+        faces.reverse();
+    }
+    let low = faces.iter().map(|&(v, _)| value(v)).min()?;
+    let high = faces.iter().map(|&(v, _)| value(v)).max()?;
+    let spread = usize::try_from(high.checked_sub(low)?).ok()?;
+    Some((m, faces, low, spread))
+}
+
+/// [`keep`] by the closed form below, in big integers: for outcomes past
+/// what [`Residue`] holds, or sums spread too wide for [`keep_program`].
 ///
 /// Condition on the face `t` of the M-th kept die from the chosen end:
 /// `i < M` dice lie strictly beyond it (their values convolved), at least
@@ -203,12 +514,16 @@ pub(crate) fn explode_into_pool(
 /// where `B_t` is the weight on the other side. The inner tail is the full
 /// binomial `(w_t + B_t)^(N-i)` minus its first `M - i` terms, so the cost
 /// is polynomial in N and M, never the `faces^N` rolls.
-pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) -> Outcomes {
+fn keep_by_convolution(
+    die: &Outcomes,
+    count: u64,
+    keep: Keep,
+    value: impl Fn(i64) -> i64,
+) -> Outcomes {
     let (kept, highest_first) = match keep {
         Keep::Highest(m) => (m, true),
         Keep::Lowest(m) => (m, false),
     };
-    assert!(kept <= count, "callers check that M <= N");
     if kept == 0 {
         return Outcomes::constant(0).scaled(&die.total().pow(count as u32));
     }
@@ -338,11 +653,108 @@ pub(crate) fn keep_range(
 }
 
 /// How many of `b`'s dice `a`'s beat when both pools are sorted from the
-/// highest and paired off (Risk: ties go to `b`; extra dice sit out).
-/// Every sorted roll of `b` is listed once; for each sorted roll of `a`,
-/// `b`'s ways are summed per number beaten (in `u128` when all of `b`'s
-/// outcomes fit) and multiplied once per number.
+/// highest and paired off (Risk: ties go to `b`; extra dice sit out): by
+/// a dynamic program over the faces when it is no more work than listing
+/// the sorted rolls (which the check priced), else by listing them.
 pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> Outcomes {
+    let (na, nb) = (a_count as f64, b_count as f64);
+    let mut faces: Vec<i64> = a.iter().chain(b.iter()).map(|(v, _)| v).collect();
+    faces.sort_unstable_by(|x, y| y.cmp(x));
+    faces.dedup();
+    let program =
+        faces.len() as f64 * (na + 1.0) * (nb + 1.0) * (na.min(nb) + 1.0) * (na.max(nb) + 1.0);
+    let listing = rolls_sorted(na, a.iter().count()) * rolls_sorted(nb, b.iter().count());
+    // The program's table stays small (a million states at most) whatever
+    // the budget admitted.
+    let table = (na + 1.0) * (nb + 1.0) * (na.min(nb) + 1.0);
+    if program > listing || table > PAIRS_STATES {
+        return pairs_by_listing(a, a_count, b, b_count);
+    }
+    let (na, nb) = (a_count as usize, b_count as usize);
+    let bound = a.total().pow(a_count as u32) * b.total().pow(b_count as u32);
+    let counts = if fits(&bound) {
+        pairs_program::<Residue>(a, na, b, nb, &faces)
+    } else {
+        pairs_program::<BigUint>(a, na, b, nb, &faces)
+    };
+    Outcomes::from_map((0..).zip(counts).collect()).expect("some roll")
+}
+
+/// The most states [`pairs_program`] keeps.
+const PAIRS_STATES: f64 = (1 << 20) as f64;
+
+/// How many sorted rolls `n` dice of `k` values have, C(n + k - 1, n), in
+/// floating point (a comparison of costs, saturating).
+fn rolls_sorted(n: f64, k: usize) -> f64 {
+    let k = k as f64;
+    let mut count = 1.0;
+    let mut i = 0.0;
+    while i < n.min(k - 1.0) && count < 1e300 {
+        count *= (n + k - 1.0 - i) / (i + 1.0);
+        i += 1.0;
+    }
+    count
+}
+
+/// [`pairs`] over `faces` from the highest: the state is how many of
+/// each pool's dice are placed (on faces so far, the highest ranks) and
+/// how many pairs `a` has won. At each face `b`'s dice are placed first;
+/// then each of `a`'s dice placed there wins its pair when `b`'s die of
+/// the same rank is not yet placed (so lower).
+fn pairs_program<W: Ways>(
+    a: &Outcomes,
+    na: usize,
+    b: &Outcomes,
+    nb: usize,
+    faces: &[i64],
+) -> Vec<BigUint> {
+    let dice = na.min(nb);
+    let rows = binomials::<W>(na.max(nb));
+    let at = |ap: usize, bp: usize, won: usize| (ap * (nb + 1) + bp) * (dice + 1) + won;
+    let size = (na + 1) * (nb + 1) * (dice + 1);
+    let mut table = vec![W::zero_ways(); size];
+    table[0] = W::of_u64(1);
+    for &face in faces {
+        for (die, n, pool_b) in [(b, nb, true), (a, na, false)] {
+            let w = die.ways(face);
+            if w.is_zero() {
+                continue;
+            }
+            let w_powers = powers(&W::of(&w), n);
+            let mut next = vec![W::zero_ways(); size];
+            for ap in 0..=na {
+                for bp in 0..=nb {
+                    let placed = if pool_b { bp } else { ap };
+                    let coefficients: Vec<W> = (0..=n - placed)
+                        .map(|k| rows[n - placed][k].times(&w_powers[k]))
+                        .collect();
+                    for won in 0..=dice {
+                        let ways = &table[at(ap, bp, won)];
+                        if ways.no_ways() {
+                            continue;
+                        }
+                        for (k, coefficient) in coefficients.iter().enumerate() {
+                            let to = if pool_b {
+                                at(ap, bp + k, won)
+                            } else {
+                                let wins = (ap + k).min(dice).saturating_sub(ap.max(bp));
+                                at(ap + k, bp, won + wins)
+                            };
+                            next[to].add_product(ways, coefficient);
+                        }
+                    }
+                }
+            }
+            table = next;
+        }
+    }
+    (0..=dice).map(|won| table[at(na, nb, won)].big()).collect()
+}
+
+/// [`pairs`] by listing: every sorted roll of `b` is listed once; for
+/// each sorted roll of `a`, `b`'s ways are summed per number beaten (in
+/// `u128` when all of `b`'s outcomes fit) and multiplied once per number.
+fn pairs_by_listing(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> Outcomes {
     let dice = a_count.min(b_count) as usize;
     let mut theirs: Vec<(Vec<i64>, BigUint)> = Vec::new();
     sorted_rolls(b, b_count, &mut |roll, ways| {
@@ -384,17 +796,6 @@ pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> O
     });
     let counts = (0..).zip(counts).collect();
     Outcomes::from_map(counts).expect("some roll")
-}
-
-/// `x^0..=x^n`.
-fn powers(x: &BigUint, n: usize) -> Vec<BigUint> {
-    let mut row = Vec::with_capacity(n + 1);
-    row.push(BigUint::one());
-    for i in 0..n {
-        let next = &row[i] * x;
-        row.push(next);
-    }
-    row
 }
 
 #[cfg(test)]
@@ -456,6 +857,13 @@ mod tests {
                         let brute =
                             enumerate(faces, count as u32, |roll| kept_sum(roll, keep_rule, |v| v));
                         assert_eq!(pairs(&exact), brute, "{faces:?} {count} {keep_rule:?}");
+                        // Both ways `keep` may take agree with enumeration.
+                        let closed = keep_by_convolution(&die, count, keep_rule, |v| v);
+                        assert_eq!(pairs(&closed), brute, "{faces:?} {count} {keep_rule:?}");
+                        if m > 0 {
+                            let program = keep_program(&die, count, keep_rule, &|v| v).unwrap();
+                            assert_eq!(pairs(&program), brute, "{faces:?} {count} {keep_rule:?}");
+                        }
                     }
                 }
             }
@@ -597,6 +1005,8 @@ mod tests {
         for (faces, cond) in [
             (&[1i64, 2, 3, 4][..], Condition::Eq(4)),
             (&[1, 2, 3][..], Condition::Ge(2)),
+            (&[1, 2, 3, 4][..], Condition::Eq(2)),
+            (&[1, 1, 2, 3][..], Condition::Le(1)),
         ] {
             let die = Outcomes::die(faces).unwrap();
             for depth in 0..=2u32 {
@@ -621,6 +1031,25 @@ mod tests {
                                 kept_sum(&mut all(roll), rule, |v| v)
                             });
                             assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count} {rule:?}");
+                            // Both ways agree: the program and the profiles.
+                            let program =
+                                exploded_keep_program(&die, cond, depth, count, rule, &success)
+                                    .unwrap();
+                            let profiles =
+                                explode_by_profiles(&die, cond, depth, count, Some(rule), success);
+                            let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
+                                kept_sum(&mut all(roll), rule, success)
+                            });
+                            assert_eq!(
+                                pairs(&program),
+                                brute,
+                                "{faces:?} {depth} {count} {rule:?}"
+                            );
+                            assert_eq!(
+                                pairs(&profiles),
+                                brute,
+                                "{faces:?} {depth} {count} {rule:?}"
+                            );
                         }
                     }
                 }
@@ -644,6 +1073,63 @@ mod tests {
             a.iter().zip(&b).filter(|(x, y)| x > y).count() as i64
         });
         assert_eq!(pairs(&small), brute);
+    }
+
+    /// `pairs` by its program (in residues and in big integers) and by
+    /// listing sorted rolls, against every roll of both pools.
+    #[test]
+    fn pairs_match_enumeration_every_way() {
+        let face_sets: [&[i64]; 3] = [&[1, 2, 3, 4], &[1, 1, 2, 3], &[0, 2, 2, 5, 7]];
+        for a_faces in face_sets {
+            for b_faces in face_sets {
+                let (a, b) = (
+                    Outcomes::die(a_faces).unwrap(),
+                    Outcomes::die(b_faces).unwrap(),
+                );
+                for (na, nb) in [(1, 1), (1, 3), (3, 1), (2, 2), (3, 2), (2, 4), (4, 3)] {
+                    let dice = na.min(nb);
+                    let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+                    let (ka, kb) = (a_faces.len(), b_faces.len());
+                    for index in 0..ka.pow(na as u32) * kb.pow(nb as u32) {
+                        let (mut x, mut y) = (index % ka.pow(na as u32), index / ka.pow(na as u32));
+                        let mut mine: Vec<i64> = (0..na)
+                            .map(|_| {
+                                let f = a_faces[x % ka];
+                                x /= ka;
+                                f
+                            })
+                            .collect();
+                        let mut theirs: Vec<i64> = (0..nb)
+                            .map(|_| {
+                                let f = b_faces[y % kb];
+                                y /= kb;
+                                f
+                            })
+                            .collect();
+                        mine.sort_by(|p, q| q.cmp(p));
+                        theirs.sort_by(|p, q| q.cmp(p));
+                        let won = mine.iter().zip(&theirs).filter(|(p, q)| p > q).count();
+                        *counts.entry(won as i64).or_default() += 1;
+                    }
+                    let brute: Vec<(i64, u64)> = counts.into_iter().collect();
+                    let mut faces: Vec<i64> = a_faces.iter().chain(b_faces).copied().collect();
+                    faces.sort_unstable_by(|p, q| q.cmp(p));
+                    faces.dedup();
+                    let (nau, nbu) = (na as usize, nb as usize);
+                    let of = |counts: Vec<BigUint>| {
+                        pairs(&Outcomes::from_map((0..).zip(counts).collect()).unwrap())
+                    };
+                    let small = pairs_program::<Residue>(&a, nau, &b, nbu, &faces);
+                    let big = pairs_program::<BigUint>(&a, nau, &b, nbu, &faces);
+                    assert_eq!(small.len(), dice as usize + 1);
+                    assert_eq!(of(small), brute, "{a_faces:?} {na} {b_faces:?} {nb}");
+                    assert_eq!(of(big), brute, "{a_faces:?} {na} {b_faces:?} {nb}");
+                    let listed = pairs_by_listing(&a, na, &b, nb);
+                    assert_eq!(pairs(&listed), brute, "{a_faces:?} {na} {b_faces:?} {nb}");
+                    assert_eq!(pairs(&super::pairs(&a, na, &b, nb)), brute);
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,202 @@
+//! Counting ways in machine words when the answer is known to fit.
+//!
+//! A dynamic program over dice adds and multiplies counts of ways whose
+//! final values are bounded in advance (no count exceeds the total number
+//! of outcomes). When that bound is below `2^128 * P` (`P = 2^61 - 1`, a
+//! prime), the counts are kept as residues modulo `2^128` (wrapping `u128`)
+//! and modulo `P`, and each final count is rebuilt exactly by the Chinese
+//! remainder theorem. Past the bound the same program runs on `BigUint`.
+//! Either way the result is exact; only the speed differs.
+
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// A count of ways a dynamic program can add, subtract and multiply.
+pub(crate) trait Ways: Clone {
+    fn zero_ways() -> Self;
+    fn of(big: &BigUint) -> Self;
+    fn of_u64(small: u64) -> Self;
+    fn add_product(&mut self, a: &Self, b: &Self);
+    fn add(&mut self, other: &Self);
+    fn sub(&mut self, other: &Self);
+    fn times(&self, other: &Self) -> Self;
+    fn no_ways(&self) -> bool;
+    fn big(&self) -> BigUint;
+}
+
+impl Ways for BigUint {
+    fn zero_ways() -> Self {
+        Zero::zero()
+    }
+    fn of(big: &BigUint) -> Self {
+        big.clone()
+    }
+    fn of_u64(small: u64) -> Self {
+        BigUint::from(small)
+    }
+    fn add_product(&mut self, a: &Self, b: &Self) {
+        if !a.is_zero() && !b.is_zero() {
+            *self += a * b;
+        }
+    }
+    fn add(&mut self, other: &Self) {
+        *self += other;
+    }
+    fn sub(&mut self, other: &Self) {
+        *self -= other;
+    }
+    fn times(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn no_ways(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn big(&self) -> BigUint {
+        self.clone()
+    }
+}
+
+/// The Mersenne prime `2^61 - 1`.
+const P: u64 = (1 << 61) - 1;
+
+/// A count modulo `2^128` and modulo [`P`]: exact for counts below
+/// `2^128 * P`, which [`fits`] checks before a program uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Residue {
+    low: u128,
+    prime: u64,
+}
+
+/// `x mod P` for `x < 2^122`.
+fn reduce(x: u128) -> u64 {
+    let p = u128::from(P);
+    let r = (x & p) + (x >> 61);
+    let r = (r & p) + (r >> 61);
+    let r = r as u64;
+    if r >= P {
+        r - P
+    } else {
+        r
+    }
+}
+
+impl Ways for Residue {
+    fn zero_ways() -> Self {
+        Residue { low: 0, prime: 0 }
+    }
+    fn of(big: &BigUint) -> Self {
+        let digits = big.to_u64_digits();
+        let low = u128::from(digits.first().copied().unwrap_or(0))
+            | (u128::from(digits.get(1).copied().unwrap_or(0)) << 64);
+        let prime = (big % P).to_u64().unwrap_or(0);
+        Residue { low, prime }
+    }
+    fn of_u64(small: u64) -> Self {
+        Residue {
+            low: u128::from(small),
+            prime: small % P,
+        }
+    }
+    fn add_product(&mut self, a: &Self, b: &Self) {
+        self.low = self.low.wrapping_add(a.low.wrapping_mul(b.low));
+        let product = reduce(u128::from(a.prime) * u128::from(b.prime));
+        self.prime = reduce(u128::from(self.prime) + u128::from(product));
+    }
+    fn add(&mut self, other: &Self) {
+        self.low = self.low.wrapping_add(other.low);
+        self.prime = reduce(u128::from(self.prime) + u128::from(other.prime));
+    }
+    fn sub(&mut self, other: &Self) {
+        self.low = self.low.wrapping_sub(other.low);
+        self.prime = reduce(u128::from(self.prime) + u128::from(P - other.prime));
+    }
+    fn times(&self, other: &Self) -> Self {
+        Residue {
+            low: self.low.wrapping_mul(other.low),
+            prime: reduce(u128::from(self.prime) * u128::from(other.prime)),
+        }
+    }
+    fn no_ways(&self) -> bool {
+        self.low == 0 && self.prime == 0
+    }
+    /// The count in `[0, 2^128 * P)` with these residues: `low + 2^128 t`
+    /// where `t = (prime - low) / 2^128 mod P`, and `1 / 2^128 = 2^55`
+    /// modulo `P` (as `2^61 = 1`, `2^128 = 2^6`).
+    fn big(&self) -> BigUint {
+        let low_mod = (self.low % u128::from(P)) as u64;
+        let difference = reduce(u128::from(self.prime) + u128::from(P - low_mod));
+        let t = reduce(u128::from(difference) * (1u128 << 55));
+        (BigUint::from(t) << 128u32) + BigUint::from(self.low)
+    }
+}
+
+/// Whether counts up to `bound` are exact as [`Residue`]s.
+pub(crate) fn fits(bound: &BigUint) -> bool {
+    bound.bits() <= 188
+}
+
+/// `C(n, k)` for every `n <= most`, as rows of counts.
+pub(crate) fn binomials<W: Ways>(most: usize) -> Vec<Vec<W>> {
+    let mut rows: Vec<Vec<W>> = Vec::with_capacity(most + 1);
+    let mut row = vec![BigUint::one()];
+    for n in 0..=most {
+        rows.push(row.iter().map(W::of).collect());
+        let mut next = Vec::with_capacity(n + 2);
+        next.push(BigUint::one());
+        for k in 1..=n {
+            next.push(&row[k - 1] + &row[k]);
+        }
+        next.push(BigUint::one());
+        row = next;
+    }
+    rows
+}
+
+/// `x^0..=x^n`.
+pub(crate) fn powers<W: Ways>(x: &W, n: usize) -> Vec<W> {
+    let mut row = Vec::with_capacity(n + 1);
+    row.push(W::of_u64(1));
+    for i in 0..n {
+        let next = row[i].times(x);
+        row.push(next);
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn residues_rebuild_every_count_below_the_bound() {
+        let big = |s: &str| s.parse::<BigUint>().unwrap();
+        let limit = (BigUint::one() << 128u32) * BigUint::from(P);
+        for x in [
+            BigUint::default(),
+            BigUint::one(),
+            BigUint::from(P),
+            BigUint::from(u128::MAX),
+            BigUint::one() << 128u32,
+            big("123456789012345678901234567890123456789012345678901234"),
+            &limit - 1u32,
+        ] {
+            assert_eq!(Residue::of(&x).big(), x);
+        }
+        // Arithmetic through the residues, with a subtraction on the way.
+        let a = big("98765432109876543210987654321");
+        let b = big("12345678901234567890123");
+        let mut r = Residue::of(&a).times(&Residue::of(&b));
+        r.add_product(&Residue::of(&a), &Residue::of_u64(7));
+        r.sub(&Residue::of(&b));
+        assert_eq!(r.big(), &a * &b + &a * 7u32 - &b);
+        assert!(fits(&(&limit >> 1u32)));
+        assert!(!fits(&limit));
+    }
+
+    #[test]
+    fn binomial_rows_are_pascals() {
+        let rows = binomials::<BigUint>(6);
+        assert_eq!(rows[6], [1u32, 6, 15, 20, 15, 6, 1].map(BigUint::from));
+        assert_eq!(powers(&BigUint::from(3u32), 3)[3], BigUint::from(27u32));
+    }
+}
