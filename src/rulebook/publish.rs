@@ -191,6 +191,16 @@ pub fn pdf(project: &Project, out: &Path, all: bool) -> Result<()> {
     write(marked)?;
     let first = print(&browser, folder.path(), &page)?;
     let marks = page_starts(&reader, folder.path(), &first)?;
+    let lost = (0..anchors.len()).find(|i| !marks.contains_key(i));
+    if let Some(lost) = lost {
+        return Err(Error::file(
+            reader.display(),
+            format!(
+                "did not find where {} starts in the first print: its page number is unknown",
+                anchors[lost]
+            ),
+        ));
+    }
     let starts = anchors
         .into_iter()
         .enumerate()
@@ -380,6 +390,25 @@ mod tests {
         assert!(signed.exists());
         std::fs::remove_dir(&signed).unwrap();
         std::fs::remove_dir(&alive).unwrap();
+    }
+
+    #[test]
+    fn marks_and_page_numbers_are_filled_in_and_read_back() {
+        let html = "<li><span class=\"print-at\" data-at=\"page-a\"></span></li>\
+                    <li><span class=\"print-at\" data-at=\"page-b\"></span></li>\
+                    <i class=\"print-mark\" data-mark=\"page-a\"></i>A\
+                    <i class=\"print-mark\" data-mark=\"page-b\"></i>B";
+        let (first, anchors) = with_marks(html, None);
+        assert_eq!(anchors, ["page-a", "page-b"]);
+        assert!(first.contains("data-at=\"page-a\">000</span>"), "{first}");
+        assert!(first.contains("data-mark=\"page-b\">fairdice-mark-1-start</i>B"));
+        let text = "Contents 000 000\u{c}fairdice-mark-0-start A\u{c}more\u{c}B fairdice-mark-1-start\u{c}";
+        assert_eq!(pages_of_marks(text), BTreeMap::from([(0, 2), (1, 4)]));
+        let starts = BTreeMap::from([("page-a".to_string(), 2), ("page-b".to_string(), 4)]);
+        let (second, _) = with_marks(html, Some(&starts));
+        assert!(second.contains("data-at=\"page-b\">4</span>"), "{second}");
+        assert!(second.contains("data-mark=\"page-a\"></i>A"), "{second}");
+        assert!(!second.contains("fairdice-mark"));
     }
 
     #[test]
