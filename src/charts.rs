@@ -96,7 +96,10 @@ pub(crate) fn render_figure(chart: &Chart, data_href: Option<&str>) -> Result<St
         .as_ref()
         .map_or(String::new(), |n| format!(" {}", canvas::escape(n)));
     let data = data_href.map_or(String::new(), |href| {
-        format!(" <a href=\"{}\">Data table</a>.", canvas::escape(href))
+        format!(
+            "<span class=\"chart-data\"> <a href=\"{}\">Data table</a>.</span>",
+            canvas::escape(href)
+        )
     });
     Ok(format!(
         "<figure class=\"chart\">{svg}<figcaption><strong>{}.</strong>{note}{data}</figcaption></figure>",
@@ -422,8 +425,8 @@ mod tests {
         let figure = render_figure(&c, Some("#table-t")).unwrap();
         assert!(figure.starts_with("<figure class=\"chart\"><svg"));
         assert!(figure.contains(
-            "<figcaption><strong>A &lt;title&gt;.</strong> n = 2 is exact &amp; fair. \
-             <a href=\"#table-t\">Data table</a>.</figcaption></figure>"
+            "<figcaption><strong>A &lt;title&gt;.</strong> n = 2 is exact &amp; fair.\
+             <span class=\"chart-data\"> <a href=\"#table-t\">Data table</a>.</span></figcaption></figure>"
         ));
     }
 }

@@ -110,7 +110,9 @@ enum Command {
         #[command(flatten)]
         site: SiteArgs,
     },
-    /// Print the whole site, in reading order, to a PDF with headless Chromium.
+    /// Print the rule book (the numbered sections and the glossary), or with
+    /// --all the whole site, to a PDF with headless Chromium: contents with
+    /// page numbers, bookmarks, and the rules' release on every page.
     Pdf {
         /// The PDF file to write: a new file, or an earlier PDF (never a
         /// source, a folder, a link, a FIFO or a device).
@@ -119,6 +121,10 @@ enum Command {
         /// Replace an existing file that is not a PDF.
         #[arg(long)]
         force: bool,
+        /// Print every page of the site, in reading order, not only the
+        /// rule book.
+        #[arg(long)]
+        all: bool,
         #[command(flatten)]
         site: SiteArgs,
     },
@@ -204,8 +210,9 @@ fn main() -> ExitCode {
         Command::Pdf {
             output,
             force,
+            all,
             site,
-        } => project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, force, ui)),
+        } => project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, force, all, ui)),
         Command::Roll {
             expressions,
             json,
@@ -518,7 +525,7 @@ fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) 
     }
 }
 
-fn pdf(project: &Project, output: &Path, force: bool, ui: Ui) -> Exit {
+fn pdf(project: &Project, output: &Path, force: bool, all: bool, ui: Ui) -> Exit {
     let folders = [
         project.root.join("content"),
         project.root.join("templates"),
@@ -536,7 +543,7 @@ fn pdf(project: &Project, output: &Path, force: bool, ui: Ui) -> Exit {
         ui.error(&err);
         return Exit::Usage;
     }
-    match fairdice::rulebook::publish::pdf(project, output) {
+    match fairdice::rulebook::publish::pdf(project, output, all) {
         Ok(()) => {
             ui.note(&format!("wrote {}", output.display()));
             Exit::Success

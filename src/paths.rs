@@ -7,6 +7,8 @@
 
 /// The page holding every page, for printing.
 pub(crate) const PRINT_PAGE: &str = "print.html";
+/// The rule book (the numbered sections and the glossary), for printing.
+pub(crate) const RULEBOOK_PRINT_PAGE: &str = "print-rules.html";
 /// The dice playground, computed in the reader's browser.
 pub(crate) const PLAYGROUND_PAGE: &str = "playground.html";
 /// The search index, a script every page loads.

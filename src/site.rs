@@ -336,6 +336,10 @@ fn claim_outputs<'a>(
     let mut planned: Vec<(&str, claims::Owner)> = vec![
         (MARKER, Generated("the site marker")),
         (paths::PRINT_PAGE, Generated("the print page")),
+        (
+            paths::RULEBOOK_PRINT_PAGE,
+            Generated("the rule book's print page"),
+        ),
         (paths::PLAYGROUND_PAGE, Generated("the playground")),
         (paths::SEARCH_INDEX, Generated("the search index")),
         (rulebook::RULES_JSON, Generated("the rules in JSON")),
@@ -536,7 +540,11 @@ impl Renderer<'_> {
             files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
         }
         files.insert(paths::SEARCH_INDEX.into(), index.into_bytes());
-        files.insert(paths::PRINT_PAGE.into(), print?.into_bytes());
+        let (print, rulebook_print) = print?;
+        files.insert(paths::PRINT_PAGE.into(), print.into_bytes());
+        if let Some(page) = rulebook_print {
+            files.insert(paths::RULEBOOK_PRINT_PAGE.into(), page.into_bytes());
+        }
         files.insert(paths::NOT_FOUND.into(), self.not_found_page()?.into_bytes());
         if let Some(sitemap) = basics::sitemap(&self.meta.config, rendered) {
             files.insert(paths::SITEMAP.into(), sitemap.into_bytes());
@@ -819,8 +827,9 @@ impl Renderer<'_> {
         ))
     }
 
-    /// Every page in reading order on one page, for printing.
-    fn print_page(&self, pages: &[RenderedPage]) -> Result<String> {
+    /// Every page in reading order on one page, for printing; and the rule
+    /// book's (its numbered sections and the glossary) when it has rules.
+    fn print_page(&self, pages: &[RenderedPage]) -> Result<(String, Option<String>)> {
         let by_output: BTreeMap<&str, &RenderedPage> =
             pages.iter().map(|p| (p.output.as_str(), p)).collect();
         let order: Vec<&RenderedPage> = self
@@ -829,6 +838,26 @@ impl Renderer<'_> {
             .into_iter()
             .filter_map(|output| by_output.get(output).copied())
             .collect();
+        let whole = self.print_of(&order, paths::PRINT_PAGE, "The whole site")?;
+        if self.book.rules().is_empty() {
+            return Ok((whole, None));
+        }
+        let glossary = paths::page_output(rulebook::GLOSSARY_PAGE);
+        // The rules in reading order, then the glossary.
+        let book: Vec<&RenderedPage> = order
+            .iter()
+            .copied()
+            .filter(|p| self.book.in_book(&p.output) && p.output != glossary)
+            .chain(order.iter().copied().filter(|p| p.output == glossary))
+            .collect();
+        let rules = self.print_of(&book, paths::RULEBOOK_PRINT_PAGE, "The rule book")?;
+        Ok((whole, Some(rules)))
+    }
+
+    /// `order`'s pages on one page, `output`, for printing. Each contents
+    /// entry has an empty page number (`data-at`) and each page an empty
+    /// mark (`data-mark`), which `fairdice pdf` fills in.
+    fn print_of(&self, order: &[&RenderedPage], output: &str, title: &str) -> Result<String> {
         let anchors = print::page_anchors(order.iter().map(|p| p.output.as_str()));
         let sections: Vec<serde_json::Value> = order
             .par_iter()
@@ -841,8 +870,9 @@ impl Renderer<'_> {
                 })
             })
             .collect();
-        let mut context = self.context(paths::PRINT_PAGE, "The whole site", None, &[]);
+        let mut context = self.context(output, title, None, &[]);
         context.insert("sections", &sections);
+        context.insert("whole", &(output == paths::PRINT_PAGE));
         self.render_template("print.html", &context)
     }
 

@@ -6,6 +6,7 @@ use super::releases::{self, Snapshot, Version};
 use crate::build::{render_site, Project};
 use crate::content;
 use crate::error::{Error, Result};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -153,11 +154,28 @@ impl Drop for Scratch {
 }
 
 /// `fairdice pdf`: build the site in memory, write it to a private
-/// temporary folder, and print its print page (every page in reading order,
-/// with a table of contents) to `out` with headless Chromium.
-pub fn pdf(project: &Project, out: &Path) -> Result<()> {
+/// temporary folder, and print the rule book's print page (its numbered
+/// sections and the glossary), or with `all` the whole site's, to `out`
+/// with headless Chromium. It prints twice: the first print shows on which
+/// page each page of the site starts (marks read back with `pdftotext`),
+/// the second the contents with those page numbers.
+pub fn pdf(project: &Project, out: &Path, all: bool) -> Result<()> {
     let browser = find_browser()?;
+    let reader = find_tool("pdftotext", "poppler-utils")?;
     let built = render_site(project)?;
+    let name = if all {
+        crate::paths::PRINT_PAGE
+    } else {
+        crate::paths::RULEBOOK_PRINT_PAGE
+    };
+    let Some(html) = built.files.get(name) else {
+        return Err(Error::Usage(
+            "the site has no numbered rules to print (a section's _index.md says \
+             `numbered: true`): `fairdice pdf --all` prints the whole site"
+                .into(),
+        ));
+    };
+    let html = String::from_utf8_lossy(html).into_owned();
     let folder = Scratch::new()?;
     let site = folder.path().join("site");
     for (path, bytes) in &built.files {
@@ -167,9 +185,52 @@ pub fn pdf(project: &Project, out: &Path) -> Result<()> {
         }
         std::fs::write(&target, bytes).map_err(|e| Error::io(&target, e))?;
     }
-    let page = site.join(crate::paths::PRINT_PAGE);
-    let written = folder.path().join("out.pdf");
-    let output = Command::new(&browser)
+    let page = site.join(name);
+    let write = |text: String| std::fs::write(&page, text).map_err(|e| Error::io(&page, e));
+    let (marked, anchors) = with_marks(&html, None);
+    write(marked)?;
+    let first = print(&browser, folder.path(), &page)?;
+    let marks = page_starts(&reader, folder.path(), &first)?;
+    let lost = (0..anchors.len()).find(|i| !marks.contains_key(i));
+    if let Some(lost) = lost {
+        return Err(Error::file(
+            reader.display(),
+            format!(
+                "did not find where {} starts in the first print: its page number is unknown",
+                anchors[lost]
+            ),
+        ));
+    }
+    let starts = anchors
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, anchor)| marks.get(&i).map(|&page| (anchor, page)))
+        .collect();
+    write(with_marks(&html, Some(&starts)).0)?;
+    let pdf = print(&browser, folder.path(), &page)?;
+    crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
+}
+
+/// A tool other than the browser, found on the `PATH`.
+fn find_tool(name: &str, package: &str) -> Result<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "no {name} on the PATH: install Debian's `{package}` package \
+                 (apt-get install {package}) and run again"
+            ))
+        })
+}
+
+/// Print `page` to a PDF with headless Chromium, with bookmarks made from
+/// its headings; returns the PDF's bytes.
+fn print(browser: &Path, folder: &Path, page: &Path) -> Result<Vec<u8>> {
+    let written = folder.join("out.pdf");
+    let _ = std::fs::remove_file(&written);
+    let output = Command::new(browser)
         .args([
             "--headless",
             "--no-sandbox",
@@ -179,21 +240,22 @@ pub fn pdf(project: &Project, out: &Path) -> Result<()> {
             "--disable-component-update",
             "--disable-sync",
             "--no-pdf-header-footer",
+            "--generate-pdf-document-outline",
             "--allow-file-access-from-files",
         ])
         .arg(format!(
             "--user-data-dir={}",
-            folder.path().join("profile").display()
+            folder.join("profile").display()
         ))
         .arg(format!("--print-to-pdf={}", written.display()))
         .arg(format!("file://{}", page.display()))
         .output()
-        .map_err(|e| Error::io(&browser, e))?;
+        .map_err(|e| Error::io(browser, e))?;
     let pdf = std::fs::read(&written)
         .ok()
         .filter(|b| b.starts_with(b"%PDF"));
-    let Some(pdf) = pdf else {
-        return Err(Error::file(
+    pdf.ok_or_else(|| {
+        Error::file(
             browser.display(),
             format!(
                 "did not print a PDF (exit {}): {}",
@@ -205,9 +267,104 @@ pub fn pdf(project: &Project, out: &Path) -> Result<()> {
                     .collect::<Vec<_>>()
                     .join(" / ")
             ),
+        )
+    })
+}
+
+/// Where a page's mark starts in the print page, and where its page number
+/// goes in the contents.
+const MARK: &str = "<i class=\"print-mark\" data-mark=\"";
+const AT: &str = "<span class=\"print-at\" data-at=\"";
+
+/// The mark printed for the `i`th page: text no page holds, read back from
+/// the first print.
+fn mark_text(i: usize) -> String {
+    format!("fairdice-mark-{i}-start")
+}
+
+/// The print page with its marks and page numbers filled in: for the first
+/// print (`starts` is `None`) each page's mark and a placeholder number as
+/// wide as most real ones, so the contents take the same lines in both
+/// prints; for the second the page each page starts on, and no marks.
+/// Also the pages' anchors, in the order of their marks.
+fn with_marks(html: &str, starts: Option<&BTreeMap<String, usize>>) -> (String, Vec<String>) {
+    let mut out = String::with_capacity(html.len() + 4096);
+    let mut rest = html;
+    let mut anchors = Vec::new();
+    loop {
+        let next = [MARK, AT]
+            .into_iter()
+            .filter_map(|tag| rest.find(tag).map(|at| (at, tag)))
+            .min();
+        let Some((at, tag)) = next else {
+            break;
+        };
+        let open = at + tag.len();
+        let Some(close) = rest[open..].find("\">").map(|c| open + c) else {
+            break;
+        };
+        let anchor = &rest[open..close];
+        out.push_str(&rest[..close + 2]);
+        rest = &rest[close + 2..];
+        if tag == MARK {
+            anchors.push(anchor.to_string());
+        }
+        match (tag == MARK, starts) {
+            (true, None) => out.push_str(&mark_text(anchors.len() - 1)),
+            (true, Some(_)) => {}
+            (false, None) => out.push_str("000"),
+            (false, Some(starts)) => {
+                if let Some(page) = starts.get(anchor) {
+                    out.push_str(&page.to_string());
+                }
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, anchors)
+}
+
+/// The page (from 1) each page of the site starts on in `pdf`, by its
+/// mark's number: the page where `pdftotext` finds the mark.
+fn page_starts(reader: &Path, folder: &Path, pdf: &[u8]) -> Result<BTreeMap<usize, usize>> {
+    let first = folder.join("first.pdf");
+    std::fs::write(&first, pdf).map_err(|e| Error::io(&first, e))?;
+    let output = Command::new(reader)
+        .args(["-enc", "UTF-8"])
+        .arg(&first)
+        .arg("-")
+        .output()
+        .map_err(|e| Error::io(reader, e))?;
+    if !output.status.success() {
+        return Err(Error::file(
+            reader.display(),
+            format!(
+                "could not read the first print back (exit {}): {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
         ));
-    };
-    crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    Ok(pages_of_marks(&text))
+}
+
+/// In `text` (pages split by form feeds), the page of each mark, by its
+/// number.
+fn pages_of_marks(text: &str) -> BTreeMap<usize, usize> {
+    let mut found = BTreeMap::new();
+    for (page, words) in text.split('\u{c}').enumerate() {
+        for word in words.split_whitespace() {
+            let number = word
+                .strip_prefix("fairdice-mark-")
+                .and_then(|w| w.strip_suffix("-start"))
+                .and_then(|n| n.parse::<usize>().ok());
+            if let Some(number) = number {
+                found.entry(number).or_insert(page + 1);
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -233,6 +390,25 @@ mod tests {
         assert!(signed.exists());
         std::fs::remove_dir(&signed).unwrap();
         std::fs::remove_dir(&alive).unwrap();
+    }
+
+    #[test]
+    fn marks_and_page_numbers_are_filled_in_and_read_back() {
+        let html = "<li><span class=\"print-at\" data-at=\"page-a\"></span></li>\
+                    <li><span class=\"print-at\" data-at=\"page-b\"></span></li>\
+                    <i class=\"print-mark\" data-mark=\"page-a\"></i>A\
+                    <i class=\"print-mark\" data-mark=\"page-b\"></i>B";
+        let (first, anchors) = with_marks(html, None);
+        assert_eq!(anchors, ["page-a", "page-b"]);
+        assert!(first.contains("data-at=\"page-a\">000</span>"), "{first}");
+        assert!(first.contains("data-mark=\"page-b\">fairdice-mark-1-start</i>B"));
+        let text = "Contents 000 000\u{c}fairdice-mark-0-start A\u{c}more\u{c}B fairdice-mark-1-start\u{c}";
+        assert_eq!(pages_of_marks(text), BTreeMap::from([(0, 2), (1, 4)]));
+        let starts = BTreeMap::from([("page-a".to_string(), 2), ("page-b".to_string(), 4)]);
+        let (second, _) = with_marks(html, Some(&starts));
+        assert!(second.contains("data-at=\"page-b\">4</span>"), "{second}");
+        assert!(second.contains("data-mark=\"page-a\"></i>A"), "{second}");
+        assert!(!second.contains("fairdice-mark"));
     }
 
     #[test]

@@ -44,6 +44,8 @@ impl Placed {
 pub(crate) struct Book {
     /// Numbered pages: source -> (chapter, stem).
     chapters: BTreeMap<String, (usize, String)>,
+    /// The folders of the numbered sections.
+    roots: Vec<String>,
     rules: Vec<Placed>,
     by_key: BTreeMap<String, usize>,
     /// Per rule key, the scenarios that give its figures: (name, title).
@@ -123,6 +125,7 @@ impl Book {
             .filter(|p| p.is_section_index() && p.numbered)
             .map(Page::folder)
             .collect();
+        book.roots = roots.iter().map(|r| r.to_string()).collect();
         let root_of = |page: &Page| {
             roots
                 .iter()
@@ -225,6 +228,13 @@ impl Book {
     }
 
     /// The rule named `key`.
+    /// Whether the page written to `output` belongs to a numbered section
+    /// (its index, its pages and its scenarios, subfolders included).
+    pub(crate) fn in_book(&self, output: &str) -> bool {
+        let folder = output.rsplit_once('/').map_or("", |(dir, _)| dir);
+        self.roots.iter().any(|root| paths::is_within(folder, root))
+    }
+
     pub fn get(&self, key: &str) -> Option<&Placed> {
         self.by_key.get(key).map(|&i| &self.rules[i])
     }

@@ -405,21 +405,48 @@ fn have(tool: &str, package: &str) -> bool {
     found
 }
 
+/// The text of `pdf` in `dir`, one string per page (`pdftotext -layout`).
+fn pdf_pages(dir: &Path, pdf: &str) -> Vec<String> {
+    let text = std::process::Command::new("pdftotext")
+        .args(["-layout", pdf, "-"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(text.status.success(), "{text:?}");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let mut pages: Vec<String> = text.split('\u{c}').map(str::to_string).collect();
+    // pdftotext ends the last page with a form feed too.
+    if pages.last().is_some_and(|p| p.trim().is_empty()) {
+        pages.pop();
+    }
+    pages
+}
+
+// Issue 29, item 8: `fairdice pdf` prints the rule book (rules and
+// glossary), `--all` the whole site; contents with the pages where the
+// pages really start, bookmarks, the release on every page, nothing
+// screen-only.
 #[test]
-fn the_pdf_holds_contents_rule_numbers_pages_and_the_release() {
+fn the_pdf_prints_the_rule_book_with_page_numbers_bookmarks_and_the_release() {
     if !have("chromium", "chromium") || !have("pdftotext", "poppler-utils") {
         return;
     }
     let dir = rules_site();
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: die\n  definition: A cube with pips on its faces.\n  rule: roll\n",
+    );
+    write(
+        dir.path(),
+        "content/elsewhere.md",
+        "---\ntitle: Elsewhere\n---\nPress / on any page to search. Words of no rule.\n",
+    );
     fairdice::rulebook::publish::release(&Project::at(dir.path()), "1.0.0", "2026-01-15").unwrap();
     let run = fairdice(&["pdf", "-o", "rules.pdf", "--quiet"], dir.path());
     assert!(run.status.success(), "{}", run.stderr_text());
-    let text = std::process::Command::new("pdftotext")
-        .args(["-layout", "rules.pdf", "-"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&text.stdout);
+    let pages = pdf_pages(dir.path(), "rules.pdf");
+    let text = pages.join("\n");
     for expected in [
         "Contents",
         "1.1 Dice",
@@ -427,13 +454,83 @@ fn the_pdf_holds_contents_rule_numbers_pages_and_the_release() {
         "Each player rolls two dice.",
         "1.1.2a ",
         "2.1.1 ",
-        "Page 1 of ",
-        "Rules 1.0.0, effective 2026-01-15",
+        "A cube with pips on its faces.",
     ] {
         assert!(text.contains(expected), "{expected}\n{text}");
     }
-    let pages = text.matches("Rules 1.0.0, effective 2026-01-15").count();
-    assert!(pages >= 2, "the release on every page: {pages}\n{text}");
+    for absent in [
+        "Words of no rule",
+        "Press /",
+        "Data table",
+        "rules/start.html",
+    ] {
+        assert!(!text.contains(absent), "{absent}\n{text}");
+    }
+    // The release and the page number on every page.
+    let count = pages.len();
+    for (i, page) in pages.iter().enumerate() {
+        for expected in [
+            "Rules 1.0.0, effective 2026-01-15".to_string(),
+            format!("Page {} of {count}", i + 1),
+        ] {
+            assert!(
+                page.contains(&expected),
+                "page {}: {expected}\n{page}",
+                i + 1
+            );
+        }
+    }
+    // Each page in the contents starts on the page the contents give it.
+    let mut listed = 0;
+    for title in ["Rules", "Start", "Cards", "Sums", "Glossary"] {
+        let line = pages[0]
+            .lines()
+            .find(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                words.len() == 3 && words[1] == title
+            })
+            .unwrap_or_else(|| panic!("{title} not in the contents\n{}", pages[0]));
+        let number: usize = line.split_whitespace().last().unwrap().parse().unwrap();
+        let page = &pages[number - 1];
+        let first = page.lines().find(|l| !l.trim().is_empty()).unwrap();
+        assert_eq!(first.trim(), title, "page {number}\n{page}");
+        listed += 1;
+    }
+    assert_eq!(listed, 5);
+    // Bookmarks, made from the headings.
+    let bytes = fs::read(dir.path().join("rules.pdf")).unwrap();
+    let has = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    for bookmark in [&b"/Outlines"[..], b"/Title (Start)", b"/Title (Glossary)"] {
+        assert!(has(bookmark), "{}", String::from_utf8_lossy(bookmark));
+    }
+
+    let run = fairdice(&["pdf", "--all", "-o", "all.pdf", "--quiet"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let all = pdf_pages(dir.path(), "all.pdf").join("\n");
+    for expected in ["Words of no rule", "Each player rolls two dice.", "Home."] {
+        assert!(all.contains(expected), "{expected}\n{all}");
+    }
+    assert!(pages.len() < pdf_pages(dir.path(), "all.pdf").len());
+}
+
+#[test]
+fn a_site_without_rules_prints_only_with_all() {
+    if !have("chromium", "chromium") || !have("pdftotext", "poppler-utils") {
+        return;
+    }
+    let dir = fixture(&[("content/_index.md", "---\ntitle: Home\n---\nHome.\n")]);
+    let run = fairdice(&["pdf", "-o", "site.pdf"], dir.path());
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr_text());
+    assert!(
+        run.stderr_text().contains("fairdice pdf --all"),
+        "{}",
+        run.stderr_text()
+    );
+    assert!(!dir.path().join("site.pdf").exists());
+    let run = fairdice(&["pdf", "--all", "-o", "site.pdf", "--quiet"], dir.path());
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let text = pdf_pages(dir.path(), "site.pdf").join("\n");
+    assert!(text.contains("Rules not yet released"), "{text}");
 }
 
 #[test]
