@@ -113,8 +113,9 @@ fn rows(out: &mut String, rows: &[Vec<Cell>], numeric: &[bool], distribution: Op
             let _ = write!(
                 out,
                 " data-value=\"{}\" data-probability=\"{}\"",
-                escape(&row[0].exact),
-                escape(&row[column].exact)
+                // For scripts: numbers as programs write them (`-2`).
+                escape(&row[0].exact.replace('−', "-")),
+                escape(&row[column].exact.replace('−', "-"))
             );
         }
         out.push('>');
@@ -168,7 +169,7 @@ fn numeric_cell(cell: &Cell) -> bool {
         || (!text.is_empty()
             && text
                 .chars()
-                .all(|c| c.is_ascii_digit() || "-+./,e ".contains(c)))
+                .all(|c| c.is_ascii_digit() || "-−+./,e ".contains(c)))
 }
 
 /// A distribution table (first column `value`, and a `probability`
@@ -205,5 +206,22 @@ mod tests {
         };
         // "[4, 5, 6]" (9) + 2, then "0.0277778" (9) beside "smallest" (8) + 2.
         assert_eq!(print_width(&table), 22);
+    }
+
+    /// A negative number shown with the minus sign (U+2212) is still a
+    /// number (right-aligned, kept on one line); scripts read `-`.
+    #[test]
+    fn negative_numbers_are_numbers_and_scripts_read_them_plainly() {
+        assert!(numeric_cell(&Cell::plain("−0.00399548")));
+        assert!(numeric_cell(&Cell::plain("−1/2")));
+        assert!(!numeric_cell(&Cell::plain("[5, 6]x")));
+        let mut out = String::new();
+        let row = vec![Cell::plain("−2"), Cell::plain("1/8")];
+        rows(&mut out, &[row], &[true, true], Some(1));
+        assert!(
+            out.contains("data-value=\"-2\" data-probability=\"1/8\""),
+            "{out}"
+        );
+        assert!(out.contains("<td class=\"num\">−2</td>"), "{out}");
     }
 }
