@@ -175,6 +175,10 @@ fn cases() -> Vec<Case> {
         case("a chance in words", s, &scenario("kind: match\nbest_of: 3\np_first: \"half\"\nlater_games: alternate\n"), "content/bad.yaml:4:", "expected a chance written as a fraction"),
         case("an unknown rule for later games", s, &scenario("kind: match\nbest_of: 3\np_first: \"1/2\"\nlater_games: [alternate, loser-picks]\n"), "content/bad.yaml:5:", "unknown variant `loser-picks`"),
         case("a match too long", s, &scenario("kind: match\nbest_of: 100001\np_first: \"1/2\"\nlater_games: alternate\n"), "content/bad.yaml:3:10: ", "expected at most 1001 games"),
+        // p_first taken from another scenario: the siblings of a bad reference.
+        case("a p_first taken from nowhere", s, &scenario("kind: match\nbest_of: 3\np_first: {from: nowhere}\nlater_games: alternate\n"), "content/bad.yaml:4:10: ", "p_first: no scenario \"nowhere\" in content/"),
+        case("a p_first taken from itself", s, &scenario("kind: match\nbest_of: 3\np_first: {from: bad}\nlater_games: alternate\n"), "content/bad.yaml:4:10: ", "p_first: the references form a cycle: bad → bad"),
+        case("a p_first reference misspelt", s, &scenario("kind: match\nbest_of: 3\np_first: {form: x}\nlater_games: alternate\n"), "content/bad.yaml:4:11: ", "p_first: unknown field `form`, expected `from`"),
         // Release snapshots (issue 27: a signed date passed).
         case("a snapshot's date with signs", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"+202-+1-+1\", \"rules\": [], \"figures\": []}", "content/releases/1.0.0.json:1:22: ", "effective date \"+202-+1-+1\" is not a date"),
         case("a snapshot's scenario outside the site", "content/releases/1.0.0.json", "{\"version\": \"1.0.0\", \"effective\": \"2026-01-01\", \"rules\": [],\n \"figures\": [{\"scenario\": \"good\", \"title\": \"T\", \"figures\": []},\n  {\"scenario\": \"../../evil\", \"title\": \"T\", \"figures\": []}]}", "content/releases/1.0.0.json:3:16: ", "figures[1].scenario \"../../evil\" is not a scenario's name"),
