@@ -68,6 +68,13 @@ pub(crate) fn options() -> Options {
 /// character written by the author is text like any other.
 const MARK: char = '\u{E000}';
 
+/// Stands for the id in a glossary term's mark: each mark on a page gets
+/// its own, which ties the words to their definition.
+pub(crate) const TERM_ID: &str = "\u{E002}";
+
+/// The scheme of a link that marks a glossary term: `[words](term:NAME)`.
+const TERM_LINK: &str = "term:";
+
 /// Render `body`, whose first line is line `first_line` of its file.
 pub fn render(
     body: &str,
@@ -163,11 +170,12 @@ pub fn render_page(
     first_line: usize,
     expand: &dyn Expand,
     numbering: Option<&dyn Numbered>,
-    terms: Option<&dyn Glossary>,
+    terms: Option<Box<dyn MarkTerms + '_>>,
 ) -> (Rendered, Vec<MarkdownError>) {
     let mut page = Page {
         rules: None,
-        terms: terms.map(Glossary::marker),
+        terms,
+        term_link: None,
         in_link: 0,
         places: Places::new(body, first_line),
         errors: Vec::new(),
@@ -433,6 +441,9 @@ struct Page<'a, 'b> {
     rules: Option<Rules<'b>>,
     /// Glossary terms still to mark on the page.
     terms: Option<Box<dyn MarkTerms + 'b>>,
+    /// The end of the glossary mark an author's `term:` link opened, until
+    /// the link closes.
+    term_link: Option<String>,
     /// How many links and images are open (no term is marked inside one).
     in_link: usize,
     places: Places<'b>,
@@ -671,6 +682,13 @@ impl<'a> Page<'a, '_> {
             _ => {}
         }
         match event {
+            Event::Start(Tag::Link { ref dest_url, .. }) if term_name(dest_url).is_some() => {
+                self.open_term(dest_url, source, at)
+            }
+            Event::End(TagEnd::Link) if self.term_link.is_some() => {
+                self.in_link = self.in_link.saturating_sub(1);
+                Event::InlineHtml(self.term_link.take().unwrap_or_default().into())
+            }
             Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. })
                 if !is_allowed_url(dest_url) =>
             {
@@ -810,7 +828,54 @@ impl<'a> Page<'a, '_> {
         for piece in marker.mark(text) {
             match piece {
                 Ok(text) => self.push(Event::Text(text.into())),
-                Err(html) => self.push(Event::InlineHtml(html.into())),
+                Err(html) => {
+                    let html = self.with_term_id(html);
+                    self.push(Event::InlineHtml(html.into()))
+                }
+            }
+        }
+    }
+
+    /// A glossary mark with the page's next free id in place of
+    /// [`TERM_ID`].
+    fn with_term_id(&mut self, html: String) -> String {
+        if !html.contains(TERM_ID) {
+            return html;
+        }
+        let id = self.anchors.unique("glossary-term".into());
+        html.replace(TERM_ID, &id)
+    }
+
+    /// An author's `[words](term:NAME)`: the words marked as the glossary
+    /// term NAME, or an error at the link naming the nearest terms (the
+    /// words then stand plain).
+    fn open_term(&mut self, dest_url: &str, source: &str, at: usize) -> Event<'a> {
+        let name = term_name(dest_url).unwrap_or_default();
+        let marked = match (&mut self.terms, self.heading.is_some() || self.in_link > 0) {
+            (_, true) => Err(
+                "a glossary term is marked in running text, not in a heading or \
+                 another link: move it out, or write the words plain"
+                    .to_string(),
+            ),
+            (None, false) => Err(
+                "there is no glossary here to take the term from: terms are \
+                 marked in the pages of a site with content/_glossary.yaml"
+                    .to_string(),
+            ),
+            (Some(marker), false) => marker.linked(name),
+        };
+        self.in_link += 1;
+        match marked {
+            Ok((before, after)) => {
+                let id = self.anchors.unique("glossary-term".into());
+                self.term_link = Some(after.replace(TERM_ID, &id));
+                Event::InlineHtml(before.replace(TERM_ID, &id).into())
+            }
+            Err(why) => {
+                let written = source.split(')').next().unwrap_or(source);
+                self.error(at, format!("{written}) marks no glossary term: {why}"));
+                self.term_link = Some(String::new());
+                Event::Text("".into())
             }
         }
     }
@@ -835,7 +900,8 @@ impl<'a> Page<'a, '_> {
         // the keyboard can reach, instead of pushing the page sideways.
         match &event {
             Event::Start(Tag::Table(_)) => self.events.push(Event::Html(
-                "<div class=\"md-table\" tabindex=\"0\">\n".into(),
+                "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n"
+                    .into(),
             )),
             Event::End(TagEnd::Table) => {
                 self.events.push(event);
@@ -937,6 +1003,14 @@ fn is_allowed_inline_tag(raw: &str) -> bool {
 
 /// Schemes a link may use; anything else (`javascript:`, `data:`, `file:`)
 /// would run code or reach outside the site.
+/// The term a `term:NAME` link names, spaces trimmed; `None` for other
+/// links.
+fn term_name(url: &str) -> Option<&str> {
+    let head = url.trim_start().get(..TERM_LINK.len())?;
+    head.eq_ignore_ascii_case(TERM_LINK)
+        .then(|| url.trim_start()[TERM_LINK.len()..].trim())
+}
+
 fn is_allowed_url(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
     is_relative(url)
@@ -1161,7 +1235,9 @@ pub(crate) mod tests {
         let out = render("| a | n |\n|:--|--:|\n| x | 1 |\n", 1, &Fake).unwrap();
         assert!(
             out.html
-                .starts_with("<div class=\"md-table\" tabindex=\"0\">\n<table>"),
+                .starts_with(
+                    "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n<table>"
+                ),
             "{}",
             out.html
         );

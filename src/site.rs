@@ -205,6 +205,12 @@ fn glossary_terms(content: &Content, tera: &Tera) -> Result<Option<rulebook::Ter
         return Ok(None);
     };
     let _phase = crate::limits::content("preparing the glossary's terms");
+    let sources: Vec<&str> = (content.pages.iter().map(|p| p.source.as_str()))
+        .chain(content.scenarios.iter().map(|s| s.source.as_str()))
+        .chain(content.failed.iter().map(String::as_str))
+        .collect();
+    let file = format!("content/{}", rulebook::glossary::SOURCE);
+    rulebook::glossary::check_scopes(entries, &sources, &file)?;
     rulebook::Terms::new(
         entries
             .iter()
@@ -214,6 +220,8 @@ fn glossary_terms(content: &Content, tera: &Tera) -> Result<Option<rulebook::Ter
                     .cloned()
                     .collect(),
                 definition: e.definition.clone(),
+                scope: e.scope.clone(),
+                auto: e.auto,
             })
             .collect(),
         tera,
@@ -718,15 +726,13 @@ impl Renderer<'_> {
             (self.history).opening_html(self.tera, self.book, opening, output, unreleased)
         };
         let numbering = self.book.numbering(page, &open);
-        let terms = self
-            .terms
-            .filter(|_| page.source != rulebook::GLOSSARY_PAGE);
         markdown::render_page(
             &page.body,
             page.body_line,
             &expander,
             numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
-            terms.map(|t| t as &dyn markdown::Glossary),
+            self.terms
+                .map(|t| markdown::Glossary::marker(t, &page.source)),
         )
     }
 

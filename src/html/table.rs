@@ -74,7 +74,8 @@ pub fn table(table: &Table, csv: &CsvLink) -> String {
     let long = if total > LONG_TABLE { " long" } else { "" };
     let _ = write!(
         out,
-        "\n<div class=\"table-wrap{long}\" tabindex=\"0\">\n\
+        "\n<div class=\"table-wrap{long}\" tabindex=\"0\" role=\"region\" \
+         aria-labelledby=\"caption-{id}\">\n\
          <table aria-labelledby=\"caption-{id}\">\n<thead><tr>"
     );
     for (column, &num) in table.columns.iter().zip(&numeric) {

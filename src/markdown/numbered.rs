@@ -39,8 +39,9 @@ pub struct Opening<'r> {
 
 /// A glossary's terms, ready to mark on one page after another.
 pub trait Glossary: Sync {
-    /// A fresh marker for one page: each term is marked once a page.
-    fn marker(&self) -> Box<dyn MarkTerms + '_>;
+    /// A fresh marker for one page (its path in `content/`): each term is
+    /// marked once a page, where its scope holds the page.
+    fn marker(&self, page: &str) -> Box<dyn MarkTerms + '_>;
 }
 
 /// The terms not yet marked on one page.
@@ -48,6 +49,11 @@ pub trait MarkTerms {
     /// `text` cut into plain pieces and marked terms (as HTML), the first
     /// use of each term only.
     fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>>;
+
+    /// The mark, before and after the words, of the term an author linked
+    /// as `[words](term:NAME)`, wherever it stands; the term then counts
+    /// as marked. An error names the nearest terms.
+    fn linked(&mut self, name: &str) -> Result<(String, String), String>;
 }
 
 /// One rule of a page.

@@ -24,9 +24,23 @@ pub struct Entry {
     /// The key of a numbered rule about the term.
     #[serde(default)]
     pub rule: Option<String>,
+    /// Where the term carries this sense: pages (`rules/start-of-game.md`)
+    /// and folders (`rules/`) of `content/`. Empty: every page. Outside
+    /// its scope a word is marked only where the author links it as
+    /// `[words](term:NAME)`.
+    #[serde(default)]
+    pub scope: Vec<String>,
+    /// Whether uses are found and marked without the author's link
+    /// (default); `false` marks the term only where it is linked.
+    #[serde(default = "yes")]
+    pub auto: bool,
     /// 1-based line of the entry in the file (filled when read).
     #[serde(skip)]
     pub line: usize,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Read the glossary's text: a list of entries. Errors carry the line and
@@ -46,7 +60,7 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
             column,
             format!(
                 "glossary: {message}; expected a list of entries with term, definition and \
-                 optionally aliases and rule"
+                 optionally aliases, rule, scope and auto"
             ),
         )
     })?;
@@ -80,6 +94,34 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
         }
     }
     Ok(entries)
+}
+
+/// Check that each entry's scope names pages or folders of the site
+/// (`sources`, paths in `content/`): a scope that holds no page would
+/// silently mark the term nowhere. `file` is the glossary as reported.
+pub(crate) fn check_scopes(entries: &[Entry], sources: &[&str], file: &str) -> Result<(), Error> {
+    for entry in entries {
+        for place in &entry.scope {
+            let scope = std::slice::from_ref(place);
+            if sources.iter().any(|s| super::terms::in_scope(scope, s)) {
+                continue;
+            }
+            let near = crate::engine::nearest::nearest(place, sources, 3);
+            return Err(Error::Source {
+                file: file.to_string(),
+                line: entry.line,
+                column: 1,
+                message: format!(
+                    "glossary: the scope of {:?} names {place:?}, which is no page or folder \
+                     of content/; expected paths like rules/start-of-game.md or rules/ \
+                     (nearest: {})",
+                    entry.term,
+                    near.join(", ")
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -137,6 +179,36 @@ mod tests {
         .to_string();
         assert!(err.contains("\" B \" is already"), "{err}");
         let fine = text.replace(", W19999]", "]");
+        assert!(parse(&fine, "content/").unwrap()[0].auto);
         assert_eq!(parse(&fine, "content/").unwrap()[0].aliases.len(), 20_000);
+    }
+
+    #[test]
+    fn a_scope_names_pages_or_folders_that_exist() {
+        let text = "- term: tie\n  definition: Equal.\n- term: round\n  definition: One roll.\n  \
+                    scope: [rules/start.md, guide/]\n  auto: false\n";
+        let entries = parse(text, "content/").unwrap();
+        assert_eq!(entries[1].scope, ["rules/start.md", "guide/"]);
+        assert!(!entries[1].auto);
+        let sources = ["rules/start.md", "guide/deep/a.md", "index.md"];
+        assert!(check_scopes(&entries, &sources, "content/_glossary.yaml").is_ok());
+        let gone = text.replace("guide/]", "rules/starts.md]");
+        let err = check_scopes(
+            &parse(&gone, "").unwrap(),
+            &sources,
+            "content/_glossary.yaml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with(
+                "content/_glossary.yaml:3:1: glossary: the scope of \"round\" names \
+                 \"rules/starts.md\", which is no page"
+            ) && err.contains("(nearest: rules/start.md,"),
+            "{err}"
+        );
+        // A folder is a whole name: `gui/` holds nothing here.
+        let part = text.replace("guide/]", "gui/]");
+        assert!(check_scopes(&parse(&part, "").unwrap(), &sources, "g").is_err());
     }
 }

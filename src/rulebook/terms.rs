@@ -1,7 +1,13 @@
 //! Glossary terms in a page: the first use of each term (or one of its
-//! other spellings) is marked with its definition, shown on hover and, for
-//! phones, on tap (the mark takes focus). The definition sits in an
-//! attribute shown by CSS, so the search index and print never hold it.
+//! other spellings) is marked with its definition, shown on hover, focus
+//! and tap. The mark is a button described by the definition, so screen
+//! readers say it; the definition is hidden until shown, and the search
+//! index and print leave it out.
+//!
+//! A word can have several senses and a glossary entry defines one, so an
+//! entry may be scoped to the pages and folders where its sense is the
+//! one meant; elsewhere (or for an entry that is never found by itself)
+//! the author marks a use with `[words](term:NAME)`.
 
 use crate::html;
 use crate::markdown::{Glossary, MarkTerms};
@@ -15,12 +21,21 @@ pub(crate) const TERM_TEMPLATE: &str = "rulebook/term.html";
 /// term; each use then puts its own words in its place.
 const WORDS: &str = "\u{E001}";
 
+/// Stands for the id that ties a mark to its definition; the page gives
+/// each mark its own (see [`crate::markdown::TERM_ID`]).
+const ID: &str = crate::markdown::TERM_ID;
+
 /// A term to mark: every spelling and the definition.
 pub struct Term {
     /// The term and its aliases.
     pub spellings: Vec<String>,
     /// Plain text.
     pub definition: String,
+    /// Pages and folders of `content/` where uses are found by themselves;
+    /// empty: every page.
+    pub scope: Vec<String>,
+    /// Whether uses are found by themselves at all.
+    pub auto: bool,
 }
 
 /// The terms of the glossary, ready to look for.
@@ -38,6 +53,11 @@ pub struct Terms {
     spellings: Vec<Spelling>,
     /// Each term's mark (from [`TERM_TEMPLATE`]) before and after its words.
     marks: Vec<(String, String)>,
+    /// Each term's scope and whether it is found by itself.
+    found: Vec<(Vec<String>, bool)>,
+    /// Each term's names an author may link (`term:NAME`), normalised by
+    /// [`name_key`], with the term's number.
+    names: Vec<(String, usize)>,
 }
 
 /// One spelling, in lower case, as the finder knows it.
@@ -58,7 +78,11 @@ impl Terms {
     pub fn new(terms: Vec<Term>, tera: &Tera) -> Result<Terms, String> {
         let mut all: Vec<(String, String, usize)> = Vec::new();
         let mut definitions = Vec::new();
+        let mut found = Vec::new();
+        let mut names = Vec::new();
         for (i, term) in terms.into_iter().enumerate() {
+            names.extend(term.spellings.iter().map(|s| (name_key(s), i)));
+            found.push((term.scope, term.auto));
             all.extend(
                 term.spellings
                     .into_iter()
@@ -74,10 +98,13 @@ impl Terms {
             .iter()
             .map(|definition| mark(tera, definition))
             .collect::<Result<_, _>>()?;
+        names.sort();
         Ok(Terms {
             finder,
             spellings,
             marks,
+            found,
+            names,
         })
     }
 }
@@ -91,6 +118,7 @@ fn mark(tera: &Tera, definition: &str) -> Result<(String, String), String> {
     let mut context = Context::new();
     context.insert("definition", definition);
     context.insert("words", WORDS);
+    context.insert("id", ID);
     let html = tera
         .render(TERM_TEMPLATE, &context)
         .map_err(|e| format!("template {TERM_TEMPLATE}: {e}"))?;
@@ -160,15 +188,60 @@ fn link_shorter(patterns: &[String], spellings: &mut [Spelling]) {
     }
 }
 
+/// A term's name as an author may link it: lower case, runs of spaces,
+/// hyphens and underscores as one space (`memory-zone`, `Memory zone`).
+fn name_key(name: &str) -> String {
+    name.to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether a page (its path in `content/`) is in a scope of pages and
+/// folders; an empty scope holds every page.
+pub(crate) fn in_scope(scope: &[String], page: &str) -> bool {
+    scope.is_empty()
+        || scope.iter().any(|s| {
+            s == page
+                || page
+                    .strip_prefix(s.trim_end_matches('/'))
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+}
+
 impl Glossary for Terms {
-    fn marker(&self) -> Box<dyn MarkTerms + '_> {
-        Box::new(Marker::new(self))
+    fn marker(&self, page: &str) -> Box<dyn MarkTerms + '_> {
+        Box::new(Marker::new(self, page))
     }
 }
 
 impl MarkTerms for Marker<'_> {
     fn mark<'a>(&mut self, text: &'a str) -> Vec<Result<&'a str, String>> {
         Marker::mark(self, text)
+    }
+
+    fn linked(&mut self, name: &str) -> Result<(String, String), String> {
+        let terms = self.terms;
+        let key = name_key(name);
+        let at = terms.names.partition_point(|(n, _)| *n < key);
+        match terms.names.get(at) {
+            Some((n, term)) if *n == key => {
+                if !self.used[*term] {
+                    self.used[*term] = true;
+                    self.left -= 1;
+                }
+                Ok(terms.marks[*term].clone())
+            }
+            _ => {
+                let known: Vec<&str> = terms.names.iter().map(|(n, _)| n.as_str()).collect();
+                let near = crate::engine::nearest::nearest(&key, &known, 3);
+                Err(match near.as_slice() {
+                    [] => "the glossary has no terms".to_string(),
+                    names => format!("the nearest terms are {}", names.join(", ")),
+                })
+            }
+        }
     }
 }
 
@@ -181,11 +254,17 @@ struct Marker<'t> {
 }
 
 impl<'t> Marker<'t> {
-    pub fn new(terms: &'t Terms) -> Self {
+    /// The marker of the page `page` (its path in `content/`): a term out
+    /// of its scope there, or never found by itself, counts as used.
+    pub fn new(terms: &'t Terms, page: &str) -> Self {
+        let glossary = page == super::changes::GLOSSARY_PAGE;
+        let used: Vec<bool> = (terms.found.iter())
+            .map(|(scope, auto)| glossary || !auto || !in_scope(scope, page))
+            .collect();
         Marker {
             terms,
-            used: vec![false; terms.marks.len()],
-            left: terms.marks.len(),
+            left: used.iter().filter(|u| !**u).count(),
+            used,
         }
     }
 
@@ -333,23 +412,24 @@ mod tests {
     #[test]
     fn the_first_use_of_each_term_is_marked_once() {
         let terms = terms_of(vec![
-            Term {
-                spellings: vec!["memory zone".into(), "zone".into()],
-                definition: "Where banished <cards> go.".into(),
-            },
-            Term {
-                spellings: vec!["banish".into(), "banished".into()],
-                definition: "Remove.".into(),
-            },
+            term(&["memory zone", "zone"], "Where banished <cards> go."),
+            term(&["banish", "banished"], "Remove."),
         ]);
-        let mut marker = Marker::new(&terms);
+        let mut marker = Marker::new(&terms, "rules/a.md");
         let pieces = marker.mark("Banished cards leave the Memory Zone; banish again, zoned.");
+        let mark = |words: &str, definition: &str| {
+            format!(
+                "<span class=\"term\"><button type=\"button\" class=\"term-word\" \
+                 aria-describedby=\"{ID}\">{words}</button><span class=\"term-definition\" \
+                 id=\"{ID}\" role=\"tooltip\" hidden>{definition}</span></span>"
+            )
+        };
         assert_eq!(
             pieces,
             vec![
-                Err("<span class=\"term\" tabindex=\"0\" data-definition=\"Remove.\">Banished</span>".into()),
+                Err(mark("Banished", "Remove.")),
                 Ok(" cards leave the "),
-                Err("<span class=\"term\" tabindex=\"0\" data-definition=\"Where banished &lt;cards&gt; go.\">Memory Zone</span>".into()),
+                Err(mark("Memory Zone", "Where banished &lt;cards&gt; go.")),
                 Ok("; banish again, zoned."),
             ]
         );
@@ -360,21 +440,70 @@ mod tests {
         Term {
             spellings: spellings.iter().map(|s| s.to_string()).collect(),
             definition: definition.into(),
+            scope: Vec::new(),
+            auto: true,
         }
+    }
+
+    /// A mark's words and definition.
+    fn parts(html: &str) -> (&str, &str) {
+        let words = html.split("</button>").next().unwrap().rsplit('>').next();
+        let definition = html
+            .split("hidden>")
+            .nth(1)
+            .unwrap()
+            .split("</span>")
+            .next();
+        (words.unwrap(), definition.unwrap())
     }
 
     /// Marked words of `text`, as `definition:words`.
     fn marked(terms: &Terms, text: &str) -> Vec<String> {
-        Marker::new(terms)
+        Marker::new(terms, "page.md")
             .mark(text)
             .into_iter()
             .filter_map(Result::err)
             .map(|html| {
-                let definition = html.split("data-definition=\"").nth(1).unwrap();
-                let (definition, rest) = definition.split_once("\">").unwrap();
-                format!("{definition}:{}", rest.trim_end_matches("</span>"))
+                let (words, definition) = parts(&html);
+                format!("{definition}:{words}")
             })
             .collect()
+    }
+
+    #[test]
+    fn a_term_is_found_in_its_scope_and_marked_elsewhere_where_linked() {
+        let mut tie = term(&["tie", "ties"], "Equal top totals.");
+        tie.scope = vec!["rules/start.md".into(), "guide/".into()];
+        let mut stage = term(&["stage"], "One banishment.");
+        stage.auto = false;
+        let terms = terms_of(vec![tie, stage]);
+        let found = |page: &str| {
+            Marker::new(&terms, page)
+                .mark("a tie at this stage")
+                .into_iter()
+                .filter_map(Result::err)
+                .map(|html| parts(&html).0.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(found("rules/start.md"), ["tie"]);
+        assert_eq!(found("guide/deep/read.md"), ["tie"]);
+        assert!(found("rules/start-of-game.md").is_empty());
+        assert!(found("guidebook.md").is_empty());
+        assert!(found(crate::rulebook::changes::GLOSSARY_PAGE).is_empty());
+        // Linked by the author: marked anywhere, by any spelling, then used.
+        let mut marker = Marker::new(&terms, "games/race.md");
+        let (before, after) = marker.linked("Stage").unwrap();
+        assert_eq!(
+            parts(&format!("{before}x{after}")),
+            ("x", "One banishment.")
+        );
+        assert!(marker.linked("TIES").is_ok());
+        assert!(marker.linked("memory_zone").is_err());
+        let mut marker = Marker::new(&terms, "rules/start.md");
+        assert!(marker.linked("tie").is_ok());
+        assert_eq!(marker.mark("a tie"), vec![Ok("a tie")]);
+        let why = marker.linked("stag").unwrap_err();
+        assert_eq!(why, "the nearest terms are stage, tie, ties");
     }
 
     #[test]
@@ -407,6 +536,8 @@ mod tests {
             Term {
                 spellings,
                 definition: "Remove.".into(),
+                scope: Vec::new(),
+                auto: true,
             },
             term(&["zone", "ZONE"], "A place."),
         ]);
@@ -481,6 +612,8 @@ mod tests {
                         .map(|_| words[next(words.len())].into())
                         .collect(),
                     definition: t.to_string(),
+                    scope: Vec::new(),
+                    auto: true,
                 })
                 .collect();
             let text: String = (0..next(12))
@@ -498,26 +631,14 @@ mod tests {
                     })
                     .collect(),
             );
-            let mut marker = Marker::new(&built);
+            let mut marker = Marker::new(&built, "page.md");
             let (mut got, mut offset) = (Vec::new(), 0);
             for piece in marker.mark(&text) {
                 match piece {
                     Ok(plain) => offset += plain.len(),
                     Err(html) => {
-                        let words = html
-                            .split("\">")
-                            .nth(1)
-                            .unwrap()
-                            .trim_end_matches("</span>");
-                        let term: usize = html
-                            .split("data-definition=\"")
-                            .nth(1)
-                            .unwrap()
-                            .split('"')
-                            .next()
-                            .unwrap()
-                            .parse()
-                            .unwrap();
+                        let (words, term) = parts(&html);
+                        let term: usize = term.parse().unwrap();
                         got.push((offset, offset + words.len(), term));
                         offset += words.len();
                     }
@@ -534,12 +655,12 @@ mod tests {
             term(&["ÆON"], "Age."),
             term(&["i"], "Eye."),
         ]);
-        let mut marker = Marker::new(&terms);
+        let mut marker = Marker::new(&terms, "page.md");
         let marked = |pieces: Vec<Result<&str, String>>| -> Vec<String> {
             pieces
                 .into_iter()
                 .filter_map(Result::err)
-                .map(|html| html.split("\">").nth(1).unwrap().replace("</span>", ""))
+                .map(|html| parts(&html).0.to_string())
                 .collect()
         };
         assert_eq!(

@@ -248,6 +248,12 @@ fn walk(html: &str, skip: &[&str]) -> Vec<Section> {
             let end = after.find("</a>").map_or(after.len(), |i| i + 4);
             rest = &after[end..];
             continue;
+        } else if tag.starts_with("<span ") && tag.contains("class=\"term-definition\"") {
+            // A glossary term's definition belongs to the glossary page,
+            // not to every page that uses the term.
+            let end = after.find("</span>").map_or(after.len(), |i| i + 7);
+            rest = &after[end..];
+            continue;
         }
         let skipped = skip
             .iter()
@@ -332,8 +338,14 @@ mod tests {
     #[test]
     fn text_leaves_out_tags_charts_and_formulas() {
         let html = "<h2 id=\"x\">Fair &amp; square</h2><p>Roll <math><mi>n</mi></math> dice.</p>\
-                    <svg class=\"chart\"><text>tick 0.1</text></svg><p>Done</p>";
-        assert_eq!(plain_text(html), "Fair & square Roll dice. Done");
+                    <svg class=\"chart\"><text>tick 0.1</text></svg><p>Done</p>\
+                    <p>A <span class=\"term\"><button type=\"button\" class=\"term-word\" \
+                    aria-describedby=\"g\">tie</button><span class=\"term-definition\" id=\"g\" \
+                    role=\"tooltip\" hidden>Equal totals.</span></span> again</p>";
+        assert_eq!(
+            plain_text(html),
+            "Fair & square Roll dice. Done A tie again"
+        );
     }
 
     #[test]

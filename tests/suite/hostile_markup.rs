@@ -680,9 +680,9 @@ fn a_term_with_a_hundred_thousand_aliases_marks_a_long_page_in_linear_time() {
     ]);
     let html = read(&dir, "page.html");
     let marks: Vec<&str> = html
-        .split("<span class=\"term\"")
+        .split("class=\"term-word\"")
         .skip(1)
-        .map(|m| &m[m.find('>').unwrap() + 1..m.find("</span>").unwrap()])
+        .map(|m| &m[m.find('>').unwrap() + 1..m.find("</button>").unwrap()])
         .collect();
     assert_eq!(marks, ["Zones", "w99999"], "{html:.300}");
     // A spelling given twice, at the end of the long list, is still found.

@@ -513,3 +513,37 @@ fn print_keeps_every_row_and_column_of_the_widest_and_longest_tables() {
         "pages not numbered ({pages} pages)"
     );
 }
+
+/// The words marked with a glossary definition on a page of the built
+/// site, as `words=start of definition`.
+fn glossary_marks(page: &str) -> Vec<String> {
+    let html = std::fs::read_to_string(site().join(page)).unwrap();
+    html.split("class=\"term-word\"")
+        .skip(1)
+        .map(|m| {
+            let words = &m[m.find('>').unwrap() + 1..m.find("</button>").unwrap()];
+            let definition = m.split(" hidden>").nth(1).unwrap();
+            format!(
+                "{words}={}",
+                definition.chars().take(12).collect::<String>()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn glossary_definitions_appear_only_where_the_word_has_their_sense() {
+    // A dice reroll, a drawn race game and arithmetic modulo a prime are
+    // not the glossary's card reroll, tie for first and reading mod n.
+    assert!(glossary_marks("dice/index.html").is_empty());
+    assert!(glossary_marks("games/strongest.html").is_empty());
+    assert!(!glossary_marks("games/seed-game.html")
+        .iter()
+        .any(|m| m.starts_with("tie=")));
+    assert_eq!(
+        glossary_marks("rules/start-of-game.html"),
+        ["tie=Two or more ", "round=One roll mad"]
+    );
+    assert!(glossary_marks("rules/random-number-generation.html")
+        .contains(&"roll again=Rolling agai".to_string()));
+}

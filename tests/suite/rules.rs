@@ -544,21 +544,29 @@ fn glossary_terms_are_defined_on_first_use_and_listed() {
     );
     build::build(&Project::at(dir.path())).unwrap();
     let start = read(dir.path(), "rules/start.html");
-    let mark = "<span class=\"term\" tabindex=\"0\" data-definition=\"A cube &lt;with&gt; faces &amp; pips.\">dice</span>";
+    // A button described by the definition: screen readers say both.
+    let mark = "<span class=\"term\"><button type=\"button\" class=\"term-word\" \
+                aria-describedby=\"glossary-term\">dice</button><span class=\"term-definition\" \
+                id=\"glossary-term\" role=\"tooltip\" hidden>A cube &lt;with&gt; faces &amp; \
+                pips.</span></span>";
     assert_eq!(start.matches("class=\"term\"").count(), 2, "{start}");
     assert!(
         start.contains(&format!("Each player rolls two {mark}.")),
         "{start}"
     );
     assert!(
-        start.contains("data-definition=\"Equal top totals.\">Ties</span> are settled"),
+        start.contains(
+            "aria-describedby=\"glossary-term-2\">Ties</button><span class=\"term-definition\" \
+             id=\"glossary-term-2\" role=\"tooltip\" hidden>Equal top totals.</span></span> are \
+             settled"
+        ),
         "{start}"
     );
     // Not in headings: "Dice" stays plain there.
     assert!(start.contains("</span> Dice<a class=\"anchor\""), "{start}");
     let glossary = read(dir.path(), "glossary.html");
     assert!(
-        glossary.contains("<dt id=\"term-die\">die</dt>\n<dd>A cube &lt;with&gt; faces &amp; pips. Also: dice. See <a href=\"rules/start.html#roll\">rule 1.1.1</a>.</dd>"),
+        glossary.contains("<dt id=\"term-die\"><dfn>die</dfn></dt>\n<dd>A cube &lt;with&gt; faces &amp; pips. Also: dice. See <a href=\"rules/start.html#roll\">rule 1.1.1</a>.</dd>"),
         "{glossary}"
     );
     // The search index holds the words of the page, not the definitions:
@@ -582,6 +590,102 @@ fn glossary_terms_are_defined_on_first_use_and_listed() {
         .to_string();
     assert!(
         err.starts_with("content/_glossary.yaml:3:1: glossary: \"tie\" points at rule \"nope\", which no rule has"),
+        "{err}"
+    );
+    assert!(snapshot(&dir.path().join("site")) == before);
+}
+
+/// The glossary terms marked on a page, as `words=definition`.
+fn marks(html: &str) -> Vec<String> {
+    html.split("class=\"term-word\"")
+        .skip(1)
+        .map(|m| {
+            let words = &m[m.find('>').unwrap() + 1..m.find("</button>").unwrap()];
+            let definition = m.split(" hidden>").nth(1).unwrap().split("</span>").next();
+            format!("{words}={}", definition.unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_term_is_marked_where_it_carries_its_sense_or_where_the_author_links_it() {
+    let dir = rules_site();
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: reroll\n  definition: Rolling again on a face that names no card.\n  \
+         scope: [rules/cards.md]\n\
+         - term: tie\n  definition: Equal top totals.\n  aliases: [ties]\n  scope: [rules/]\n\
+         - term: stage\n  definition: One banishment of several.\n  auto: false\n",
+    );
+    write(
+        dir.path(),
+        "content/games.md",
+        "---\ntitle: Games\n---\nA game may end in a tie; a reroll of the dice, one stage \
+         after another. Here [a reroll](term:Reroll) means the card sense, and \
+         [the second stage](term:stage) too.\n",
+    );
+    build::build(&Project::at(dir.path())).unwrap();
+    // Out of their scope "tie" and "reroll" are left plain; the linked
+    // words are marked, "stage" only where linked.
+    assert_eq!(
+        marks(&read(dir.path(), "games.html")),
+        [
+            "a reroll=Rolling again on a face that names no card.",
+            "the second stage=One banishment of several."
+        ]
+    );
+    assert_eq!(
+        marks(&read(dir.path(), "rules/start.html")),
+        ["Ties=Equal top totals."]
+    );
+    let ids = read(dir.path(), "games.html");
+    assert!(ids.contains("id=\"glossary-term-2\""), "{ids}");
+
+    // A link to no term, in a heading, and a scope of no page: each an
+    // error at its place, and the site is left as it was.
+    let before = snapshot(&dir.path().join("site"));
+    write(
+        dir.path(),
+        "content/games.md",
+        "---\ntitle: Games\n---\n## A [tie](term:tie)\n\nThe [stages](term:stag) go.\n",
+    );
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "content/games.md:4:6: [tie](term:tie) marks no glossary term: a glossary term is \
+             marked in running text, not in a heading"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "content/games.md:6:5: [stages](term:stag) marks no glossary term: the nearest terms \
+             are stage, tie, ties"
+        ),
+        "{err}"
+    );
+    assert!(snapshot(&dir.path().join("site")) == before);
+    write(
+        dir.path(),
+        "content/games.md",
+        "---\ntitle: Games\n---\nFine.\n",
+    );
+    write(
+        dir.path(),
+        "content/_glossary.yaml",
+        "- term: tie\n  definition: Equal.\n  scope: [rules/start.md, rule/]\n",
+    );
+    let err = build::build(&Project::at(dir.path()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "content/_glossary.yaml:1:1: glossary: the scope of \"tie\" names \"rule/\", which is \
+             no page or folder of content/"
+        ),
         "{err}"
     );
     assert!(snapshot(&dir.path().join("site")) == before);
@@ -746,7 +850,7 @@ fn terms_skip_alt_text_fold_any_letter_case_and_need_a_glossary_to_list() {
     let page = read(dir.path(), "style.html");
     assert!(page.contains("alt=\"a die with Élan\""), "{page}");
     assert!(
-        page.contains("Played with <span class=\"term\" tabindex=\"0\" data-definition=\"Dash.\">Élan</span> and a <span"),
+        page.contains("Played with <span class=\"term\"><button type=\"button\" class=\"term-word\" aria-describedby=\"glossary-term\">Élan</button>"),
         "{page}"
     );
 
