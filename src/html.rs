@@ -67,7 +67,7 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
                 let _ = writeln!(
                     out,
                     "<h2 id=\"{id_html}\">{text_html}<a class=\"anchor\" href=\"#{id_html}\" \
-                     aria-label=\"Link to this section\">#</a></h2>"
+                     aria-hidden=\"true\" tabindex=\"-1\">#</a></h2>"
                 );
                 headings.push(Heading {
                     level: 2,
@@ -223,9 +223,9 @@ mod tests {
         assert_eq!(
             html,
             "\n<h2 id=\"case-2-targets\">2 &lt;targets&gt;<a class=\"anchor\" \
-             href=\"#case-2-targets\" aria-label=\"Link to this section\">#</a></h2>\n\n\
+             href=\"#case-2-targets\" aria-hidden=\"true\" tabindex=\"-1\">#</a></h2>\n\n\
              \n<h2 id=\"case-2-targets-2\">2 targets<a class=\"anchor\" \
-             href=\"#case-2-targets-2\" aria-label=\"Link to this section\">#</a></h2>\n\n\
+             href=\"#case-2-targets-2\" aria-hidden=\"true\" tabindex=\"-1\">#</a></h2>\n\n\
              \n<p>a &amp; &#39;b&#39;</p>\n\n\
              \n<dl class=\"facts\"><div><dt>x&quot;</dt><dd>1/2</dd></div></dl>\n\n\n"
         );

@@ -473,6 +473,8 @@ struct OpenHeading<'a> {
 struct Rules<'n> {
     rules: Vec<Rule>,
     starts: std::collections::HashMap<(usize, Block), usize>,
+    /// Paragraphs and items of commentary, by start and kind.
+    commentary: std::collections::HashSet<(usize, Block)>,
     numbering: &'n dyn Numbered,
     /// Whether the open top-level paragraph is a rule.
     paragraph: bool,
@@ -517,6 +519,7 @@ impl<'n> Rules<'n> {
         Rules {
             rules,
             starts: plan.starts,
+            commentary: plan.commentary,
             numbering,
             paragraph: false,
             items: Vec::new(),
@@ -563,7 +566,15 @@ impl<'a> Page<'a, '_> {
             return event;
         };
         let rule_at = |block| rules.starts.get(&(start, block)).copied();
+        let commentary = |block| rules.commentary.contains(&(start, block));
         match event {
+            Event::Start(Tag::Paragraph) if commentary(Block::Paragraph) => {
+                Event::Html("<p class=\"commentary\">".into())
+            }
+            Event::Start(Tag::Item) if commentary(Block::Item) => {
+                rules.items.push(false);
+                Event::Html("<li class=\"commentary\">".into())
+            }
             Event::Start(Tag::Paragraph) => match rule_at(Block::Paragraph) {
                 Some(index) => {
                     let html = rules.opening(index, Holder::Paragraph, &mut self.errors);
@@ -794,13 +805,20 @@ impl<'a> Page<'a, '_> {
     fn heading_html(&mut self, heading: OpenHeading) -> Event<'a> {
         let mut text = plain_text(&heading.inner);
         let mut inner_html = String::new();
+        let mut marks = String::new();
         let id = match (heading.rule, &self.rules) {
             (Some(index), Some(rules)) => {
                 let rule = &rules.rules[index];
                 text = format!("{} {text}", rule.number);
-                inner_html = rules
-                    .opening(index, Holder::Heading, &mut self.errors)
-                    .unwrap_or_default();
+                let number = rules.opening(index, Holder::Heading, &mut self.errors);
+                let after = number
+                    .is_some()
+                    .then(|| rules.opening(index, Holder::Marks, &mut self.errors))
+                    .flatten();
+                inner_html = number.unwrap_or_default();
+                if let Some(after) = after.filter(|m| !m.trim().is_empty()) {
+                    marks = format!("<p class=\"rule-marks\">{}</p>\n", after.trim());
+                }
                 let key = rule.key.clone();
                 self.rule_anchor(index);
                 key
@@ -814,7 +832,9 @@ impl<'a> Page<'a, '_> {
         let escaped = crate::html::escape(&id);
         self.rendered.headings.push(Heading { level: n, text, id });
         Event::Html(
-            format!("<h{n} id=\"{escaped}\">{inner_html}<a class=\"anchor\" href=\"#{escaped}\" aria-label=\"Link to this section\">#</a></h{n}>\n").into(),
+            // The "#" link is for the mouse: out of the tab order and of the
+            // heading's accessible name (the contents link every heading).
+            format!("<h{n} id=\"{escaped}\">{inner_html}<a class=\"anchor\" href=\"#{escaped}\" aria-hidden=\"true\" tabindex=\"-1\">#</a></h{n}>\n{marks}").into(),
         )
     }
 
@@ -900,12 +920,11 @@ impl<'a> Page<'a, '_> {
         // the keyboard can reach, instead of pushing the page sideways.
         match &event {
             Event::Start(Tag::Table(_)) => self.events.push(Event::Html(
-                "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n"
-                    .into(),
+                "<section class=\"md-table\" tabindex=\"0\">\n".into(),
             )),
             Event::End(TagEnd::Table) => {
                 self.events.push(event);
-                self.events.push(Event::Html("</div>\n".into()));
+                self.events.push(Event::Html("</section>\n".into()));
                 return;
             }
             _ => {}
@@ -1235,9 +1254,7 @@ pub(crate) mod tests {
         let out = render("| a | n |\n|:--|--:|\n| x | 1 |\n", 1, &Fake).unwrap();
         assert!(
             out.html
-                .starts_with(
-                    "<div class=\"md-table\" tabindex=\"0\" role=\"region\" aria-label=\"Table\">\n<table>"
-                ),
+                .starts_with("<section class=\"md-table\" tabindex=\"0\">\n<table>"),
             "{}",
             out.html
         );

@@ -377,23 +377,37 @@ fn claim_outputs<'a>(
     }
 }
 
-/// The search index over every rendered page.
-fn search_index(pages: &[RenderedPage]) -> String {
-    let docs: Vec<search::SearchDoc> = pages
+/// The search index over every rendered page and the playground (its
+/// whole page, `playground`), whose syntax guide answers notation questions.
+fn search_index(pages: &[RenderedPage], playground: &str) -> String {
+    let doc = |title: &str, output: &str, description: Option<&str>, article: &str| {
+        let sections = search::sections(article);
+        let first = sections.first().map_or("", |s| s.text.as_str());
+        search::SearchDoc {
+            title: title.to_string(),
+            href: paths::href("", output),
+            summary: search::summary(description, first),
+            sections,
+        }
+    };
+    let mut docs: Vec<search::SearchDoc> = pages
         .par_iter()
         .map(|page| {
-            let sections = search::sections(&page.article);
-            let first = sections.first().map_or("", |s| s.text.as_str());
-            search::SearchDoc {
-                title: page.title.clone(),
-                href: paths::href("", &page.output),
-                summary: search::summary(page.description.as_deref(), first),
-                sections,
-            }
+            let description = page.description.as_deref();
+            doc(&page.title, &page.output, description, &page.article)
         })
         .collect();
+    docs.push(doc(
+        PLAYGROUND_TITLE,
+        paths::PLAYGROUND_PAGE,
+        None,
+        article_of(playground),
+    ));
     search::index_js(&docs)
 }
+
+/// The playground's title, in its page and in search results.
+const PLAYGROUND_TITLE: &str = "Playground";
 
 /// The `<article>` of a rendered page: what the print page and the search
 /// index take from it.
@@ -526,7 +540,11 @@ impl Renderer<'_> {
     /// search index, the print page, the not-found page, the sitemap and
     /// the playground.
     fn indexes(&self, rendered: &[RenderedPage]) -> Result<(SiteFiles, Vec<RuleAt>)> {
-        let (index, print) = rayon::join(|| search_index(rendered), || self.print_page(rendered));
+        let playground = self.playground_page()?;
+        let (index, print) = rayon::join(
+            || search_index(rendered, &playground),
+            || self.print_page(rendered),
+        );
         let mut files = SiteFiles::new();
         let texts = rendered
             .iter()
@@ -557,10 +575,7 @@ impl Renderer<'_> {
         if let Some(sitemap) = basics::sitemap(&self.meta.config, rendered) {
             files.insert(paths::SITEMAP.into(), sitemap.into_bytes());
         }
-        files.insert(
-            paths::PLAYGROUND_PAGE.into(),
-            self.playground_page()?.into_bytes(),
-        );
+        files.insert(paths::PLAYGROUND_PAGE.into(), playground.into_bytes());
         Ok((files, rules))
     }
 
@@ -884,7 +899,7 @@ impl Renderer<'_> {
 
     /// The playground: rolls typed in, computed in the reader's browser.
     fn playground_page(&self) -> Result<String> {
-        let context = self.context(paths::PLAYGROUND_PAGE, "Playground", None, &[]);
+        let context = self.context(paths::PLAYGROUND_PAGE, PLAYGROUND_TITLE, None, &[]);
         self.render_template("playground.html", &context)
     }
 }

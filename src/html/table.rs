@@ -74,8 +74,7 @@ pub fn table(table: &Table, csv: &CsvLink) -> String {
     let long = if total > LONG_TABLE { " long" } else { "" };
     let _ = write!(
         out,
-        "\n<div class=\"table-wrap{long}\" tabindex=\"0\" role=\"region\" \
-         aria-labelledby=\"caption-{id}\">\n\
+        "\n<section class=\"table-wrap{long}\" tabindex=\"0\">\n\
          <table aria-labelledby=\"caption-{id}\">\n<thead><tr>"
     );
     for (column, &num) in table.columns.iter().zip(&numeric) {
@@ -95,7 +94,7 @@ pub fn table(table: &Table, csv: &CsvLink) -> String {
     }
     let _ = write!(
         out,
-        "\n</tbody>\n</table>\n</div>\n<p class=\"table-links\"><a href=\"{}\"",
+        "\n</tbody>\n</table>\n</section>\n<p class=\"table-links\"><a href=\"{}\"",
         escape(&csv.href)
     );
     if let Some(download) = &csv.download {

@@ -25,8 +25,12 @@ pub enum Holder {
     Paragraph,
     /// A list item: the opening is the `<li>` itself.
     Item,
-    /// A heading: the opening goes inside it, before its text.
+    /// A heading: the opening goes inside it, before its text: the number
+    /// alone, so the heading's accessible name is its number and words.
     Heading,
+    /// A heading rule's marks (history, figures, changes), placed just
+    /// after the heading.
+    Marks,
 }
 
 /// What opens one rule on its page.
@@ -100,8 +104,12 @@ pub struct Plan {
     pub rules: Vec<Planned>,
     /// Rule index by the offset of its first event and its kind.
     pub starts: HashMap<(usize, Block), usize>,
-    /// The `{#key}` texts of paragraphs and items, to blank before rendering.
+    /// The `{#key}` and `{.commentary}` texts of paragraphs and items, to
+    /// blank before rendering.
     pub blanks: Vec<Range<usize>>,
+    /// Paragraphs and items of commentary, unnumbered: by the offset of
+    /// their first event and their kind.
+    pub(crate) commentary: std::collections::HashSet<(usize, Block)>,
     /// Problems with written keys: offset and message.
     pub errors: Vec<(usize, String)>,
 }

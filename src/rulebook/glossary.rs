@@ -96,6 +96,18 @@ pub fn parse(text: &str, prefix: &str) -> Result<Vec<Entry>, Error> {
     Ok(entries)
 }
 
+/// Whether a page (its path in `content/`) is in a scope of pages and
+/// folders; an empty scope holds every page.
+pub(crate) fn in_scope(scope: &[String], page: &str) -> bool {
+    scope.is_empty()
+        || scope.iter().any(|s| {
+            s == page
+                || page
+                    .strip_prefix(s.trim_end_matches('/'))
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+}
+
 /// Check that each entry's scope names pages or folders of the site
 /// (`sources`, paths in `content/`): a scope that holds no page would
 /// silently mark the term nowhere. `file` is the glossary as reported.
@@ -103,7 +115,7 @@ pub(crate) fn check_scopes(entries: &[Entry], sources: &[&str], file: &str) -> R
     for entry in entries {
         for place in &entry.scope {
             let scope = std::slice::from_ref(place);
-            if sources.iter().any(|s| super::terms::in_scope(scope, s)) {
+            if sources.iter().any(|s| in_scope(scope, s)) {
                 continue;
             }
             let near = crate::engine::nearest::nearest(place, sources, 3);

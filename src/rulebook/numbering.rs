@@ -7,6 +7,12 @@
 //! without one gets a key derived from its page and number, which a later
 //! edit above it will change: `fairdice check` says so.
 //!
+//! What explains a rule rather than being one is commentary, unnumbered:
+//! a paragraph or item ending `{.commentary}`, and a heading written
+//! `## Notes {.commentary}` with everything under it (down to the next
+//! heading of its level or above). Callouts, quotes, code, tables and a
+//! chart standing alone are commentary too.
+//!
 //! Planning reads the page once with the same parser as the render, so both
 //! agree on what a rule is; the render then blanks the `{#key}` texts (with
 //! spaces, so every offset holds) and dresses each rule from the plan.
@@ -88,6 +94,7 @@ fn plan(
         list_modes: Vec::new(),
         lead_in: None,
         item_children: HashMap::new(),
+        commentary_level: None,
     };
     for (i, (event, range)) in events.iter().enumerate() {
         match event {
@@ -121,7 +128,12 @@ struct Planner<'t, 'n> {
     /// The last top-level block, when it was a rule paragraph ending in `:`.
     lead_in: Option<usize>,
     item_children: HashMap<usize, usize>,
+    /// The level of the commentary heading the blocks stand under, if any.
+    commentary_level: Option<u8>,
 }
+
+/// The mark that makes a paragraph or item commentary, at its end.
+const COMMENTARY: &str = "{.commentary}";
 
 impl Planner<'_, '_> {
     /// A block opens at `range`; `next_list` is where the next list starts.
@@ -134,8 +146,21 @@ impl Planner<'_, '_> {
     ) -> Option<usize> {
         let top = self.open.is_empty();
         match tag {
-            Tag::Heading { level, id, .. } if top && (*level as u8) >= 2 => {
-                self.heading(*level as u8, id.as_deref(), range);
+            Tag::Heading {
+                level, id, classes, ..
+            } if top && (*level as u8) >= 2 => {
+                let level = *level as u8;
+                if self.commentary_level.is_some_and(|l| level <= l) {
+                    self.commentary_level = None;
+                }
+                if classes.iter().any(|c| &**c == "commentary") {
+                    self.commentary_level = Some(level);
+                }
+                if self.commentary_level.is_none() {
+                    self.heading(level, id.as_deref(), range);
+                } else {
+                    self.lead_in = None;
+                }
             }
             Tag::Paragraph if top => self.paragraph(range),
             Tag::List(_) if top => {
@@ -182,10 +207,52 @@ impl Planner<'_, '_> {
         self.lead_in = None;
     }
 
+    /// Whether the block at `range` (its own text `own`) is commentary: it
+    /// ends with the mark (blanked, and an error if a key comes with it) or
+    /// stands under a commentary heading. Commentary is noted for the render.
+    fn commentary(&mut self, own: &Range<usize>, start: usize, block: Block) -> bool {
+        let text = &self.text[own.clone()];
+        let trimmed = text.trim_end();
+        let marked = trimmed.ends_with(COMMENTARY);
+        if !marked && self.commentary_level.is_none() {
+            return false;
+        }
+        let end = if marked {
+            let at = own.start + trimmed.len() - COMMENTARY.len();
+            self.plan.blanks.push(at..at + COMMENTARY.len());
+            at
+        } else {
+            own.start + trimmed.len()
+        };
+        if let Some(key) = trailing_key(&self.text[own.start..end]) {
+            let why = if marked {
+                format!("{COMMENTARY} makes this block commentary")
+            } else {
+                "this block stands under a {.commentary} heading, so it is commentary".into()
+            };
+            self.plan
+                .blanks
+                .push(own.start + key.blank.start..own.start + key.blank.end);
+            self.plan.errors.push((
+                own.start + key.blank.start + key.key_at,
+                format!(
+                    "{{#{}}} keys a rule, but {why}, which has no number or key: keep one of \
+                     the two",
+                    key.key
+                ),
+            ));
+        }
+        self.plan.commentary.insert((start, block));
+        true
+    }
+
     fn paragraph(&mut self, range: &Range<usize>) {
         self.lead_in = None;
         let source = &self.text[range.clone()];
         if (self.single_mark)(source.trim()) {
+            return;
+        }
+        if self.commentary(range, range.start, Block::Paragraph) {
             return;
         }
         let number = self.next_number();
@@ -211,6 +278,9 @@ impl Planner<'_, '_> {
         let own_end = next_list.filter(|&s| s < range.end).unwrap_or(range.end);
         let own = range.start..own_end;
         let in_top = in_top_list(&self.open);
+        if in_top && lists == 1 && self.commentary(&own, range.start, Block::Item) {
+            return None;
+        }
         let number = match (self.list_modes.last().copied(), lists, parent_item) {
             (Some(ListMode::Rules), 1, _) if in_top => self.next_number(),
             (Some(ListMode::SubItemsOf(parent)), 1, _) if in_top => {
@@ -607,6 +677,70 @@ mod tests {
     }
 
     #[test]
+    fn commentary_is_marked_and_left_unnumbered() {
+        let text = "## Dice {#dice}\n\nRoll two dice. {#roll}\n\n\
+                    We study both readings: {.commentary}\n\n- all {#all}\n- tied {#tied}\n\
+                    - an aside {.commentary}\n  - nested\n\n\
+                    ## Costs {#costs .commentary}\n\nIt takes long.\n\n### Why\n\nMaths.\n\n\
+                    ## Next\n\nLast.\n";
+        let got: Vec<String> = numbers(text)
+            .into_iter()
+            .map(|(n, k, _)| format!("{n} {k}"))
+            .collect();
+        // The readings are rules of their own, not sub-items of the
+        // commentary before them; nothing under "Costs" is numbered.
+        assert_eq!(
+            got,
+            [
+                "3.1 dice",
+                "3.1.1 roll",
+                "3.1.2 all",
+                "3.1.3 tied",
+                "3.2 start-of-game.2",
+                "3.2.1 start-of-game.2.1"
+            ]
+        );
+        let tera = rule_template();
+        let numbering = Numbering {
+            chapter: 1,
+            stem: "s".into(),
+            open: &|o| opening_html(&tera, o, tera::Context::new()),
+        };
+        let out = render_numbered(text, 1, &Fake, &numbering).unwrap();
+        for expected in [
+            "<p class=\"commentary\">We study both readings:</p>",
+            "<li class=\"commentary\">an aside",
+            "<h2 id=\"costs\">Costs<a class=\"anchor\"",
+            "<p class=\"commentary\">It takes long.</p>",
+            "<p class=\"commentary\">Maths.</p>",
+            "<p class=\"rule\" id=\"s.2.1\">",
+        ] {
+            assert!(out.html.contains(expected), "{expected}\n{}", out.html);
+        }
+        assert!(!out.html.contains("{."), "{}", out.html);
+        assert_eq!(out.rules.len(), 6);
+        // A key on commentary is refused where it is written, and blanked.
+        let errors = render_numbered(
+            "Aside. {#aside} {.commentary}\n\n## C {.commentary}\n\nMore. {#more}\n",
+            1,
+            &Fake,
+            &numbering,
+        )
+        .unwrap_err();
+        let got: Vec<(usize, usize, &str)> = errors
+            .iter()
+            .map(|e| (e.line, e.column, &e.message[..e.message.find(',').unwrap()]))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, 10, "{#aside} keys a rule"),
+                (5, 9, "{#more} keys a rule")
+            ]
+        );
+    }
+
+    #[test]
     fn numbered_pages_carry_numbers_ids_and_plain_text() {
         let open = opener();
         let numbering = Numbering {
@@ -618,8 +752,11 @@ mod tests {
                     The readings:\n\n- all {#all}\n- tied\n\n{{ table() }}\n";
         let out = render_numbered(body, 1, &Fake, &numbering).unwrap();
         for expected in [
-            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span> <a class=\"rule-figures\" \
-             href=\"f.html\" title=\"dice\">figures</a> Dice<a class=\"anchor\"",
+            // The heading's marks stand after it, out of its accessible name.
+            "<h2 id=\"dice\"><span class=\"rule-number\">2.1</span> Dice<a class=\"anchor\" \
+             href=\"#dice\" aria-hidden=\"true\" tabindex=\"-1\">#</a></h2>\n\
+             <p class=\"rule-marks\"><a class=\"rule-figures\" href=\"f.html\" \
+             title=\"dice\">figures</a></p>",
             "<p class=\"rule\" id=\"roll\"><a class=\"rule-number\" href=\"#roll\">2.1.1</a> \
              <a class=\"rule-figures\" href=\"f.html\" title=\"roll\">figures</a> \
              Roll <em>two</em> dice: &lt;1&gt;.</p>",

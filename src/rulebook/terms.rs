@@ -198,18 +198,6 @@ fn name_key(name: &str) -> String {
         .join(" ")
 }
 
-/// Whether a page (its path in `content/`) is in a scope of pages and
-/// folders; an empty scope holds every page.
-pub(crate) fn in_scope(scope: &[String], page: &str) -> bool {
-    scope.is_empty()
-        || scope.iter().any(|s| {
-            s == page
-                || page
-                    .strip_prefix(s.trim_end_matches('/'))
-                    .is_some_and(|rest| rest.starts_with('/'))
-        })
-}
-
 impl Glossary for Terms {
     fn marker(&self, page: &str) -> Box<dyn MarkTerms + '_> {
         Box::new(Marker::new(self, page))
@@ -259,7 +247,7 @@ impl<'t> Marker<'t> {
     pub fn new(terms: &'t Terms, page: &str) -> Self {
         let glossary = page == super::changes::GLOSSARY_PAGE;
         let used: Vec<bool> = (terms.found.iter())
-            .map(|(scope, auto)| glossary || !auto || !in_scope(scope, page))
+            .map(|(scope, auto)| glossary || !auto || !super::glossary::in_scope(scope, page))
             .collect();
         Marker {
             terms,

@@ -194,7 +194,7 @@ const HIDDEN: [&str; 4] = ["svg", "math", "script", "style"];
 /// The readable text of an HTML fragment: tags dropped, charts and formulas
 /// left out, entities decoded, runs of white space collapsed.
 pub fn plain_text(html: &str) -> String {
-    walk(html, &HIDDEN)
+    walk(html, &HIDDEN, false)
         .iter()
         .map(|s| s.text.as_str())
         .filter(|t| !t.is_empty())
@@ -203,36 +203,56 @@ pub fn plain_text(html: &str) -> String {
 }
 
 /// An article cut at its headings with an `id`, as the index holds it:
-/// tables are data, found through the page, so their cells are left out
-/// with the charts and formulas.
+/// tables' cells included (a reader looks for `4d6kh3` or "reroll once"),
+/// charts and formulas left out.
 pub fn sections(html: &str) -> Vec<Section> {
-    let mut skip = HIDDEN.to_vec();
-    skip.push("table");
-    let mut found = walk(html, &skip);
+    let mut found = walk(html, &HIDDEN, true);
     if found.len() > 1 && found[0].text.is_empty() {
         found.remove(0);
     }
     found
 }
 
-/// The text of `html` by section, leaving out the elements named in `skip`.
-fn walk(html: &str, skip: &[&str]) -> Vec<Section> {
+/// The text of `html` by section, leaving out the elements named in `skip`,
+/// and in tables, when `table_words`, the words without a letter.
+fn walk(html: &str, skip: &[&str], table_words: bool) -> Vec<Section> {
     let mut sections = vec![Section::default()];
     let mut heading: Option<String> = None;
     let mut rest = html;
-    let push = |sections: &mut Vec<Section>, heading: &Option<String>, text: &str| {
+    // Inside a table only words with a letter count (`4d6kh3`, "reroll
+    // once"): its figures, thousands of them in a sweep, are read on the
+    // page, not searched for.
+    let mut tables = 0usize;
+    let push = |sections: &mut Vec<Section>, heading: &Option<String>, text: &str, tables| {
         let section = sections.last_mut().expect("one section at least");
+        if tables > 0 {
+            let mut decoded = String::new();
+            push_decoded(&mut decoded, text);
+            for word in decoded.split_whitespace() {
+                if word.chars().any(char::is_alphabetic) {
+                    section.text.push(' ');
+                    section.text.push_str(word);
+                }
+            }
+            return;
+        }
         push_decoded(&mut section.text, text);
         if heading.is_some() {
             push_decoded(&mut section.heading, text);
         }
     };
     while let Some(open) = rest.find('<') {
-        push(&mut sections, &heading, &rest[..open]);
+        push(&mut sections, &heading, &rest[..open], tables);
         sections.last_mut().expect("one section").text.push(' ');
         let after = &rest[open..];
         let tag_end = after.find('>').map_or(after.len(), |i| i + 1);
         let tag = &after[..tag_end];
+        if !table_words {
+        } else if starts_element(after, "table") {
+            tables += 1;
+        } else if tag == "</table>" {
+            tables = tables.saturating_sub(1);
+        }
         if let Some(level) = heading_level(tag) {
             if let Some(id) = attribute(tag, "id") {
                 sections.push(Section {
@@ -245,6 +265,14 @@ fn walk(html: &str, skip: &[&str]) -> Vec<Section> {
             heading = None;
         } else if tag.starts_with("<a ") && tag.contains("class=\"anchor\"") {
             // The heading's own "#" link is no text.
+            let end = after.find("</a>").map_or(after.len(), |i| i + 4);
+            rest = &after[end..];
+            continue;
+        } else if tag.starts_with("<a ")
+            && (tag.contains("class=\"rule-history\"") || tag.contains("class=\"rule-figures\""))
+        {
+            // A rule's "history" and "figures" links are tools beside it:
+            // "history" would find every rule instead of the history page.
             let end = after.find("</a>").map_or(after.len(), |i| i + 4);
             rest = &after[end..];
             continue;
@@ -266,7 +294,7 @@ fn walk(html: &str, skip: &[&str]) -> Vec<Section> {
         let end = skipped.unwrap_or(tag_end);
         rest = &after[end..];
     }
-    push(&mut sections, &heading, rest);
+    push(&mut sections, &heading, rest, tables);
     for section in &mut sections {
         section.text = collapse(&section.text);
         section.heading = collapse(&section.heading);
@@ -369,8 +397,9 @@ mod tests {
     fn articles_are_cut_at_headings_with_ids() {
         let html = "<h1>Title</h1><p>Intro 52 cards.</p>\
             <h2 id=\"the-rules\">The rules<a class=\"anchor\" href=\"#the-rules\">#</a></h2>\
-            <p>Rule 1.2.3 &lt;b&gt;</p><table><tr><td>7</td></tr></table>\
-            <h3 id=\"a&amp;b\">A &amp; B</h3><p>Last.</p>";
+            <p>Rule 1.2.3 <a class=\"rule-history\" href=\"h.html\">history</a>&lt;b&gt;</p>\
+            <table><tr><td>7</td><td>4d6kh3</td><td>0.5 %</td><td>reroll &amp; once</td></tr>\
+            </table><h3 id=\"a&amp;b\">A &amp; B</h3><p>Last.</p>";
         let found = sections(html);
         let summary: Vec<(&str, &str, &str)> = found
             .iter()
@@ -380,7 +409,12 @@ mod tests {
             summary,
             [
                 ("", "", "Title Intro 52 cards."),
-                ("the-rules", "The rules", "The rules Rule 1.2.3 <b>"),
+                // A table's words, not its figures; no rule's "history".
+                (
+                    "the-rules",
+                    "The rules",
+                    "The rules Rule 1.2.3 <b> 4d6kh3 reroll once"
+                ),
                 ("a&b", "A & B", "A & B Last."),
             ]
         );

@@ -30,7 +30,18 @@
         done();
       }
     });
-    number.insertAdjacentElement("afterend", button);
+    if (/^H[1-6]$/.test(rule.tagName)) {
+      // Out of the heading, so its accessible name stays number and words.
+      var marks = rule.nextElementSibling;
+      if (!marks || !marks.classList.contains("rule-marks")) {
+        marks = document.createElement("p");
+        marks.className = "rule-marks";
+        rule.insertAdjacentElement("afterend", marks);
+      }
+      marks.insertBefore(button, marks.firstChild);
+    } else {
+      number.insertAdjacentElement("afterend", button);
+    }
   });
 })();
 

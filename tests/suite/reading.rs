@@ -547,3 +547,45 @@ fn glossary_definitions_appear_only_where_the_word_has_their_sense() {
     assert!(glossary_marks("rules/random-number-generation.html")
         .contains(&"roll again=Rolling agai".to_string()));
 }
+
+/// The built site's search index: pages, sections and postings.
+fn search_index() -> serde_json::Value {
+    let js = std::fs::read_to_string(site().join("search-index.js")).unwrap();
+    let json = &js[js.find('{').unwrap()..js.rfind('}').unwrap() + 1];
+    serde_json::from_str(json).unwrap()
+}
+
+/// The pages (by link) whose sections hold `word`, best first.
+fn pages_found(index: &serde_json::Value, word: &str) -> Vec<String> {
+    let postings = index["terms"][word].as_array().cloned().unwrap_or_default();
+    let mut hits: Vec<(u64, String)> = postings
+        .chunks(2)
+        .map(|p| {
+            let section = &index["sections"][p[0].as_u64().unwrap() as usize];
+            let page = &index["pages"][section[0].as_u64().unwrap() as usize];
+            (
+                p[1].as_u64().unwrap(),
+                page[1].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    hits.sort_by_key(|h| std::cmp::Reverse(h.0));
+    hits.into_iter().map(|(_, page)| page).collect()
+}
+
+#[test]
+fn search_finds_table_cells_and_the_playground_and_not_every_rules_history_link() {
+    let index = search_index();
+    // The dice syntax table and the playground's syntax guide.
+    let found = pages_found(&index, "4d6kh3");
+    assert!(found.contains(&"dice/index.html".to_string()), "{found:?}");
+    assert!(found.contains(&"playground.html".to_string()), "{found:?}");
+    assert!(!pages_found(&index, "once").is_empty());
+    // "history" is the word of the history pages, not of every rule's
+    // link to its history.
+    let history = pages_found(&index, "history");
+    assert!(
+        !history.iter().any(|p| p == "rules/start-of-game.html"),
+        "{history:?}"
+    );
+}

@@ -160,7 +160,8 @@ fn the_search_index_covers_every_page_and_is_smaller_than_the_text() {
             "dice/method.html",
             "dice/ten.html",
             "guide/reading.html",
-            "index.html"
+            "index.html",
+            "playground.html"
         ]
     );
     let page_of = |word: &str| -> Vec<&str> {
