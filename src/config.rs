@@ -40,8 +40,8 @@ pub struct Config {
     /// The languages the site is translated into, each with its name in
     /// its own language (`fr: Français`); translations live in
     /// `content/_translations/<code>/`.
-    #[serde(default)]
-    pub translations: std::collections::BTreeMap<Language, LanguageName>,
+    #[serde(default, deserialize_with = "language_names")]
+    pub translations: std::collections::BTreeMap<Language, String>,
 }
 
 impl Config {
@@ -288,8 +288,18 @@ impl<'de> Deserialize<'de> for BaseUrl {
 pub struct Language(pub String);
 
 /// A language's name in its own words (`Français`), for the switcher.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LanguageName(pub String);
+struct LanguageName(String);
+
+/// The declared translations, each name checked at its place.
+fn language_names<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<std::collections::BTreeMap<Language, String>, D::Error> {
+    let names: std::collections::BTreeMap<Language, LanguageName> = Deserialize::deserialize(d)?;
+    Ok(names
+        .into_iter()
+        .map(|(code, name)| (code, name.0))
+        .collect())
+}
 
 impl<'de> Deserialize<'de> for LanguageName {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
@@ -449,7 +459,7 @@ mod tests {
         let names: Vec<(&str, &str)> = config
             .translations
             .iter()
-            .map(|(code, name)| (code.0.as_str(), name.0.as_str()))
+            .map(|(code, name)| (code.0.as_str(), name.as_str()))
             .collect();
         assert_eq!(names, [("fr", "Français"), ("pt-BR", "Português")]);
 
