@@ -15,6 +15,7 @@ mod nav;
 mod print;
 mod search;
 pub mod standalone;
+mod translated;
 
 use crate::config::Config;
 use crate::content::{Content, Page};
@@ -26,7 +27,7 @@ use crate::layout::csv::csv;
 use crate::markdown::{self, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
-use crate::rulebook::{self, releases::RuleAt};
+use crate::rulebook::{self, releases::RuleAt, Renumbered};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -41,6 +42,7 @@ pub use document::scenario_json;
 #[cfg(not(feature = "browser"))]
 pub use document::write_scenarios_json;
 pub use expand::Expander;
+pub(crate) use translated::print_page as translated_print_page;
 
 /// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
@@ -135,14 +137,15 @@ pub struct Meta {
 }
 
 /// Render the whole site into memory, with the rules it shows (what a
-/// release records).
+/// release records) and what `fairdice check` says of its translations
+/// (outdated and missing rules, per language).
 pub fn render(
     content: &Content,
     computed: &[Computed],
     tera: &Tera,
     assets: &SiteFiles,
     meta: &Meta,
-) -> Result<(SiteFiles, Vec<RuleAt>)> {
+) -> Result<(SiteFiles, Vec<RuleAt>, Vec<Error>)> {
     let nav = Nav::new(content, computed);
     let site_title = site_title(content, meta);
     let scenarios = computed
@@ -150,7 +153,11 @@ pub fn render(
         .map(|c| (c.scenario.name.as_str(), c))
         .collect();
     let scenario_sources = computed.iter().map(|c| c.scenario);
-    let (book, book_errors) = rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
+    let (book, mut book_errors) =
+        rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
+    let (translations, translation_errors) = rulebook::Translations::new(content, &meta.config);
+    book_errors.extend(translation_errors);
+    let glossaries = translated::glossaries(content, tera)?;
     let history = rulebook::History::new(&content.releases);
     let terms = glossary_terms(content, tera)?;
     let failed = failed_scenarios(content);
@@ -166,14 +173,38 @@ pub fn render(
         meta,
         failed: &failed,
         unreleased: &BTreeSet::new(),
+        translations: &translations,
+        lang: None,
     };
     // Every page is rendered, whatever the others' errors, and a page with
     // errors still has its links checked: a build reports all it can find.
     let pages = renderer.pages(content);
     let scenario_pages = renderer.scenario_pages(computed);
-    let attempts = pages.into_iter().chain(scenario_pages);
+    // The source's words now tell which translated rules are outdated.
+    let current = rule_texts(&pages);
+    let translated_pages = translated::pages(&renderer, &translations, &current, &glossaries);
+    let attempts = pages
+        .into_iter()
+        .chain(scenario_pages)
+        .chain(translated_pages);
     let rendered = checked(attempts, book_errors, content, assets, &failed)?;
     let (mut files, rules) = renderer.indexes(&rendered)?;
+    files.extend(translated::indexes(
+        &renderer,
+        &rendered,
+        &translations,
+        &current,
+    )?);
+    let shown = rendered
+        .iter()
+        .filter(|p| p.source.starts_with(crate::content::TRANSLATIONS))
+        .map(|p| {
+            let rules = p.rules.iter();
+            let at = rules.map(|r| (r.key.clone(), r.line, r.column)).collect();
+            (p.source.clone(), at)
+        })
+        .collect();
+    let report = rulebook::report(&translations, &book, &shown, &current);
     for page in rendered {
         files.extend(page.files);
     }
@@ -181,7 +212,17 @@ pub fn render(
         files.insert(path.clone(), bytes.clone());
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
-    Ok((files, rules))
+    Ok((files, rules, report))
+}
+
+/// The words of every rule rendered, by key.
+fn rule_texts(pages: &[Attempt]) -> BTreeMap<String, String> {
+    pages
+        .iter()
+        .filter_map(|(_, attempt)| attempt.as_ref().ok())
+        .flat_map(|(page, _)| &page.rules)
+        .map(|rule| (rule.key.clone(), rule.text.clone()))
+        .collect()
 }
 
 /// The site's title: the site file's, else the home page's.
@@ -201,9 +242,14 @@ fn site_title(content: &Content, meta: &Meta) -> String {
 /// The glossary's terms, each with its spellings and its mark, for
 /// marking in pages.
 fn glossary_terms(content: &Content, tera: &Tera) -> Result<Option<rulebook::Terms>> {
-    let Some(entries) = &content.glossary else {
-        return Ok(None);
-    };
+    match &content.glossary {
+        Some(entries) => terms_of(entries, tera),
+        None => Ok(None),
+    }
+}
+
+/// The terms of a glossary's `entries`, for marking in pages.
+fn terms_of(entries: &[rulebook::glossary::Entry], tera: &Tera) -> Result<Option<rulebook::Terms>> {
     let _phase = crate::limits::content("preparing the glossary's terms");
     rulebook::Terms::new(
         entries
@@ -369,8 +415,8 @@ fn claim_outputs<'a>(
     }
 }
 
-/// The search index over every rendered page.
-fn search_index(pages: &[RenderedPage]) -> String {
+/// The search index over `pages`.
+fn search_index(pages: &[&RenderedPage]) -> String {
     let docs: Vec<search::SearchDoc> = pages
         .par_iter()
         .map(|page| {
@@ -463,6 +509,10 @@ struct Renderer<'a> {
     /// Keys of the rules whose words differ from the latest release (or
     /// that it lacks): marked as edited since, not yet released.
     unreleased: &'a BTreeSet<String>,
+    /// The site's translations, for the language switcher.
+    translations: &'a rulebook::Translations<'a>,
+    /// The language of the pages rendered, when not the site's own.
+    lang: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -518,9 +568,14 @@ impl Renderer<'_> {
     /// search index, the print page, the not-found page, the sitemap and
     /// the playground.
     fn indexes(&self, rendered: &[RenderedPage]) -> Result<(SiteFiles, Vec<RuleAt>)> {
-        let (index, print) = rayon::join(|| search_index(rendered), || self.print_page(rendered));
+        // Each language has its own index (see `translated`).
+        let own: Vec<&RenderedPage> = rendered
+            .iter()
+            .filter(|p| !p.source.starts_with(crate::content::TRANSLATIONS))
+            .collect();
+        let (index, print) = rayon::join(|| search_index(&own), || self.print_page(rendered));
         let mut files = SiteFiles::new();
-        let texts = rendered
+        let texts = own
             .iter()
             .flat_map(|page| &page.rules)
             .map(|rule| (rule.key.clone(), rule.text.clone()))
@@ -536,6 +591,7 @@ impl Renderer<'_> {
                 &rules,
                 &|key| history.changed_in(key).map(str::to_string),
                 release,
+                &|_| None,
             );
             files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
         }
@@ -566,7 +622,14 @@ impl Renderer<'_> {
         let root = root_prefix(output);
         let mut context = Context::new();
         context.insert("site_title", self.site_title);
-        context.insert("lang", &self.meta.config.language.0);
+        context.insert("lang", self.lang.unwrap_or(&self.meta.config.language.0));
+        // Each language searches its own pages.
+        let prefix = self.lang.map_or(String::new(), |lang| format!("{lang}/"));
+        context.insert(
+            "search_index",
+            &format!("{root}{prefix}{}", paths::SEARCH_INDEX),
+        );
+        context.insert("alternates", &Vec::<rulebook::Language>::new());
         context.insert("page_url", &self.meta.config.page_url(output));
         context.insert("base_href", &None::<&str>);
         context.insert("updated", &None::<&str>);
@@ -642,13 +705,26 @@ impl Renderer<'_> {
     /// A page and the errors of its markdown (rendered past them); an
     /// error only when its template fails.
     fn page<'p>(&self, page: &'p Page) -> Result<(RenderedPage<'p>, Vec<Error>)> {
-        let output = page_output(&page.source);
+        self.page_in(page, None)
+    }
+
+    /// A page, or a translation of one (`translating`).
+    fn page_in<'p>(
+        &self,
+        page: &'p Page,
+        translating: Option<&translated::Translating>,
+    ) -> Result<(RenderedPage<'p>, Vec<Error>)> {
+        let output = translating.map_or_else(|| page_output(&page.source), |t| t.output.clone());
         let phase = crate::limits::content(format!("rendering content/{}", page.source));
-        let (body, errors) = match &page.made {
+        let (mut body, errors) = match &page.made {
             Some(made) => self.made_body(made, page, &output),
-            None => self.markdown_body(page, &output),
+            None => self.markdown_body(page, &output, translating),
         };
         drop(phase);
+        if let Some(translating) = translating {
+            let untranslated = translating.untranslated(&body.rules, self.book);
+            body.html.push_str(&untranslated);
+        }
         let mut errors: Vec<Error> = errors
             .into_iter()
             .map(|e| Error::Source {
@@ -675,6 +751,9 @@ impl Renderer<'_> {
             search::summary(page.description.as_deref(), &search::plain_text(&body.html));
         let mut context = self.context(&output, &page.title, Some(&description), &body.headings);
         let updated = self.source_links(&mut context, &page.source, page.updated.as_deref());
+        let of = translating.map_or(page.source.as_str(), |t| &t.translated.source.source);
+        let alternates = self.translations.alternates(of, &output, &self.meta.config);
+        context.insert("alternates", &alternates);
         context.insert("content", &body.html);
         context.insert("has_h1", &body.headings.iter().any(|h| h.level == 1));
         context.insert("children", &self.nav.children_of(&output));
@@ -693,7 +772,10 @@ impl Renderer<'_> {
             links: body.links,
             files: BTreeMap::from([
                 (output.clone(), html.into_bytes()),
-                (paths::page_markdown(&page.source), markdown_export(page)),
+                (
+                    paths::page_markdown(&rulebook::published(&page.source)),
+                    markdown_export(page),
+                ),
             ]),
             output,
             rules: body.rules,
@@ -703,10 +785,13 @@ impl Renderer<'_> {
 
     /// A page's markdown rendered, numbered on a page of numbered rules,
     /// glossary terms marked.
+    /// A translation (`translating`) is numbered as its source, its
+    /// outdated rules marked, its own language's glossary terms marked.
     fn markdown_body(
         &self,
         page: &Page,
         output: &str,
+        translating: Option<&translated::Translating>,
     ) -> (markdown::Rendered, Vec<markdown::MarkdownError>) {
         let expander = Expander {
             renderer: self,
@@ -714,18 +799,40 @@ impl Renderer<'_> {
             table_ids: Default::default(),
         };
         let open = |opening: &markdown::Opening| {
-            let unreleased = self.unreleased.contains(opening.key);
-            (self.history).opening_html(self.tera, self.book, opening, output, unreleased)
+            let unreleased = translating.is_none() && self.unreleased.contains(opening.key);
+            let html =
+                (self.history).opening_html(self.tera, self.book, opening, output, unreleased)?;
+            let mark = translating.map(|t| t.mark(opening.key, self.book));
+            Ok(html + mark.as_deref().unwrap_or(""))
         };
-        let numbering = self.book.numbering(page, &open);
-        let terms = self
-            .terms
-            .filter(|_| page.source != rulebook::GLOSSARY_PAGE);
+        let numbered_page = translating.map_or(page, |t| t.translated.source);
+        let numbering = self.book.numbering(numbered_page, &open);
+        let renumbered = translating
+            .zip(numbering.as_ref())
+            .map(|(t, inner)| Renumbered {
+                inner: rulebook::Numbering {
+                    chapter: inner.chapter,
+                    stem: inner.stem.clone(),
+                    open: inner.open,
+                },
+                numbers: t.numbers.clone(),
+                source: t.translated.source.source.clone(),
+            });
+        let numbered: Option<&dyn markdown::Numbered> = match &renumbered {
+            Some(renumbered) => Some(renumbered),
+            None => numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
+        };
+        let terms = match translating {
+            Some(t) => t.terms,
+            None => self
+                .terms
+                .filter(|_| page.source != rulebook::GLOSSARY_PAGE),
+        };
         markdown::render_page(
             &page.body,
             page.body_line,
             &expander,
-            numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
+            numbered,
             terms.map(|t| t as &dyn markdown::Glossary),
         )
     }
