@@ -187,7 +187,8 @@ pub fn render(
         .into_iter()
         .chain(scenario_pages)
         .chain(translated_pages);
-    let rendered = checked(attempts, book_errors, content, assets, &failed)?;
+    let reserved = translated::reserved(&translations);
+    let rendered = checked(attempts, book_errors, content, (assets, &reserved), &failed)?;
     let (mut files, rules) = renderer.indexes(&rendered)?;
     files.extend(translated::indexes(
         &renderer,
@@ -281,13 +282,16 @@ fn failed_scenarios(content: &Content) -> BTreeSet<String> {
 /// The pages that rendered, once every check passed over all of them:
 /// each failure, the book's errors, outputs two sources claim, and
 /// broken links, reported together.
+/// `generated`: the template assets, and the files each language's
+/// translations add (see `translated::reserved`).
 fn checked<'p>(
     attempts: impl Iterator<Item = Attempt<'p>>,
     book_errors: Vec<Error>,
     content: &Content,
-    assets: &SiteFiles,
+    generated: (&SiteFiles, &[String]),
     failed: &BTreeSet<String>,
 ) -> Result<Vec<RenderedPage<'p>>> {
+    let (assets, reserved) = generated;
     let mut errors = book_errors;
     let mut rendered = Vec::new();
     // What the sources that failed would have written: links to them are
@@ -313,7 +317,7 @@ fn checked<'p>(
             }
         }
     }
-    let claims = claim_outputs(&rendered, content, assets);
+    let claims = claim_outputs(&rendered, content, assets, reserved);
     errors.extend(claims.errors);
     let mut reachable = claims.paths;
     reachable.extend(unwritten.iter().map(String::as_str));
@@ -376,6 +380,7 @@ fn claim_outputs<'a>(
     rendered: &'a [RenderedPage],
     content: &'a Content,
     assets: &'a SiteFiles,
+    reserved: &'a [String],
 ) -> Planned<'a> {
     use claims::Owner::{Content as From, Generated};
     let mut claims = claims::Claims::default();
@@ -406,6 +411,12 @@ fn claim_outputs<'a>(
         planned.extend(page.files.keys().map(|p| (p.as_str(), From(&page.source))));
     }
     planned.extend(content.assets.keys().map(|p| (p.as_str(), From(p))));
+    // Last, so that a language's folder belongs to its pages.
+    planned.extend(
+        reserved
+            .iter()
+            .map(|path| (path.as_str(), Generated("a translation's index"))),
+    );
     for (path, owner) in &planned {
         claims.file(path, *owner);
     }
@@ -969,8 +980,12 @@ impl Renderer<'_> {
         let sections: Vec<serde_json::Value> = order
             .par_iter()
             .map(|page| {
+                // A page not translated keeps the site's language.
+                let translated = page.source.starts_with(crate::content::TRANSLATIONS);
+                let lang = self.lang.filter(|_| translated);
                 json!({
                     "anchor": anchors[page.output.as_str()],
+                    "lang": lang.unwrap_or(&self.meta.config.language.0),
                     "title": page.title,
                     "output": page.output,
                     "html": print::rewrite(&page.article, &page.output, &anchors),

@@ -186,6 +186,22 @@ pub(super) fn indexes(
     Ok(files)
 }
 
+/// The files each language adds beside its pages, claimed before any
+/// content file can write them.
+pub(super) fn reserved(translations: &Translations) -> Vec<String> {
+    let languages = translations.languages.iter().skip(1);
+    languages
+        .flat_map(|language| {
+            let lang = &language.code;
+            [
+                format!("{lang}/{}", paths::SEARCH_INDEX),
+                format!("{lang}/{}", rulebook::RULES_JSON),
+                print_page(lang),
+            ]
+        })
+        .collect()
+}
+
 /// The rule book's print page in `lang`, at the site root.
 pub(crate) fn print_page(lang: &str) -> String {
     let stem = paths::RULEBOOK_PRINT_PAGE.trim_end_matches(".html");

@@ -287,6 +287,13 @@ fn sibling_bad_inputs_are_refused_too() {
         ),
         "{said}"
     );
+    // A content file where a language's index goes.
+    let said = refused("content/fr/rules.json", "{}\n");
+    assert!(
+        said.contains("content/fr/rules.json:1:1: writes the same file fr/rules.json")
+            && said.contains("a name the build keeps for itself: rename content/fr/rules.json"),
+        "{said}"
+    );
     // The site's own language as a translation.
     let said = refused(
         "fairdice.yaml",
