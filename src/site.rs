@@ -157,6 +157,7 @@ pub fn render(
         rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
     let (translations, translation_errors) = rulebook::Translations::new(content, &meta.config);
     book_errors.extend(translation_errors);
+    book_errors.extend(rulebook::glossary_errors(content, &book));
     let glossaries = translated::glossaries(content, tera)?;
     let history = rulebook::History::new(&content.releases);
     let terms = glossary_terms(content, tera)?;

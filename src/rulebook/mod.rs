@@ -31,6 +31,6 @@ pub(crate) use rules::{rules_json, rules_shown, Book, Placed};
 pub(crate) use terms::TERM_TEMPLATE;
 pub use terms::{Term, Terms};
 pub(crate) use translations::{
-    outdated, published, report, Language, Renumbered, Translated, Translations,
+    glossary_errors, outdated, published, report, Language, Renumbered, Translated, Translations,
 };
 pub(crate) use views::glossary_html;

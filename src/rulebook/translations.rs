@@ -256,6 +256,28 @@ fn own_name(code: &str) -> String {
     name.into()
 }
 
+/// The translated glossaries' entries that point at a rule no page has,
+/// each at its line (as the source glossary's are).
+pub(crate) fn glossary_errors(content: &Content, book: &Book) -> Vec<Error> {
+    let glossaries = content.translated_glossaries.iter();
+    let entries = glossaries.flat_map(|(lang, entries)| entries.iter().map(move |e| (lang, e)));
+    entries
+        .filter_map(|(lang, entry)| {
+            let key = entry.rule.as_ref()?;
+            (book.is_complete() && book.get(key).is_none()).then(|| Error::Source {
+                file: paths::content_file(&format!("{TRANSLATIONS}{lang}/_glossary.yaml")),
+                line: entry.line,
+                column: 1,
+                message: format!(
+                    "glossary: {:?} points at rule {key:?}, which no rule has; {}",
+                    entry.term,
+                    book.known_keys()
+                ),
+            })
+        })
+        .collect()
+}
+
 /// Each rule of a translation and whether it is outdated: the source's
 /// words now (`current`, by key) differ from its words at the release the
 /// translator worked from (or that release did not hold the rule).

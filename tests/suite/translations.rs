@@ -142,6 +142,38 @@ fn the_page_marks_the_outdated_rule_and_shows_the_missing_one_in_english() {
 }
 
 #[test]
+fn a_translated_glossary_marks_its_terms_in_its_language_only() {
+    let dir = translated_site();
+    write(
+        dir.path(),
+        "content/_translations/fr/_glossary.yaml",
+        "- term: égalité\n  definition: Deux joueurs ou plus au même total.\n  rule: ties\n",
+    );
+    build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+    let page = read(dir.path(), "fr/rules/start.html");
+    assert!(
+        page.contains(
+            "<span class=\"term\" tabindex=\"0\" data-definition=\"Deux joueurs ou plus au même \
+             total.\">égalité</span>"
+        ),
+        "{page}"
+    );
+    assert!(!read(dir.path(), "rules/start.html").contains("class=\"term\""));
+    write(
+        dir.path(),
+        "content/_translations/fr/_glossary.yaml",
+        "- term: égalité\n  definition: x\n  rule: tie\n",
+    );
+    let said = build(&Project::at(dir.path())).unwrap_err().to_string();
+    assert!(
+        said.contains(
+            "content/_translations/fr/_glossary.yaml:1:1: glossary: \"égalité\" points at rule \"tie\""
+        ),
+        "{said}"
+    );
+}
+
+#[test]
 fn with_a_base_url_hreflang_links_are_absolute() {
     let dir = translated_site();
     write(
