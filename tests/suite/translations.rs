@@ -142,6 +142,33 @@ fn the_page_marks_the_outdated_rule_and_shows_the_missing_one_in_english() {
 }
 
 #[test]
+fn a_cross_reference_in_a_translation_leads_to_the_rule_in_its_language() {
+    let dir = translated_site();
+    write(
+        dir.path(),
+        "content/rules/more.md",
+        "---\ntitle: More\n---\nSee {{ rule(key=\"ties\") }}. {#more}\n",
+    );
+    write(
+        dir.path(),
+        "content/_translations/fr/rules/more.md",
+        "---\ntitle: Plus\ntranslated_from: \"1.0.0\"\n---\nVoir {{ rule(key=\"ties\") }}. {#more}\n",
+    );
+    build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+    let page = read(dir.path(), "fr/rules/more.html");
+    assert!(
+        page.contains("<a href=\"../../fr/rules/start.html#ties\">rule 2.1.2</a>"),
+        "{page}"
+    );
+    let english = read(dir.path(), "rules/more.html");
+    assert!(
+        english.contains("<a href=\"../rules/start.html#ties\">rule 2.1.2</a>"),
+        "{english}"
+    );
+    assert!(crate::common::broken_links(&dir.path().join("site")).is_empty());
+}
+
+#[test]
 fn a_translated_glossary_marks_its_terms_in_its_language_only() {
     let dir = translated_site();
     write(
@@ -334,5 +361,58 @@ fn sibling_bad_inputs_are_refused_too() {
     assert!(
         said.contains("fairdice.yaml:3:3: translations: \"en\" is the site's own language"),
         "{said}"
+    );
+}
+
+/// Loads `search.js` in node with a stand-in document, and prints how it
+/// splits the query given.
+const QUERY_HARNESS: &str = r#"const fs = require("fs");
+const src = fs.readFileSync(process.argv[2], "utf8");
+function el() { return { hidden: true, children: [], textContent: "", className: "", style: {},
+  addEventListener() {}, appendChild(c) { this.children.push(c); return c; }, setAttribute() {}, getAttribute() { return ""; },
+  removeAttribute() {}, querySelectorAll() { return []; }, focus() {}, classList: { add() {}, remove() {} } }; }
+const els = {};
+global.document = { getElementById(id) { return els[id] || (els[id] = el()); }, createElement: el,
+  createTextNode(t) { return { text: t }; }, documentElement: el(), addEventListener() {} };
+global.window = { FAIRDICE_SEARCH: JSON.parse(process.argv[3]), location: { search: "" }, addEventListener() {} };
+global.location = window.location;
+const wrapped = src.replace(/^\(function \(\) \{/m, "(function () { global.__t = function (q) { return queryWords(q); };");
+eval(wrapped);
+console.log(JSON.stringify(global.__t(process.argv[4])));
+"#;
+
+/// search.js cuts Chinese and Japanese queries into the pairs of
+/// characters the index holds (search.rs's `words`, unit-tested on the
+/// same text). Skipped without node.
+#[test]
+fn search_js_cuts_queries_as_the_index_does() {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("node not found: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let harness = dir.path().join("harness.js");
+    fs::write(&harness, QUERY_HARNESS).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/assets/search.js");
+    let out = std::process::Command::new("node")
+        .arg(&harness)
+        .arg(&script)
+        .arg(r#"{"pages":[],"sections":[],"terms":{}}"#)
+        .arg("掷骰子决定先手。Dé 子 サイコロを振る2回")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let words: Vec<String> = serde_json::from_str(said.trim())
+        .unwrap_or_else(|_| panic!("{said}{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(
+        words,
+        [
+            "掷骰", "骰子", "子决", "决定", "定先", "先手", "dé", "子", "サイ", "イコ", "コロ",
+            "ロを", "を振", "振る", "2", "回"
+        ]
     );
 }
