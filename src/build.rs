@@ -72,6 +72,9 @@ pub struct Summary {
     /// Problems that do not fail the build: folders without `_index.md`,
     /// numbered rules without a key.
     pub warnings: Vec<Error>,
+    /// Per language, the translated rules outdated and the rules missing,
+    /// which `fairdice check` lists.
+    pub translations: Vec<Error>,
 }
 
 /// A site rendered in memory, with the gates that did not hold.
@@ -179,7 +182,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
             &mut problems,
         )
     });
-    let Some((files, rules)) = files.filter(|_| problems.is_empty()) else {
+    let Some((files, rules, translations)) = files.filter(|_| problems.is_empty()) else {
         if gates == Gates::Apply {
             problems.extend(gate_failures);
         }
@@ -187,6 +190,7 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
     };
     let mut summary = summary(&content, &files, timings, started);
     summary.warnings = site::warnings(&content, &computed);
+    summary.translations = translations;
     Ok(Built {
         files,
         summary,
@@ -513,6 +517,7 @@ fn summary(
         timings,
         elapsed: started.elapsed(),
         warnings: Vec::new(),
+        translations: Vec::new(),
     }
 }
 

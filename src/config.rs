@@ -37,6 +37,11 @@ pub struct Config {
     /// The branch edit links open (default `main`).
     #[serde(default)]
     pub branch: Branch,
+    /// The languages the site is translated into, each with its name in
+    /// its own language (`fr: Français`); translations live in
+    /// `content/_translations/<code>/`.
+    #[serde(default, deserialize_with = "language_names")]
+    pub translations: std::collections::BTreeMap<Language, String>,
 }
 
 impl Config {
@@ -82,7 +87,43 @@ pub fn parse(text: &str) -> std::result::Result<Config, (usize, usize, String)> 
     if blank {
         return Ok(Config::default());
     }
-    crate::yaml::read(text)
+    let config: Config = crate::yaml::read(text)?;
+    if config.translations.contains_key(&config.language) {
+        let code = &config.language.0;
+        let (line, column) = key_place(text, code);
+        return Err((
+            line,
+            column,
+            format!(
+                "translations: {code:?} is the site's own language (`language: {code}`): list \
+                 only the languages the pages are translated into"
+            ),
+        ));
+    }
+    Ok(config)
+}
+
+/// Where the key `code` is written under `translations:`, for errors.
+fn key_place(text: &str, code: &str) -> (usize, usize) {
+    let under = text
+        .lines()
+        .position(|l| l.starts_with("translations:"))
+        .unwrap_or(0);
+    text.lines()
+        .enumerate()
+        .skip(under)
+        .find_map(|(i, l)| {
+            let column = l.len() - l.trim_start().len();
+            let key = l.trim_start().trim_start_matches(['"', '\'']);
+            key.starts_with(code)
+                .then_some((i + 1, column + 1))
+                .filter(|_| {
+                    key[code.len()..]
+                        .trim_start_matches(['"', '\''])
+                        .starts_with(':')
+                })
+        })
+        .unwrap_or((under + 1, 1))
 }
 
 /// A value read from a string and checked by `check`, which says what was
@@ -243,8 +284,38 @@ impl<'de> Deserialize<'de> for BaseUrl {
 }
 
 /// A language tag such as `en`, `fr` or `pt-BR` (BCP 47's shape).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Language(pub String);
+
+/// A language's name in its own words (`Français`), for the switcher.
+struct LanguageName(String);
+
+/// The declared translations, each name checked at its place.
+fn language_names<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<std::collections::BTreeMap<Language, String>, D::Error> {
+    let names: std::collections::BTreeMap<Language, LanguageName> = Deserialize::deserialize(d)?;
+    Ok(names
+        .into_iter()
+        .map(|(code, name)| (code, name.0))
+        .collect())
+}
+
+impl<'de> Deserialize<'de> for LanguageName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        checked(d, |text| {
+            let text = text.trim();
+            if text.is_empty() || text.contains(['\n', '\r']) {
+                return Err(
+                    "expected the language's name in its own language on one line, such as \
+                     \"Français\""
+                        .into(),
+                );
+            }
+            Ok(LanguageName(text.to_string()))
+        })
+    }
+}
 
 impl Default for Language {
     fn default() -> Self {
@@ -379,6 +450,34 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn translations_are_languages_with_their_own_names() {
+        let config =
+            parse("language: en\ntranslations:\n  fr: Français\n  pt-BR: Português\n").unwrap();
+        let names: Vec<(&str, &str)> = config
+            .translations
+            .iter()
+            .map(|(code, name)| (code.0.as_str(), name.as_str()))
+            .collect();
+        assert_eq!(names, [("fr", "Français"), ("pt-BR", "Português")]);
+
+        let (line, column, message) =
+            error("language: fr\ntranslations:\n  en: English\n  fr: Français\n");
+        assert_eq!((line, column), (4, 3));
+        assert!(message.contains("is the site's own language"), "{message}");
+
+        let (line, column, message) = error("translations:\n  french: Français\n");
+        assert_eq!((line, column), (2, 3));
+        assert!(
+            message.contains("\"french\" is not a language tag"),
+            "{message}"
+        );
+
+        let (line, _, message) = error("translations:\n  fr: \"\"\n");
+        assert_eq!(line, 2);
+        assert!(message.contains("name in its own language"), "{message}");
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub struct Page {
     /// What the page shows when the rule book made it (its body is then
     /// empty): data the site renders, not markdown.
     pub made: Option<Made>,
+    /// For a translation: the release its translator worked from, with the
+    /// line and column where it is written.
+    pub translated_from: Option<(String, usize, usize)>,
 }
 
 impl Page {
@@ -68,6 +71,11 @@ pub struct Content {
     pub releases: Vec<releases::Release>,
     /// The glossary (`_glossary.yaml`), if the site has one.
     pub glossary: Option<Vec<glossary::Entry>>,
+    /// Translated pages (`_translations/<lang>/<page>`), sorted by path;
+    /// each page's `source` is its own file below `content/`.
+    pub translated: Vec<Page>,
+    /// Translated glossaries by language (`_translations/<lang>/_glossary.yaml`).
+    pub translated_glossaries: BTreeMap<String, Vec<glossary::Entry>>,
     /// Sources that could not be read or parsed (their errors say why). A
     /// build goes on without them to find every other problem, and a link
     /// or shortcode naming one of them is not an error of its own.
@@ -85,6 +93,8 @@ struct FrontMatter {
     #[serde(default)]
     numbered: bool,
     updated: Option<crate::history::Date>,
+    #[serde(default)]
+    translated_from: Option<serde_yaml::Value>,
 }
 
 /// Read every page, scenario and asset below `dir` under the default budget.
@@ -128,6 +138,9 @@ pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)
         }
         let name = format!("{prefix}{relative}");
         let loaded = (|| {
+            if let Some(inside) = relative.strip_prefix(TRANSLATIONS) {
+                return read_translation(&mut content, inside, bytes, &prefix);
+            }
             match Path::new(&relative).extension().and_then(|e| e.to_str()) {
                 Some("md") => {
                     let text = utf8(bytes, &name)?;
@@ -180,6 +193,59 @@ pub fn load_partial(dir: &Path, budget: &Budget) -> Result<(Content, Vec<Error>)
     content.failed = failed;
     releases::sort(&mut content.releases);
     Ok((content, errors))
+}
+
+/// The folder of translated pages, below `content/`.
+pub(crate) const TRANSLATIONS: &str = "_translations/";
+
+/// A file of `_translations/`: a translated page (`<lang>/<page>.md`, with
+/// `translated_from`) or glossary (`<lang>/_glossary.yaml`). Scenarios,
+/// data and figures are the source's, never translated by hand.
+fn read_translation(
+    content: &mut Content,
+    inside: &str,
+    bytes: Vec<u8>,
+    prefix: &str,
+) -> Result<()> {
+    let relative = format!("{TRANSLATIONS}{inside}");
+    let name = format!("{prefix}{relative}");
+    let (lang, rest) = inside.split_once('/').unwrap_or(("", inside));
+    if lang.is_empty() {
+        return Err(located(
+            &name,
+            "a translation goes in a folder named after its language: \
+             content/_translations/<lang>/<the source page's path>, such as \
+             content/_translations/fr/rules/start-of-game.md"
+                .into(),
+        ));
+    }
+    if rest == glossary::SOURCE {
+        let text = utf8(bytes, &name)?;
+        let entries = glossary::parse(&text, &format!("{prefix}{TRANSLATIONS}{lang}/"))?;
+        content.translated_glossaries.insert(lang.into(), entries);
+        return Ok(());
+    }
+    if !rest.ends_with(".md") {
+        return Err(located(
+            &name,
+            "only pages (.md) and the glossary (_glossary.yaml) are translated: a page's \
+             scenarios, figures and data are the source's, so its numbers are never \
+             translated by hand; remove this file"
+                .into(),
+        ));
+    }
+    let text = utf8(bytes, &name)?;
+    let page = parse_page(&relative, &text, prefix)?;
+    if page.translated_from.is_none() {
+        return Err(located(
+            &name,
+            "a translation says which release its translator worked from: start the page \
+             with front matter `---\\ntranslated_from: \"1.0.0\"\\n---`"
+                .into(),
+        ));
+    }
+    content.translated.push(page);
+    Ok(())
 }
 
 /// Extensions of files a browser runs or renders as active content (pages,
@@ -613,6 +679,10 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
         })?,
         _ => FrontMatter::default(),
     };
+    let translated_from = match front.translated_from {
+        None => None,
+        Some(value) => Some(release_named(source, text, prefix, value)?),
+    };
     Ok(Page {
         source: source.to_string(),
         title: front.title.unwrap_or(fallback_title),
@@ -623,7 +693,42 @@ pub fn parse_page(source: &str, text: &str, prefix: &str) -> Result<Page> {
         body_line,
         numbered: front.numbered,
         made: None,
+        translated_from,
     })
+}
+
+/// The release a translation names in `translated_from`, with its place;
+/// an error on a page that is not a translation, or a value that is not a
+/// version.
+fn release_named(
+    source: &str,
+    text: &str,
+    prefix: &str,
+    value: serde_yaml::Value,
+) -> Result<(String, usize, usize)> {
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("translated_from:"))
+        .map_or(1, |i| i + 1);
+    let column = "translated_from: ".len() + 1;
+    let fail = |message: String| Error::Source {
+        file: format!("{prefix}{source}"),
+        line,
+        column,
+        message: format!("front matter: translated_from: {message}"),
+    };
+    if !source.starts_with(TRANSLATIONS) {
+        return Err(fail(format!(
+            "only a translation names the release it was translated from; a translation of \
+             this page goes in content/{TRANSLATIONS}<lang>/{source}"
+        )));
+    }
+    match value {
+        serde_yaml::Value::String(version) => Ok((version, line, column)),
+        _ => Err(fail(
+            "expected a release's version in quotes, such as \"1.0.0\"".into(),
+        )),
+    }
 }
 
 /// `(front matter, body, body's first line)`; `Err(line)` when unclosed.

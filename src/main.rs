@@ -65,6 +65,10 @@ enum Command {
     Check {
         #[command(flatten)]
         site: SiteArgs,
+        /// Fail when a translation has outdated or missing rules (they are
+        /// listed, per language, as warnings either way).
+        #[arg(long)]
+        translations_strict: bool,
     },
     /// Compute scenario files and print their exact results.
     Eval {
@@ -125,6 +129,10 @@ enum Command {
         /// rule book.
         #[arg(long)]
         all: bool,
+        /// Print the rule book in this language (one of `translations:` in
+        /// fairdice.yaml), each page's translation where there is one.
+        #[arg(long, conflicts_with = "all")]
+        lang: Option<String>,
         #[command(flatten)]
         site: SiteArgs,
     },
@@ -192,7 +200,10 @@ fn main() -> ExitCode {
                 }
             },
         ),
-        Command::Check { site } => project(&site, ui).map_or_else(|o| o, |p| check(&p, ui)),
+        Command::Check {
+            site,
+            translations_strict,
+        } => project(&site, ui).map_or_else(|o| o, |p| check(&p, translations_strict, ui)),
         Command::Eval {
             files,
             json,
@@ -211,8 +222,12 @@ fn main() -> ExitCode {
             output,
             force,
             all,
+            lang,
             site,
-        } => project(&site, ui).map_or_else(|o| o, |p| pdf(&p, &output, force, all, ui)),
+        } => project(&site, ui).map_or_else(
+            |o| o,
+            |p| pdf(&p, &output, force, (all, lang.as_deref()), ui),
+        ),
         Command::Roll {
             expressions,
             json,
@@ -318,7 +333,7 @@ fn stale_check(project: &Project, ui: Ui) -> Exit {
 }
 
 /// `check`: the gates and the stale-site comparison together.
-fn check(project: &Project, ui: Ui) -> Exit {
+fn check(project: &Project, translations_strict: bool, ui: Ui) -> Exit {
     let verification = match build::check(project) {
         Ok(v) => v,
         Err(err) => return failed(&err, ui),
@@ -326,8 +341,19 @@ fn check(project: &Project, ui: Ui) -> Exit {
     for warning in &verification.summary.warnings {
         ui.warning(warning);
     }
+    let translations = &verification.summary.translations;
+    for found in translations {
+        ui.warning(found);
+    }
     for err in &verification.gate_failures {
         ui.error(err);
+    }
+    if translations_strict && !translations.is_empty() {
+        ui.error(&Error::Usage(format!(
+            "--translations-strict: {} outdated or missing translation(s) listed above",
+            translations.len()
+        )));
+        return Exit::Failure;
     }
     if !verification.diff.is_clean() {
         print_diff(&verification.diff, &project.out, ui);
@@ -525,7 +551,8 @@ fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) 
     }
 }
 
-fn pdf(project: &Project, output: &Path, force: bool, all: bool, ui: Ui) -> Exit {
+/// `what`: the whole site (`--all`), or the rule book in a language.
+fn pdf(project: &Project, output: &Path, force: bool, what: (bool, Option<&str>), ui: Ui) -> Exit {
     let folders = [
         project.root.join("content"),
         project.root.join("templates"),
@@ -543,7 +570,7 @@ fn pdf(project: &Project, output: &Path, force: bool, all: bool, ui: Ui) -> Exit
         ui.error(&err);
         return Exit::Usage;
     }
-    match fairdice::rulebook::publish::pdf(project, output, all) {
+    match fairdice::rulebook::publish::pdf(project, output, what) {
         Ok(()) => {
             ui.note(&format!("wrote {}", output.display()));
             Exit::Success

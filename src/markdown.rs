@@ -1270,7 +1270,7 @@ pub(crate) mod tests {
             out.html
         );
         assert!(
-            out.html.trim_end().ends_with("</table>\n</div>"),
+            out.html.trim_end().ends_with("</table>\n</section>"),
             "{}",
             out.html
         );

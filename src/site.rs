@@ -15,6 +15,7 @@ mod nav;
 mod print;
 mod search;
 pub mod standalone;
+mod translated;
 
 use crate::config::Config;
 use crate::content::{Content, Page};
@@ -26,7 +27,7 @@ use crate::layout::csv::csv;
 use crate::markdown::{self, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
 use crate::paths::{self, page_output, root_prefix};
-use crate::rulebook::{self, releases::RuleAt};
+use crate::rulebook::{self, releases::RuleAt, Renumbered};
 use crate::scenario::Scenario;
 use nav::Nav;
 use rayon::prelude::*;
@@ -41,6 +42,7 @@ pub use document::scenario_json;
 #[cfg(not(feature = "browser"))]
 pub use document::write_scenarios_json;
 pub use expand::Expander;
+pub(crate) use translated::print_page as translated_print_page;
 
 /// A scenario with its laid-out page, as the site receives it.
 pub struct Computed<'a> {
@@ -135,14 +137,15 @@ pub struct Meta {
 }
 
 /// Render the whole site into memory, with the rules it shows (what a
-/// release records).
+/// release records) and what `fairdice check` says of its translations
+/// (outdated and missing rules, per language).
 pub fn render(
     content: &Content,
     computed: &[Computed],
     tera: &Tera,
     assets: &SiteFiles,
     meta: &Meta,
-) -> Result<(SiteFiles, Vec<RuleAt>)> {
+) -> Result<(SiteFiles, Vec<RuleAt>, Vec<Error>)> {
     let nav = Nav::new(content, computed);
     let site_title = site_title(content, meta);
     let scenarios = computed
@@ -150,7 +153,12 @@ pub fn render(
         .map(|c| (c.scenario.name.as_str(), c))
         .collect();
     let scenario_sources = computed.iter().map(|c| c.scenario);
-    let (book, book_errors) = rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
+    let (book, mut book_errors) =
+        rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
+    let (translations, translation_errors) = rulebook::Translations::new(content, &meta.config);
+    book_errors.extend(translation_errors);
+    book_errors.extend(rulebook::glossary_errors(content, &book));
+    let glossaries = translated::glossaries(content, tera)?;
     let history = rulebook::History::new(&content.releases);
     let terms = glossary_terms(content, tera)?;
     let failed = failed_scenarios(content);
@@ -166,14 +174,39 @@ pub fn render(
         meta,
         failed: &failed,
         unreleased: &BTreeSet::new(),
+        translations: &translations,
+        lang: None,
     };
     // Every page is rendered, whatever the others' errors, and a page with
     // errors still has its links checked: a build reports all it can find.
     let pages = renderer.pages(content);
     let scenario_pages = renderer.scenario_pages(computed);
-    let attempts = pages.into_iter().chain(scenario_pages);
-    let rendered = checked(attempts, book_errors, content, assets, &failed)?;
+    // The source's words now tell which translated rules are outdated.
+    let current = rule_texts(&pages);
+    let translated_pages = translated::pages(&renderer, &translations, &current, &glossaries);
+    let attempts = pages
+        .into_iter()
+        .chain(scenario_pages)
+        .chain(translated_pages);
+    let reserved = translated::reserved(&translations);
+    let rendered = checked(attempts, book_errors, content, (assets, &reserved), &failed)?;
     let (mut files, rules) = renderer.indexes(&rendered)?;
+    files.extend(translated::indexes(
+        &renderer,
+        &rendered,
+        &translations,
+        &current,
+    )?);
+    let shown = rendered
+        .iter()
+        .filter(|p| p.source.starts_with(crate::content::TRANSLATIONS))
+        .map(|p| {
+            let rules = p.rules.iter();
+            let at = rules.map(|r| (r.key.clone(), r.line, r.column)).collect();
+            (p.source.clone(), at)
+        })
+        .collect();
+    let report = rulebook::report(&translations, &book, &shown, &current);
     for page in rendered {
         files.extend(page.files);
     }
@@ -181,7 +214,17 @@ pub fn render(
         files.insert(path.clone(), bytes.clone());
     }
     files.insert(MARKER.into(), MARKER_TEXT.as_bytes().to_vec());
-    Ok((files, rules))
+    Ok((files, rules, report))
+}
+
+/// The words of every rule rendered, by key.
+fn rule_texts(pages: &[Attempt]) -> BTreeMap<String, String> {
+    pages
+        .iter()
+        .filter_map(|(_, attempt)| attempt.as_ref().ok())
+        .flat_map(|(page, _)| &page.rules)
+        .map(|rule| (rule.key.clone(), rule.text.clone()))
+        .collect()
 }
 
 /// The site's title: the site file's, else the home page's.
@@ -201,16 +244,26 @@ fn site_title(content: &Content, meta: &Meta) -> String {
 /// The glossary's terms, each with its spellings and its mark, for
 /// marking in pages.
 fn glossary_terms(content: &Content, tera: &Tera) -> Result<Option<rulebook::Terms>> {
-    let Some(entries) = &content.glossary else {
-        return Ok(None);
-    };
+    match &content.glossary {
+        Some(entries) => terms_of(content, entries, rulebook::glossary::SOURCE, tera),
+        None => Ok(None),
+    }
+}
+
+/// The terms of a glossary's `entries` (from `file` in `content/`), for
+/// marking in pages; their scopes are checked against the site's pages.
+fn terms_of(
+    content: &Content,
+    entries: &[rulebook::glossary::Entry],
+    file: &str,
+    tera: &Tera,
+) -> Result<Option<rulebook::Terms>> {
     let _phase = crate::limits::content("preparing the glossary's terms");
     let sources: Vec<&str> = (content.pages.iter().map(|p| p.source.as_str()))
         .chain(content.scenarios.iter().map(|s| s.source.as_str()))
         .chain(content.failed.iter().map(String::as_str))
         .collect();
-    let file = format!("content/{}", rulebook::glossary::SOURCE);
-    rulebook::glossary::check_scopes(entries, &sources, &file)?;
+    rulebook::glossary::check_scopes(entries, &sources, &format!("content/{file}"))?;
     rulebook::Terms::new(
         entries
             .iter()
@@ -243,13 +296,16 @@ fn failed_scenarios(content: &Content) -> BTreeSet<String> {
 /// The pages that rendered, once every check passed over all of them:
 /// each failure, the book's errors, outputs two sources claim, and
 /// broken links, reported together.
+/// `generated`: the template assets, and the files each language's
+/// translations add (see `translated::reserved`).
 fn checked<'p>(
     attempts: impl Iterator<Item = Attempt<'p>>,
     book_errors: Vec<Error>,
     content: &Content,
-    assets: &SiteFiles,
+    generated: (&SiteFiles, &[String]),
     failed: &BTreeSet<String>,
 ) -> Result<Vec<RenderedPage<'p>>> {
+    let (assets, reserved) = generated;
     let mut errors = book_errors;
     let mut rendered = Vec::new();
     // What the sources that failed would have written: links to them are
@@ -275,7 +331,7 @@ fn checked<'p>(
             }
         }
     }
-    let claims = claim_outputs(&rendered, content, assets);
+    let claims = claim_outputs(&rendered, content, assets, reserved);
     errors.extend(claims.errors);
     let mut reachable = claims.paths;
     reachable.extend(unwritten.iter().map(String::as_str));
@@ -338,6 +394,7 @@ fn claim_outputs<'a>(
     rendered: &'a [RenderedPage],
     content: &'a Content,
     assets: &'a SiteFiles,
+    reserved: &'a [String],
 ) -> Planned<'a> {
     use claims::Owner::{Content as From, Generated};
     let mut claims = claims::Claims::default();
@@ -368,6 +425,12 @@ fn claim_outputs<'a>(
         planned.extend(page.files.keys().map(|p| (p.as_str(), From(&page.source))));
     }
     planned.extend(content.assets.keys().map(|p| (p.as_str(), From(p))));
+    // Last, so that a language's folder belongs to its pages.
+    planned.extend(
+        reserved
+            .iter()
+            .map(|path| (path.as_str(), Generated("a translation's index"))),
+    );
     for (path, owner) in &planned {
         claims.file(path, *owner);
     }
@@ -377,9 +440,10 @@ fn claim_outputs<'a>(
     }
 }
 
-/// The search index over every rendered page and the playground (its
-/// whole page, `playground`), whose syntax guide answers notation questions.
-fn search_index(pages: &[RenderedPage], playground: &str) -> String {
+/// The search index over `pages` and, in the site's own language, the
+/// playground (its whole page), whose syntax guide answers notation
+/// questions.
+fn search_index(pages: &[&RenderedPage], playground: Option<&str>) -> String {
     let doc = |title: &str, output: &str, description: Option<&str>, article: &str| {
         let sections = search::sections(article);
         let first = sections.first().map_or("", |s| s.text.as_str());
@@ -397,12 +461,10 @@ fn search_index(pages: &[RenderedPage], playground: &str) -> String {
             doc(&page.title, &page.output, description, &page.article)
         })
         .collect();
-    docs.push(doc(
-        PLAYGROUND_TITLE,
-        paths::PLAYGROUND_PAGE,
-        None,
-        article_of(playground),
-    ));
+    if let Some(playground) = playground {
+        let article = article_of(playground);
+        docs.push(doc(PLAYGROUND_TITLE, paths::PLAYGROUND_PAGE, None, article));
+    }
     search::index_js(&docs)
 }
 
@@ -485,6 +547,10 @@ struct Renderer<'a> {
     /// Keys of the rules whose words differ from the latest release (or
     /// that it lacks): marked as edited since, not yet released.
     unreleased: &'a BTreeSet<String>,
+    /// The site's translations, for the language switcher.
+    translations: &'a rulebook::Translations<'a>,
+    /// The language of the pages rendered, when not the site's own.
+    lang: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -540,13 +606,18 @@ impl Renderer<'_> {
     /// search index, the print page, the not-found page, the sitemap and
     /// the playground.
     fn indexes(&self, rendered: &[RenderedPage]) -> Result<(SiteFiles, Vec<RuleAt>)> {
+        // Each language has its own index (see `translated`).
+        let own: Vec<&RenderedPage> = rendered
+            .iter()
+            .filter(|p| !p.source.starts_with(crate::content::TRANSLATIONS))
+            .collect();
         let playground = self.playground_page()?;
         let (index, print) = rayon::join(
-            || search_index(rendered, &playground),
+            || search_index(&own, Some(&playground)),
             || self.print_page(rendered),
         );
         let mut files = SiteFiles::new();
-        let texts = rendered
+        let texts = own
             .iter()
             .flat_map(|page| &page.rules)
             .map(|rule| (rule.key.clone(), rule.text.clone()))
@@ -562,6 +633,7 @@ impl Renderer<'_> {
                 &rules,
                 &|key| history.changed_in(key).map(str::to_string),
                 release,
+                &|_| None,
             );
             files.insert(rulebook::RULES_JSON.into(), json.into_bytes());
         }
@@ -589,7 +661,14 @@ impl Renderer<'_> {
         let root = root_prefix(output);
         let mut context = Context::new();
         context.insert("site_title", self.site_title);
-        context.insert("lang", &self.meta.config.language.0);
+        context.insert("lang", self.lang.unwrap_or(&self.meta.config.language.0));
+        // Each language searches its own pages.
+        let prefix = self.lang.map_or(String::new(), |lang| format!("{lang}/"));
+        context.insert(
+            "search_index",
+            &format!("{root}{prefix}{}", paths::SEARCH_INDEX),
+        );
+        context.insert("alternates", &Vec::<rulebook::Language>::new());
         context.insert("page_url", &self.meta.config.page_url(output));
         context.insert("base_href", &None::<&str>);
         context.insert("updated", &None::<&str>);
@@ -665,13 +744,26 @@ impl Renderer<'_> {
     /// A page and the errors of its markdown (rendered past them); an
     /// error only when its template fails.
     fn page<'p>(&self, page: &'p Page) -> Result<(RenderedPage<'p>, Vec<Error>)> {
-        let output = page_output(&page.source);
+        self.page_in(page, None)
+    }
+
+    /// A page, or a translation of one (`translating`).
+    fn page_in<'p>(
+        &self,
+        page: &'p Page,
+        translating: Option<&translated::Translating>,
+    ) -> Result<(RenderedPage<'p>, Vec<Error>)> {
+        let output = translating.map_or_else(|| page_output(&page.source), |t| t.output.clone());
         let phase = crate::limits::content(format!("rendering content/{}", page.source));
-        let (body, errors) = match &page.made {
+        let (mut body, errors) = match &page.made {
             Some(made) => self.made_body(made, page, &output),
-            None => self.markdown_body(page, &output),
+            None => self.markdown_body(page, &output, translating),
         };
         drop(phase);
+        if let Some(translating) = translating {
+            let untranslated = translating.untranslated(&body.rules, self.book);
+            body.html.push_str(&untranslated);
+        }
         let mut errors: Vec<Error> = errors
             .into_iter()
             .map(|e| Error::Source {
@@ -698,6 +790,9 @@ impl Renderer<'_> {
             search::summary(page.description.as_deref(), &search::plain_text(&body.html));
         let mut context = self.context(&output, &page.title, Some(&description), &body.headings);
         let updated = self.source_links(&mut context, &page.source, page.updated.as_deref());
+        let of = translating.map_or(page.source.as_str(), |t| &t.translated.source.source);
+        let alternates = self.translations.alternates(of, &output, &self.meta.config);
+        context.insert("alternates", &alternates);
         context.insert("content", &body.html);
         context.insert("has_h1", &body.headings.iter().any(|h| h.level == 1));
         context.insert("children", &self.nav.children_of(&output));
@@ -716,7 +811,10 @@ impl Renderer<'_> {
             links: body.links,
             files: BTreeMap::from([
                 (output.clone(), html.into_bytes()),
-                (paths::page_markdown(&page.source), markdown_export(page)),
+                (
+                    paths::page_markdown(&rulebook::published(&page.source)),
+                    markdown_export(page),
+                ),
             ]),
             output,
             rules: body.rules,
@@ -726,10 +824,13 @@ impl Renderer<'_> {
 
     /// A page's markdown rendered, numbered on a page of numbered rules,
     /// glossary terms marked.
+    /// A translation (`translating`) is numbered as its source, its
+    /// outdated rules marked, its own language's glossary terms marked.
     fn markdown_body(
         &self,
         page: &Page,
         output: &str,
+        translating: Option<&translated::Translating>,
     ) -> (markdown::Rendered, Vec<markdown::MarkdownError>) {
         let expander = Expander {
             renderer: self,
@@ -737,17 +838,43 @@ impl Renderer<'_> {
             table_ids: Default::default(),
         };
         let open = |opening: &markdown::Opening| {
-            let unreleased = self.unreleased.contains(opening.key);
-            (self.history).opening_html(self.tera, self.book, opening, output, unreleased)
+            let unreleased = translating.is_none() && self.unreleased.contains(opening.key);
+            let html =
+                (self.history).opening_html(self.tera, self.book, opening, output, unreleased)?;
+            // The outdated mark stands with the other marks (after a
+            // heading, not in it).
+            let mark = translating
+                .filter(|_| opening.holder != markdown::Holder::Heading)
+                .map(|t| t.mark(opening.key, self.book));
+            Ok(html + mark.as_deref().unwrap_or(""))
         };
-        let numbering = self.book.numbering(page, &open);
+        let numbered_page = translating.map_or(page, |t| t.translated.source);
+        let numbering = self.book.numbering(numbered_page, &open);
+        let renumbered = translating
+            .zip(numbering.as_ref())
+            .map(|(t, inner)| Renumbered {
+                inner: rulebook::Numbering {
+                    chapter: inner.chapter,
+                    stem: inner.stem.clone(),
+                    open: inner.open,
+                },
+                numbers: t.numbers.clone(),
+                source: t.translated.source.source.clone(),
+            });
+        let numbered: Option<&dyn markdown::Numbered> = match &renumbered {
+            Some(renumbered) => Some(renumbered),
+            None => numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
+        };
+        // A translation's terms are its language's; scopes name the
+        // source pages, which a translation stands for.
+        let terms = translating.map_or(self.terms, |t| t.terms);
+        let scoped = translating.map_or(&page.source, |t| &t.translated.source.source);
         markdown::render_page(
             &page.body,
             page.body_line,
             &expander,
-            numbering.as_ref().map(|n| n as &dyn markdown::Numbered),
-            self.terms
-                .map(|t| markdown::Glossary::marker(t, &page.source)),
+            numbered,
+            terms.map(|t| markdown::Glossary::marker(t, scoped)),
         )
     }
 
@@ -883,8 +1010,12 @@ impl Renderer<'_> {
         let sections: Vec<serde_json::Value> = order
             .par_iter()
             .map(|page| {
+                // A page not translated keeps the site's language.
+                let translated = page.source.starts_with(crate::content::TRANSLATIONS);
+                let lang = self.lang.filter(|_| translated);
                 json!({
                     "anchor": anchors[page.output.as_str()],
+                    "lang": lang.unwrap_or(&self.meta.config.language.0),
                     "title": page.title,
                     "output": page.output,
                     "html": print::rewrite(&page.article, &page.output, &anchors),

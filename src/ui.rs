@@ -158,6 +158,7 @@ mod tests {
             timings: Vec::new(),
             elapsed: Duration::from_millis(120),
             warnings: Vec::new(),
+            translations: Vec::new(),
         };
         assert_eq!(
             summary_line("built", Path::new("site"), &summary(1, 1, 1)),

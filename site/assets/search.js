@@ -18,6 +18,9 @@
   /* The index builder's split (search.rs `words`): runs of letters and
      digits, with a dot between two digits kept ("1.2.3", "0.25"). */
   var TOKEN = /(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+/gu;
+  /* Scripts written without spaces (search.rs `is_unspaced`): Chinese
+     characters and Japanese kana, indexed as overlapping pairs. */
+  var UNSPACED = /^[\u3005\u3040-\u30FF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{2FFFF}]$/u;
   var terms = Object.keys(index.terms);
   var MAX_RESULTS = 12;
   var CONTEXT_BEFORE = 60;
@@ -29,13 +32,46 @@
     var match;
     TOKEN.lastIndex = 0;
     while ((match = TOKEN.exec(text))) {
-      found.push({ word: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length });
+      pieces(match[0].toLowerCase(), match.index, found);
     }
     return found;
   }
 
+  /* search.rs `pairs_where_unspaced`: a token cut where its script
+     changes, each run of unspaced characters as its overlapping pairs. */
+  function pieces(token, start, found) {
+    var run = [];
+    var other = null;
+    var at = start;
+    function endOther() {
+      if (other) found.push({ word: other.word, start: other.start, end: other.start + other.word.length });
+      other = null;
+    }
+    function endRun() {
+      if (run.length === 1) found.push({ word: run[0].c, start: run[0].at, end: run[0].at + run[0].c.length });
+      for (var i = 0; i + 1 < run.length; i++) {
+        found.push({ word: run[i].c + run[i + 1].c, start: run[i].at, end: run[i + 1].at + run[i + 1].c.length });
+      }
+      run = [];
+    }
+    Array.from(token).forEach(function (c) {
+      if (UNSPACED.test(c)) {
+        endOther();
+        run.push({ c: c, at: at });
+      } else {
+        endRun();
+        if (!other) other = { word: "", start: at };
+        other.word += c;
+      }
+      at += c.length;
+    });
+    endOther();
+    endRun();
+  }
+
   function kept(word) {
-    return (word.length >= 2 || /^\p{N}+$/u.test(word)) && STOP.indexOf(" " + word + " ") < 0;
+    return (Array.from(word).length >= 2 || /^\p{N}+$/u.test(word) || UNSPACED.test(word)) &&
+      STOP.indexOf(" " + word + " ") < 0;
   }
 
   function queryWords(query) {
@@ -109,7 +145,7 @@
     function addText(piece) { out.appendChild(document.createTextNode(piece)); }
     if (from > 0) addText("… ");
     found.forEach(function (t) {
-      if (t.start < from || t.end > to || !matches(t.word, words)) return;
+      if (t.start < from || t.start < at || t.end > to || !matches(t.word, words)) return;
       addText(text.slice(at, t.start));
       var mark = document.createElement("mark");
       mark.textContent = text.slice(t.start, t.end);

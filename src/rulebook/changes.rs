@@ -138,6 +138,7 @@ fn made_page(
         body_line: 1,
         numbered: false,
         made: Some(made),
+        translated_from: None,
     }
 }
 

@@ -19,6 +19,7 @@ pub mod publish;
 pub mod releases;
 mod rules;
 mod terms;
+mod translations;
 mod views;
 
 pub(crate) use changes::{
@@ -26,7 +27,10 @@ pub(crate) use changes::{
 };
 pub use numbering::Numbering;
 pub use rules::RULES_JSON;
-pub(crate) use rules::{rules_json, rules_shown, Book};
+pub(crate) use rules::{rules_json, rules_shown, Book, Placed};
 pub(crate) use terms::TERM_TEMPLATE;
 pub use terms::{Term, Terms};
+pub(crate) use translations::{
+    glossary_errors, outdated, published, report, Language, Renumbered, Translated, Translations,
+};
 pub(crate) use views::glossary_html;

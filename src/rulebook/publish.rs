@@ -159,15 +159,16 @@ impl Drop for Scratch {
 /// with headless Chromium. It prints twice: the first print shows on which
 /// page each page of the site starts (marks read back with `pdftotext`),
 /// the second the contents with those page numbers.
-pub fn pdf(project: &Project, out: &Path, all: bool) -> Result<()> {
+pub fn pdf(project: &Project, out: &Path, (all, lang): (bool, Option<&str>)) -> Result<()> {
     let browser = find_browser()?;
     let reader = find_tool("pdftotext", "poppler-utils")?;
     let built = render_site(project)?;
-    let name = if all {
-        crate::paths::PRINT_PAGE
-    } else {
-        crate::paths::RULEBOOK_PRINT_PAGE
+    let name = match lang {
+        _ if all => crate::paths::PRINT_PAGE.to_string(),
+        None => crate::paths::RULEBOOK_PRINT_PAGE.to_string(),
+        Some(lang) => translated_print(project, &built, lang)?,
     };
+    let name = name.as_str();
     let Some(html) = built.files.get(name) else {
         return Err(Error::Usage(
             "the site has no numbered rules to print (a section's _index.md says \
@@ -209,6 +210,30 @@ pub fn pdf(project: &Project, out: &Path, all: bool) -> Result<()> {
     write(with_marks(&html, Some(&starts)).0)?;
     let pdf = print(&browser, folder.path(), &page)?;
     crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
+}
+
+/// The rule book's print page in `lang`, which the site file must declare.
+fn translated_print(project: &Project, built: &crate::build::Built, lang: &str) -> Result<String> {
+    let config = crate::config::load(&project.root)?;
+    let declared: Vec<&str> = config.translations.keys().map(|l| l.0.as_str()).collect();
+    if !declared.contains(&lang) {
+        let known = if declared.is_empty() {
+            "fairdice.yaml declares none (`translations:` with `fr: Français`, say)".into()
+        } else {
+            format!("fairdice.yaml declares {}", declared.join(", "))
+        };
+        return Err(Error::Usage(format!(
+            "--lang {lang}: not a language of the site's translations; {known}"
+        )));
+    }
+    let name = crate::site::translated_print_page(lang);
+    if !built.files.contains_key(&name) {
+        return Err(Error::Usage(
+            "the site has no numbered rules to print (a section's _index.md says              `numbered: true`)"
+                .into(),
+        ));
+    }
+    Ok(name)
 }
 
 /// A tool other than the browser, found on the `PATH`.

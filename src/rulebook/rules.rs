@@ -348,16 +348,18 @@ pub(crate) fn rules_shown(book: &Book, texts: &BTreeMap<String, String>) -> Vec<
 }
 
 /// `rules.json`: every rule shown (see [`rules_shown`]) by number and by
-/// key, with the release that last changed it (`changed_in`).
+/// key, with the release that last changed it (`changed_in`); in a
+/// language's, whether each rule is translated and outdated (`status`).
 pub(crate) fn rules_json(
     shown: &[RuleAt],
     changed_in: &dyn Fn(&str) -> Option<String>,
     release: Value,
+    status: &dyn Fn(&str) -> Option<(bool, bool)>,
 ) -> String {
     let mut by_key = Map::new();
     let mut by_number = Map::new();
     for rule in shown {
-        let entry = json!({
+        let mut entry = json!({
             "number": rule.number,
             "key": rule.key,
             "title": rule.title,
@@ -365,6 +367,10 @@ pub(crate) fn rules_json(
             "url": rule.url,
             "changed_in": changed_in(&rule.key),
         });
+        if let Some((translated, outdated)) = status(&rule.key) {
+            entry["translated"] = json!(translated);
+            entry["outdated"] = json!(outdated);
+        }
         by_number.insert(rule.number.clone(), entry.clone());
         by_key.insert(rule.key.clone(), entry);
     }

@@ -105,9 +105,19 @@ impl Expander<'_, '_> {
                 self.renderer.book.known_keys()
             )
         })?;
+        // In a translation, to the rule's page in the same language when
+        // there is one (every rule of its source has its id there).
+        let translated = self.renderer.lang.and_then(|lang| {
+            let translations = self.renderer.translations;
+            translations.of(&placed.source).find(|t| t.lang == lang)
+        });
+        let href = match translated {
+            Some(t) => format!("{}#{}", paths::href(&self.output, &t.output()), key),
+            None => placed.href(&self.output),
+        };
         Ok(Expansion::Link {
             text: format!("rule {}", placed.rule.number),
-            href: placed.href(&self.output),
+            href,
         })
     }
 

@@ -134,14 +134,61 @@ fn json_compact(value: &impl Serialize) -> String {
 /// The words of `text` as the index keeps them: runs of letters and
 /// digits, with a `.` between two digits kept (`1.2.3`, `0.25`),
 /// lowercased; single letters and stop words dropped, numbers of any length
-/// kept. `search.js` splits queries the same way (the pattern
-/// `(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+`).
+/// kept. Chinese and Japanese, written without spaces, are cut into
+/// overlapping pairs of characters (a lone character kept as it is), so a
+/// word of any length is found as the pairs it holds. `search.js` splits
+/// queries the same way (the pattern
+/// `(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+`, then `UNSPACED`).
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     tokens(text)
         .into_iter()
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().count() >= 2 || w.chars().all(|c| c.is_numeric()))
+        .flat_map(pairs_where_unspaced)
+        .map(|w| w.to_lowercase())
+        .filter(|w| {
+            w.chars().count() >= 2
+                || w.chars().all(|c| c.is_numeric())
+                || w.chars().all(is_unspaced)
+        })
         .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+}
+
+/// Whether `c` belongs to a script written without spaces between words:
+/// Chinese characters (Han) and Japanese kana. `search.js` holds the same
+/// ranges (`UNSPACED`).
+fn is_unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{3005}'
+        | '\u{3040}'..='\u{30FF}'
+        | '\u{31F0}'..='\u{31FF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FF66}'..='\u{FF9F}'
+        | '\u{20000}'..='\u{2FFFF}')
+}
+
+/// A token cut where its script changes: other letters stay whole, a run
+/// of [`is_unspaced`] characters becomes its overlapping pairs (or the
+/// character alone).
+fn pairs_where_unspaced(token: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let chars: Vec<(usize, char)> = token.char_indices().collect();
+    let end_of = |i: usize| chars.get(i).map_or(token.len(), |&(at, _)| at);
+    let mut i = 0;
+    while i < chars.len() {
+        let unspaced = is_unspaced(chars[i].1);
+        let mut j = i;
+        while j < chars.len() && is_unspaced(chars[j].1) == unspaced {
+            j += 1;
+        }
+        if !unspaced || j - i == 1 {
+            found.push(&token[chars[i].0..end_of(j)]);
+        } else {
+            found.extend((i..j - 1).map(|k| &token[chars[k].0..end_of(k + 2)]));
+        }
+        i = j;
+    }
+    found
 }
 
 /// The raw tokens of `text`, in order.
@@ -443,6 +490,37 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn chinese_and_japanese_are_indexed_by_pairs_of_characters() {
+        let found: Vec<String> = words("掷骰子决定先手。Dé 子").collect();
+        assert_eq!(
+            found,
+            ["掷骰", "骰子", "子决", "决定", "定先", "先手", "dé", "子"]
+        );
+        let japanese: Vec<String> = words("サイコロを振る2回").collect();
+        assert_eq!(
+            japanese,
+            ["サイ", "イコ", "コロ", "ロを", "を振", "振る", "2", "回"]
+        );
+        // A word of the page is found as the pairs it holds: 骰子 ("dice")
+        // and 先手 ("first player") in the Chinese page, not in the other.
+        let docs = [
+            doc(
+                "规则",
+                "zh/a.html",
+                &[("", "每位玩家掷两个骰子，点数最高者先手。")],
+            ),
+            doc("Rules", "b.html", &[("", "Each player rolls two dice.")]),
+        ];
+        let value = index(&docs);
+        for word in ["骰子", "先手", "规则"] {
+            let postings: Vec<u64> = serde_json::from_value(value["terms"][word].clone())
+                .unwrap_or_else(|_| panic!("{word} is not in the index"));
+            assert_eq!(postings[0], 0, "{word}");
+        }
+        assert!(value["terms"]["掷两个骰子"].is_null());
     }
 
     #[test]

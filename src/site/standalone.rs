@@ -86,5 +86,7 @@ fn with_renderer<T>(tera: &Tera, computed: &Computed, work: impl FnOnce(&Rendere
         meta: &super::Meta::default(),
         failed: &Default::default(),
         unreleased: &Default::default(),
+        translations: &Default::default(),
+        lang: None,
     })
 }

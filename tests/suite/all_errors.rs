@@ -20,7 +20,7 @@ const SIX: [&str; 6] = [
      file missing.html in the site: link to a page's .md or a scenario's .yaml, or to a file in \
      content/",
     "error: fairdice.yaml:2:1: unknown field `colour`, expected one of `title`, `base_url`, \
-     `language`, `repository`, `branch`",
+     `language`, `repository`, `branch`, `translations`",
 ];
 
 /// A good site, built, with `files` then written into it; and its site as

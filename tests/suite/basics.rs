@@ -237,7 +237,7 @@ fn a_bad_site_file_is_located_and_leaves_the_site_alone() {
         ),
         (
             "title: T\nlang: fr\n",
-            "error: fairdice.yaml:2:1: unknown field `lang`, expected one of `title`, `base_url`, `language`, `repository`, `branch`",
+            "error: fairdice.yaml:2:1: unknown field `lang`, expected one of `title`, `base_url`, `language`, `repository`, `branch`, `translations`",
         ),
         (
             "language: french\n",

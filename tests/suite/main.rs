@@ -38,5 +38,6 @@ mod rules;
 mod rules_pages;
 mod serve;
 mod site_features;
+mod translations;
 mod verify;
 mod wasm;
