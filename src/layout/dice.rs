@@ -14,6 +14,7 @@ use num_traits::Zero;
 impl Layout for Dice {
     fn layout(params: &Params, analysed: &Analysed) -> Vec<Block> {
         let results = &analysed.results;
+        let view = View::of(results);
         let mut blocks = Vec::new();
         let expressions: Vec<&Expression> = params.rolls.0.iter().map(|r| &r.expression).collect();
         if results.comparisons.is_empty() {
@@ -64,14 +65,15 @@ impl Layout for Dice {
                         ),
                     ],
                 }),
-                None => blocks.extend(roll_blocks(index + 1, roll, figures)),
+                None => blocks.extend(roll_blocks(index + 1, roll, figures, &view)),
             }
         }
         let rolls = results.rolls.len();
-        if (2..=MAX_SERIES).contains(&rolls) {
+        if (1..=MAX_SERIES).contains(&rolls) {
             blocks.push(Block::Chart(at_least_chart(
                 results.rolls.as_slice(),
                 &analysed.rolls,
+                view.range,
             )));
         } else if rolls > MAX_SERIES {
             blocks.push(Block::Text {
@@ -81,48 +83,173 @@ impl Layout for Dice {
                 ),
             });
         }
-        for (index, (comparison, difference)) in results
-            .comparisons
+        let differences: Vec<(Points, (i64, i64))> = analysed
+            .differences
             .iter()
-            .zip(&analysed.differences)
-            .enumerate()
+            .map(|d| {
+                let points: Vec<(i64, &Exact)> =
+                    d.iter().map(|d| (d.value, &d.probability)).collect();
+                let range = central(&points);
+                (points, range)
+            })
+            .collect();
+        // The differences share one scale too.
+        let tallest = differences
+            .iter()
+            .map(|(points, range)| tallest(points, *range))
+            .fold(0.0, f64::max);
+        for (index, (comparison, (points, range))) in
+            results.comparisons.iter().zip(&differences).enumerate()
         {
-            blocks.push(Block::Chart(Chart {
-                id: format!("difference-{}", index + 1),
-                title: format!("{} minus {}", comparison.a, comparison.b),
-                description: format!(
-                    "Exact probability of each difference between one roll of {} and one of {}; \
-                     bars right of zero are rolls {} wins.",
-                    comparison.a, comparison.b, comparison.a
-                ),
-                kind: ChartKind::Bars,
-                x_label: format!("{} - {}", comparison.a, comparison.b),
-                y_label: "probability".into(),
-                y_format: ValueFormat::Probability,
-                series: vec![Series {
-                    name: "probability".into(),
-                    points: difference
-                        .iter()
-                        .map(|d| (d.value as f64, to_f64(&d.probability)))
-                        .collect(),
-                    titles: difference
-                        .iter()
-                        .map(|d| {
-                            format::exact_title(
-                                &format!("difference {}", format::signed(d.value)),
-                                &d.probability,
-                                true,
-                            )
-                        })
-                        .collect(),
-                    ..Series::default()
-                }],
-                table_id: Some("comparisons".into()),
-                ..Chart::default()
-            }));
+            blocks.push(Block::Chart(difference_chart(
+                index, comparison, points, *range, tallest,
+            )));
         }
         blocks
     }
+}
+
+fn difference_chart(
+    index: usize,
+    comparison: &Comparison,
+    points: &[(i64, &Exact)],
+    range: (i64, i64),
+    tallest: f64,
+) -> Chart {
+    Chart {
+        id: format!("difference-{}", index + 1),
+        title: format!("{} minus {}", comparison.a, comparison.b),
+        description: format!(
+            "Exact probability of each difference between one roll of {} and one of {}; \
+             bars right of zero are rolls {} wins.",
+            comparison.a, comparison.b, comparison.a
+        ),
+        kind: ChartKind::Bars,
+        x_label: format!("{} - {}", comparison.a, comparison.b),
+        y_label: "probability".into(),
+        y_format: ValueFormat::Probability,
+        series: vec![Series {
+            name: "probability".into(),
+            points: points.iter().map(|(v, p)| (*v as f64, to_f64(p))).collect(),
+            titles: points
+                .iter()
+                .map(|(v, p)| {
+                    format::exact_title(&format!("difference {}", format::signed(v)), p, true)
+                })
+                .collect(),
+            ..Series::default()
+        }],
+        y_to: Some(tallest),
+        x_range: Some((range.0 as f64, range.1 as f64)),
+        note: left_out(points, range, "differences"),
+        table_id: Some("comparisons".into()),
+        ..Chart::default()
+    }
+}
+
+/// What the charts of one page share: the values drawn (where every
+/// roll's mass is) and the height of the tallest bar among them.
+struct View {
+    range: (i64, i64),
+    tallest: f64,
+}
+
+impl View {
+    fn of(results: &crate::analyses::dice::Results) -> View {
+        let points: Vec<Vec<(i64, &Exact)>> = results.rolls.iter().map(points_of).collect();
+        let ranges: Vec<(i64, i64)> = points.iter().map(|p| central(p)).collect();
+        let range = (
+            ranges.iter().map(|r| r.0).min().unwrap_or(0),
+            ranges.iter().map(|r| r.1).max().unwrap_or(0),
+        );
+        let tallest = points.iter().map(|p| tallest(p, range)).fold(0.0, f64::max);
+        View { range, tallest }
+    }
+}
+
+/// A distribution's values and their exact chances, lowest first.
+type Points<'a> = Vec<(i64, &'a Exact)>;
+
+fn points_of(roll: &Roll) -> Points<'_> {
+    roll.outcomes
+        .iter()
+        .map(|o| (o.value, &o.probability))
+        .collect()
+}
+
+/// A tail this thin (one in a million) at either end is not drawn.
+fn thin_tail() -> Exact {
+    Exact::new(1.into(), 1_000_000.into())
+}
+
+/// The values a chart draws: from the first at which the chance of at
+/// most it exceeds [`thin_tail`] to the last at which the chance of at
+/// least it does, compared exactly; every value when those cover three
+/// quarters of the span or more (cutting less would hide without helping).
+fn central(points: &[(i64, &Exact)]) -> (i64, i64) {
+    let tail = thin_tail();
+    let first_past = |points: &mut dyn Iterator<Item = &(i64, &Exact)>| {
+        let mut mass = Exact::zero();
+        let mut last = 0;
+        for (value, p) in points {
+            mass += *p;
+            last = *value;
+            if mass > tail {
+                break;
+            }
+        }
+        last
+    };
+    let (lo, hi) = (
+        first_past(&mut points.iter()),
+        first_past(&mut points.iter().rev()),
+    );
+    let (min, max) = (points[0].0, points[points.len() - 1].0);
+    if (hi - lo) * 4 >= (max - min) * 3 {
+        (min, max)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// "below 3 and above 168": the ends of `range` some of `values` lie past.
+fn ends_past(values: impl Iterator<Item = i64> + Clone, (lo, hi): (i64, i64)) -> Vec<String> {
+    let mut ends = Vec::new();
+    if values.clone().any(|v| v < lo) {
+        ends.push(format!("below {}", format::signed(lo)));
+    }
+    if values.clone().any(|v| v > hi) {
+        ends.push(format!("above {}", format::signed(hi)));
+    }
+    ends
+}
+
+/// The highest chance inside `range`, as drawn.
+fn tallest(points: &[(i64, &Exact)], (lo, hi): (i64, i64)) -> f64 {
+    points
+        .iter()
+        .filter(|(v, _)| (lo..=hi).contains(v))
+        .map(|(_, p)| to_f64(p))
+        .fold(0.0, f64::max)
+}
+
+/// "Not drawn: values below 260 and above 440, together 0.0001 % of
+/// rolls.", for values outside `range`; none when there are none.
+fn left_out(points: &[(i64, &Exact)], (lo, hi): (i64, i64), what: &str) -> Option<String> {
+    let ends = ends_past(points.iter().map(|p| p.0), (lo, hi));
+    let outside: Exact = points
+        .iter()
+        .filter(|(v, _)| *v < lo || *v > hi)
+        .map(|(_, p)| *p)
+        .sum();
+    let together = if ends.len() > 1 { "together " } else { "" };
+    (!ends.is_empty()).then(|| {
+        format!(
+            "Not drawn: {what} {}, {together}{} of rolls.",
+            ends.join(" and "),
+            format::percent(&outside)
+        )
+    })
 }
 
 /// The head-to-head answer in one sentence: for one pair, who rolls higher
@@ -217,7 +344,7 @@ fn comparison_table(comparisons: &[Comparison]) -> Table {
     }
 }
 
-fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
+fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures, view: &View) -> Vec<Block> {
     let values = |list: &[i64]| {
         list.iter()
             .map(format::signed)
@@ -282,7 +409,9 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures) -> Vec<Block> {
                     .collect(),
                 ..Series::default()
             }],
-            at_least: Some(at_least_series("at least", roll, figures)),
+            y_to: Some(view.tallest),
+            x_range: Some((view.range.0 as f64, view.range.1 as f64)),
+            note: left_out(&points_of(roll), view.range, "values"),
             table_id: Some(format!("roll-{index}")),
             ..Chart::default()
         }),
@@ -330,8 +459,16 @@ fn chance_words(p: &Exact) -> String {
     }
 }
 
-/// Every roll's chance of at least each value, on one chart to compare.
-fn at_least_chart(rolls: &[Roll], figures: &[RollFigures]) -> Chart {
+/// Every roll's chance of at least each value, on one chart to compare,
+/// over the values the page's bars are drawn on.
+fn at_least_chart(rolls: &[Roll], figures: &[RollFigures], (lo, hi): (i64, i64)) -> Chart {
+    let ends = ends_past(
+        rolls
+            .iter()
+            .flat_map(|r| r.outcomes.iter().map(|o| o.value)),
+        (lo, hi),
+    );
+    let percent = format::percent(&thin_tail());
     Chart {
         id: "at-least".into(),
         title: "Chance of rolling at least each value".into(),
@@ -347,6 +484,24 @@ fn at_least_chart(rolls: &[Roll], figures: &[RollFigures]) -> Chart {
             .zip(figures)
             .map(|(roll, f)| at_least_series(&roll.name, roll, f))
             .collect(),
+        x_range: Some((lo as f64, hi as f64)),
+        note: (!ends.is_empty()).then(|| {
+            format!(
+                "Not drawn: values {}, where every roll's chance of at least the value is \
+                 within {percent} of {}.",
+                ends.join(" and "),
+                format::in_words(
+                    &ends
+                        .iter()
+                        .map(|e| if e.starts_with("below") {
+                            "100 %"
+                        } else {
+                            "0 %"
+                        })
+                        .collect::<Vec<_>>()
+                )
+            )
+        }),
         ..Chart::default()
     }
 }
@@ -433,7 +588,7 @@ mod tests {
         assert!(shown.contains("from −3 to 2"), "{shown}");
         assert!(shown.contains("−1/2 ≈ −0.5"), "{shown}");
         assert!(shown.contains("shown: \"−3\""), "{shown}");
-        assert!(shown.contains("at least: −3 or more"), "{shown}");
+        assert!(shown.contains("low: −3 or more"), "{shown}");
         // (The charts' points are numbers, not text: (-3.0, …).)
         for ascii in ["-1/2", "\"-3\"", "\"-1\"", "from -3", ": -", "\"-2:"] {
             assert!(!shown.contains(ascii), "{ascii:?} in {shown}");
@@ -564,10 +719,87 @@ mod tests {
                 (count <= MAX_SERIES, count > MAX_SERIES)
             );
             if let Some(Block::Chart(chart)) = chart {
-                // The charts refuse more series than colours (plus the
-                // at-least line, which this chart does not have).
-                assert!(chart.series.len() <= MAX_SERIES && chart.at_least.is_none());
+                // The charts refuse more series than colours.
+                assert!(chart.series.len() <= MAX_SERIES);
             }
         }
+    }
+
+    fn page_of(yaml: &str) -> crate::layout::ScenarioPage {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        let analysed = Dice::analyse(&params, &Progress::hidden());
+        crate::layout::ScenarioPage {
+            results: Dice::contract(&analysed, serde_json::value::Serializer).unwrap(),
+            blocks: Dice::layout(&params, &analysed),
+        }
+    }
+
+    /// The rolls of one page are drawn on one scale: one height (the
+    /// tallest bar of any of them) and one range of values, so a d20's
+    /// 5 % bars stand half as tall as advantage's 9.75 %, and 2d6's 7
+    /// sets the height of all three.
+    #[test]
+    fn rolls_on_one_page_share_one_scale() {
+        let page = page_of("rolls:\n  advantage: 2d20kh1\n  normal: d20\n  two: 2d6\n");
+        let charts: Vec<&Chart> = (1..=3)
+            .map(|i| page.chart(&format!("roll-{i}")).unwrap())
+            .collect();
+        for chart in &charts {
+            // 2d6 rolls 7 with 1/6, the tallest bar of the three.
+            assert_eq!(chart.y_to, Some(1.0 / 6.0), "{}", chart.id);
+            assert_eq!(chart.x_range, Some((1.0, 20.0)), "{}", chart.id);
+            assert_eq!(chart.note, None);
+        }
+        assert_eq!(page.chart("at-least").unwrap().x_range, Some((1.0, 20.0)));
+        // The difference charts share theirs.
+        let tops: Vec<Option<f64>> = (1..=3)
+            .map(|i| page.chart(&format!("difference-{i}")).unwrap().y_to)
+            .collect();
+        assert!(
+            tops.iter().all(|t| *t == tops[0] && t.is_some()),
+            "{tops:?}"
+        );
+    }
+
+    /// 100d6 is drawn where its mass is, and the chart says what it leaves
+    /// out: the tails cut are the widest each holding at most one in a
+    /// million, checked against the exact "at most" and "at least" columns.
+    #[test]
+    fn axes_cover_the_mass_and_say_what_they_leave_out() {
+        let page = page_of("rolls:\n  many: 100d6\n");
+        let chart = page.chart("roll-1").unwrap();
+        let (lo, hi) = chart.x_range.unwrap();
+        assert!(
+            (250.0..300.0).contains(&lo) && (400.0..450.0).contains(&hi),
+            "{lo} {hi}"
+        );
+        let table = page.table("roll-1").unwrap();
+        let column = |value: f64, col: usize| {
+            let row = table
+                .rows
+                .iter()
+                .find(|r| r[0].shown == value.to_string())
+                .unwrap();
+            crate::engine::parse_fraction(&row[col].exact).unwrap()
+        };
+        let million = Exact::new(1.into(), 1_000_000.into());
+        // P(X <= lo - 1) <= 1e-6 < P(X <= lo); the same from the top.
+        assert!(column(lo - 1.0, 4) <= million && column(lo, 4) > million);
+        assert!(column(hi + 1.0, 3) <= million && column(hi, 3) > million);
+        let left_out = column(lo - 1.0, 4) + column(hi + 1.0, 3);
+        assert_eq!(
+            chart.note.as_deref().unwrap(),
+            format!(
+                "Not drawn: values below {lo} and above {hi}, together {} of rolls.",
+                format::percent(&left_out)
+            )
+        );
+        let at_least = page.chart("at-least").unwrap();
+        assert_eq!(at_least.x_range, Some((lo, hi)));
+        assert!(at_least
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("within 0.0001 %"));
     }
 }
