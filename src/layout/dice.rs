@@ -2,7 +2,9 @@
 //! then each roll's key figures, its distribution drawn and tabulated, and
 //! the "at least" curves of every roll on one chart.
 
-use crate::analyses::dice::{Analysed, Comparison, Dice, Params, Roll, RollFigures};
+use crate::analyses::dice::{
+    Analysed, Comparison, Dice, Params, Question, Results, Roll, RollFigures,
+};
 use crate::analyses::dice_lang::{self, Expression, Node};
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{
@@ -17,26 +19,52 @@ impl Layout for Dice {
         let view = View::of(results);
         let mut blocks = Vec::new();
         let expressions: Vec<&Expression> = params.rolls.0.iter().map(|r| &r.expression).collect();
-        if results.comparisons.is_empty() {
-            if let (Some(roll), Some(expression)) = (results.rolls.first(), expressions.first()) {
-                blocks.push(Block::Verdict {
-                    text: match chance(expression, roll) {
-                        Some(p) => format!(
-                            "Rolled once, {} ({}) is true {}.",
-                            roll.name,
-                            roll.expression,
-                            chance_words(&p)
-                        ),
-                        None => single_verdict(roll, &analysed.rolls[0]),
-                    },
-                });
+        let question = params.question();
+        let several = results.rolls.len() > 1;
+        let explosions = explosion_sentence(results, &analysed.rolls);
+        let verdict = match (several, question) {
+            (false, _) => match (results.rolls.first(), expressions.first()) {
+                (Some(roll), Some(expression)) => match chance(expression, roll) {
+                    Some(p) => format!(
+                        "Rolled once, {} ({}) is true {}.",
+                        roll.name,
+                        roll.expression,
+                        chance_words(&p)
+                    ),
+                    None => single_verdict(roll, &analysed.rolls[0]),
+                },
+                _ => String::new(),
+            },
+            (true, Question::Target) => target_sentence(results, analysed),
+            (true, Question::HeadToHead) => {
+                let names: Vec<String> = results.rolls.iter().map(|r| r.name.clone()).collect();
+                verdicts(&names, &results.comparisons)
             }
-        } else {
-            let names: Vec<String> = results.rolls.iter().map(|r| r.name.clone()).collect();
-            blocks.push(Block::Verdict {
-                text: verdicts(&names, &results.comparisons),
-            });
-            blocks.push(Block::Table(comparison_table(&results.comparisons)));
+            (true, Question::Distribution) => spread_sentence(results),
+        };
+        blocks.push(Block::Verdict {
+            text: match explosions {
+                Some(more) => format!("{verdict} {more}"),
+                None => verdict,
+            },
+        });
+        let targets =
+            (several && !analysed.targets.is_empty()).then(|| target_table(results, analysed));
+        let comparisons = several.then(|| comparison_table(&results.comparisons));
+        let mut tables_after_rolls = Vec::new();
+        match question {
+            Question::Target => {
+                blocks.extend(targets.map(Block::Table));
+                tables_after_rolls.extend(comparisons.map(Block::Table));
+            }
+            Question::HeadToHead => {
+                blocks.extend(comparisons.map(Block::Table));
+                blocks.extend(targets.map(Block::Table));
+            }
+            Question::Distribution => {
+                tables_after_rolls.extend(targets.map(Block::Table));
+                tables_after_rolls.extend(comparisons.map(Block::Table));
+            }
         }
         for (index, (roll, figures)) in results.rolls.iter().zip(&analysed.rolls).enumerate() {
             let expression = expressions[index];
@@ -49,6 +77,11 @@ impl Layout for Dice {
                     dice_lang::describe(&expression.tree, &expression.text)
                 ),
             });
+            if let Some(depth) = figures.explode_depth {
+                blocks.push(Block::Text {
+                    text: explosion_words(depth, figures.cut_short.as_ref()),
+                });
+            }
             match chance(expression, roll) {
                 Some(p) => blocks.push(Block::Facts {
                     items: vec![
@@ -69,6 +102,7 @@ impl Layout for Dice {
             }
         }
         let rolls = results.rolls.len();
+        blocks.extend(tables_after_rolls);
         if (1..=MAX_SERIES).contains(&rolls) {
             blocks.push(Block::Chart(at_least_chart(
                 results.rolls.as_slice(),
@@ -155,7 +189,7 @@ struct View {
 }
 
 impl View {
-    fn of(results: &crate::analyses::dice::Results) -> View {
+    fn of(results: &Results) -> View {
         let points: Vec<Vec<(i64, &Exact)>> = results.rolls.iter().map(points_of).collect();
         let ranges: Vec<(i64, i64)> = points.iter().map(|p| central(p)).collect();
         let range = (
@@ -250,6 +284,174 @@ fn left_out(points: &[(i64, &Exact)], (lo, hi): (i64, i64), what: &str) -> Optio
             format::percent(&outside)
         )
     })
+}
+
+/// "3 extra rolls", "1 extra roll".
+fn extra_rolls(depth: u32) -> String {
+    if depth == 1 {
+        "1 extra roll".into()
+    } else {
+        format!("{depth} extra rolls")
+    }
+}
+
+/// An exploding roll's limit, for its section: where explosions stop and
+/// how often that cut a chain short.
+fn explosion_words(depth: u32, cut_short: Option<&Exact>) -> String {
+    let stop = format!("Explosions stop after {} per die", extra_rolls(depth));
+    match cut_short {
+        Some(p) => format!(
+            "{stop}: a chain was cut short (its last roll would have exploded again) in {} \
+             of rolls (exactly {}), so the highest values also stand for the longer chains cut \
+             there.",
+            format::percent(p),
+            format::exact(p)
+        ),
+        None => {
+            format!("{stop}, so the highest values also stand for the longer chains cut there.")
+        }
+    }
+}
+
+/// The page's exploding rolls' limit in one sentence, for the verdict.
+fn explosion_sentence(results: &Results, figures: &[RollFigures]) -> Option<String> {
+    let exploding: Vec<(&Roll, &RollFigures)> = results
+        .rolls
+        .iter()
+        .zip(figures)
+        .filter(|(_, f)| f.explode_depth.is_some())
+        .collect();
+    let depth = exploding.first()?.1.explode_depth?;
+    let cuts: Vec<String> = exploding
+        .iter()
+        .filter_map(|(roll, f)| {
+            let p = f.cut_short.as_ref()?;
+            Some(format!("{} of rolls of {}", format::percent(p), roll.name))
+        })
+        .collect();
+    let stop = format!("Explosions stop after {} per die", extra_rolls(depth));
+    Some(if cuts.is_empty() {
+        format!("{stop}.")
+    } else {
+        format!(
+            "{stop}: a chain was cut short in {}.",
+            format::in_words(&cuts)
+        )
+    })
+}
+
+/// Which rolls have the best chance in one row of the target table.
+fn best_of(chances: &[Exact]) -> Vec<usize> {
+    let best = chances.iter().max().expect("two or more rolls");
+    (0..chances.len())
+        .filter(|&i| chances[i] == *best)
+        .collect()
+}
+
+/// Who is best for which targets, compared exactly: consecutive targets
+/// with the same best rolls make one stretch.
+fn stretches(analysed: &Analysed) -> Vec<(Vec<usize>, i64, i64)> {
+    let mut stretches: Vec<(Vec<usize>, i64, i64)> = Vec::new();
+    for (&target, chances) in analysed.targets.iter().zip(&analysed.reach) {
+        let best = best_of(chances);
+        match stretches.last_mut() {
+            Some((who, _, last)) if *who == best && *last + 1 == target => *last = target,
+            _ => stretches.push((best, target, target)),
+        }
+    }
+    stretches
+}
+
+/// "To roll at least a target number: plus five is best from 2 to 10;
+/// advantage and plus five tie at 11; plus five is best from 12 to 25."
+fn target_sentence(results: &Results, analysed: &Analysed) -> String {
+    let names: Vec<&str> = results.rolls.iter().map(|r| r.name.as_str()).collect();
+    let parts: Vec<String> = stretches(analysed)
+        .iter()
+        .map(|(who, from, to)| {
+            let at = if from == to {
+                format!("at {}", format::signed(from))
+            } else {
+                format!("from {} to {}", format::signed(from), format::signed(to))
+            };
+            match who.as_slice() {
+                [one] => format!("{} is best {at}", names[*one]),
+                both if both.len() == 2 && names.len() == 2 => format!("they tie {at}"),
+                all if all.len() == names.len() => format!("all tie {at}"),
+                some => {
+                    let tied: Vec<&str> = some.iter().map(|&i| names[i]).collect();
+                    format!("{} tie for best {at}", format::in_words(&tied))
+                }
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        return "No target number tells these rolls apart: each is sure or impossible for all."
+            .into();
+    }
+    format!(
+        "To roll at least a target number: {}; each target's chances are in the table below.",
+        parts.join("; ")
+    )
+}
+
+/// Each roll's chance to reach each target, side by side, and the best.
+fn target_table(results: &Results, analysed: &Analysed) -> Table {
+    let names: Vec<&str> = results.rolls.iter().map(|r| r.name.as_str()).collect();
+    let mut columns = vec!["target".to_string()];
+    columns.extend(names.iter().map(|n| format!("{n}: at least")));
+    columns.push("best".into());
+    Table {
+        id: "targets".into(),
+        caption: "Chance to roll at least each target number, the best named in the last column"
+            .into(),
+        columns,
+        rows: analysed
+            .targets
+            .iter()
+            .zip(&analysed.reach)
+            .map(|(target, chances)| {
+                let best = best_of(chances);
+                let named: Vec<&str> = best.iter().map(|&i| names[i]).collect();
+                let best = match best.len() {
+                    1 => named[0].to_string(),
+                    n if n == names.len() => "tie: all".into(),
+                    _ => format!("tie: {}", format::in_words(&named)),
+                };
+                std::iter::once(Cell::plain(format::signed(target)))
+                    .chain(chances.iter().map(cells::percent))
+                    .chain([Cell::plain(best)])
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// Rolls that never meet: each one's average and reach, in one sentence.
+fn spread_sentence(results: &Results) -> String {
+    let each: Vec<String> = results
+        .rolls
+        .iter()
+        .map(|roll| {
+            let (low, high) = ends(roll);
+            format!(
+                "{} averages {} (from {} to {})",
+                roll.name,
+                format::decimal(&roll.mean),
+                format::signed(low),
+                format::signed(high)
+            )
+        })
+        .collect();
+    format!("Rolled once each, {}.", format::in_words(&each))
+}
+
+/// A roll's lowest and highest values.
+fn ends(roll: &Roll) -> (i64, i64) {
+    (
+        roll.outcomes.first().map_or(0, |o| o.value),
+        roll.outcomes.last().map_or(0, |o| o.value),
+    )
 }
 
 /// The head-to-head answer in one sentence: for one pair, who rolls higher
@@ -351,10 +553,10 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures, view: &View) ->
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let (low, high) = (
-        roll.outcomes.first().map_or(0, |o| o.value),
-        roll.outcomes.last().map_or(0, |o| o.value),
-    );
+    let (low, high) = ends(roll);
+    let cut_off = figures.explode_depth.map_or(String::new(), |d| {
+        format!(", explosions stopping after {}", extra_rolls(d))
+    });
     let exact_and_decimal = |value: &Exact| {
         let exact = format::exact(value);
         let shown = match exact.strip_suffix("/1") {
@@ -373,7 +575,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures, view: &View) ->
                 (
                     "from".into(),
                     Cell::plain(format!(
-                        "{} to {}",
+                        "{} to {}{cut_off}",
                         format::signed(low),
                         format::signed(high)
                     )),
@@ -417,7 +619,7 @@ fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures, view: &View) ->
         }),
         Block::Table(Table {
             id: format!("roll-{index}"),
-            caption: format!("{} ({}): every value", roll.name, roll.expression),
+            caption: format!("{} ({}): every value{cut_off}", roll.name, roll.expression),
             columns: ["value", "ways", "probability", "at least", "at most"]
                 .map(String::from)
                 .to_vec(),
@@ -528,10 +730,7 @@ fn at_least_series(name: &str, roll: &Roll, figures: &RollFigures) -> Series {
 /// "Rolled once, 4d6dl1 averages 12.24, from 3 to 18; 13 is the likeliest value." The
 /// answer a reader of a single roll wants first.
 fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
-    let (low, high) = (
-        roll.outcomes.first().map_or(0, |o| o.value),
-        roll.outcomes.last().map_or(0, |o| o.value),
-    );
+    let (low, high) = ends(roll);
     let likeliest = match figures.modes.as_slice() {
         all if all.len() == roll.outcomes.len() => "every value is equally likely".into(),
         [one] => format!("{} is the likeliest value", format::signed(one)),
@@ -644,7 +843,7 @@ mod tests {
         // From the ability-score page: rerolling ones beats 4d6dl1 (55.08% to
         // 34.75%), 3d6 and 2d6+6 (48.06% to 40.76%, the closest).
         let text = verdict_of(
-            "rolls:\n  4d6 drop lowest: 4d6dl1\n  3d6 straight: 3d6\n  \
+            "question: head-to-head\nrolls:\n  4d6 drop lowest: 4d6dl1\n  3d6 straight: 3d6\n  \
              reroll ones: 4d6ro1dl1\n  heroic: 2d6+6\n",
         );
         assert!(
@@ -657,7 +856,7 @@ mod tests {
         // Efron's dice go round in a circle, each beating the next 2/3 of
         // the time: no roll beats every other.
         let text = verdict_of(
-            "rolls:\n  A: d{4,4,4,4,0,0}\n  B: d{3,3,3,3,3,3}\n  C: d{6,6,2,2,2,2}\n  \
+            "question: head-to-head\nrolls:\n  A: d{4,4,4,4,0,0}\n  B: d{3,3,3,3,3,3}\n  C: d{6,6,2,2,2,2}\n  \
              D: d{5,5,5,1,1,1}\n",
         );
         assert!(text.starts_with("No roll beats every other"), "{text}");
@@ -672,9 +871,11 @@ mod tests {
     }
 
     #[test]
-    fn the_page_leads_with_the_head_to_head() {
-        let params: Params =
-            serde_yaml::from_str("rolls:\n  standard: 4d6dl1\n  heroic: 2d6+6\n").unwrap();
+    fn the_page_leads_with_the_head_to_head_when_asked() {
+        let params: Params = serde_yaml::from_str(
+            "question: head-to-head\nrolls:\n  standard: 4d6dl1\n  heroic: 2d6+6\n",
+        )
+        .unwrap();
         let analysed = Dice::analyse(&params, &Progress::hidden());
         let blocks = Dice::layout(&params, &analysed);
         let Block::Verdict { text } = &blocks[0] else {
@@ -801,5 +1002,145 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("within 0.0001 %"));
+    }
+
+    /// The opening answer fits the question: rolls that are alternatives
+    /// for one check (different expressions) are compared target by
+    /// target; the same expression twice is a duel; rolls that never meet
+    /// are each described. Head to head leads only when asked or a duel.
+    #[test]
+    fn the_verdict_answers_the_page_question() {
+        let targets = verdict_of("rolls:\n  advantage: 2d20kh1\n  plus five: 1d20+5\n");
+        assert!(
+            targets.starts_with("To roll at least a target number: "),
+            "{targets}"
+        );
+        let duel = verdict_of("rolls:\n  first seat: 2d6\n  second seat: 2d6\n");
+        assert!(
+            duel.starts_with("Head to head, first seat and second seat are even"),
+            "{duel}"
+        );
+        let spread = verdict_of("question: distribution\nrolls:\n  pool: 5d10>=7\n  sum: 3d6\n");
+        assert_eq!(
+            spread,
+            "Rolled once each, pool averages 2 (from 0 to 5) and sum averages 10.5 (from 3 to 18)."
+        );
+        for text in [&targets, &spread] {
+            assert!(!text.contains("head to head") && !text.contains("Head to head"));
+        }
+    }
+
+    /// 2d20kh1 against 1d20+5, by enumeration of their 400 and 20
+    /// outcomes: the table gives each target's chances and marks the best
+    /// in words, ties as ties; the sentence's stretches break exactly where
+    /// the winner changes.
+    #[test]
+    fn targets_side_by_side_with_the_best_and_the_crossovers() {
+        let page = page_of("rolls:\n  advantage: 2d20kh1\n  plus five: 1d20+5\n");
+        let reach = |values: &[i64], t: i64| {
+            let hits = values.iter().filter(|&&v| v >= t).count();
+            Exact::new(hits.into(), values.len().into())
+        };
+        let advantage: Vec<i64> = (1..=20)
+            .flat_map(|a| (1..=20).map(move |b| i64::max(a, b)))
+            .collect();
+        let plus_five: Vec<i64> = (6..=25).collect();
+        let table = page.table("targets").unwrap();
+        assert_eq!(
+            table.columns,
+            [
+                "target",
+                "advantage: at least",
+                "plus five: at least",
+                "best"
+            ]
+        );
+        let mut winners = Vec::new();
+        for row in &table.rows {
+            let t: i64 = row[0].shown.parse().unwrap();
+            let (a, b) = (reach(&advantage, t), reach(&plus_five, t));
+            assert_eq!(row[1], cells::percent(&a), "{t}");
+            assert_eq!(row[2], cells::percent(&b), "{t}");
+            let best = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => "advantage",
+                std::cmp::Ordering::Less => "plus five",
+                std::cmp::Ordering::Equal => "tie: all",
+            };
+            assert_eq!(row[3].shown, best, "{t}");
+            winners.push((t, best));
+        }
+        assert_eq!(winners.first().unwrap().0, 2);
+        assert_eq!(winners.last().unwrap().0, 25);
+        // By enumeration, +5 is never behind and ties only at 11 (75 %).
+        let ties: Vec<i64> = winners
+            .iter()
+            .filter(|w| w.1 == "tie: all")
+            .map(|w| w.0)
+            .collect();
+        assert_eq!(ties, [11]);
+        assert!(winners.iter().all(|w| w.1 != "advantage"));
+        assert_eq!(
+            page.verdict().unwrap(),
+            "To roll at least a target number: plus five is best from 2 to 10; they tie at 11; \
+             plus five is best from 12 to 25; each target's chances are in the table below."
+        );
+        // Three rolls: a tie of two of them is named.
+        let page = page_of("rolls:\n  a: d6\n  b: d6\n  c: d4\n");
+        let row = &page.table("targets").unwrap().rows[0];
+        assert_eq!(
+            (row[0].shown.as_str(), row[4].shown.as_str()),
+            ("2", "tie: a and b")
+        );
+        assert!(page
+            .verdict()
+            .unwrap()
+            .contains("a and b tie for best from 2 to 6"));
+    }
+
+    /// Every place an exploding roll is shown says where explosions stop
+    /// and how often that cut a chain short: the verdict, its section,
+    /// its facts and its table's caption.
+    #[test]
+    fn exploding_rolls_say_where_explosions_stop() {
+        let page = page_of("explode_depth: 2\nrolls:\n  boom: 1d4!!\n  flat: d6\n");
+        // Three 4s in a row: 1/64.
+        assert!(
+            page.verdict().unwrap().ends_with(
+                "Explosions stop after 2 extra rolls per die: a chain was cut short in \
+                 1.5625 % of rolls of boom."
+            ),
+            "{:?}",
+            page.verdict()
+        );
+        let texts: Vec<&str> = page
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(texts.contains(
+            &"Explosions stop after 2 extra rolls per die: a chain was cut short (its last roll \
+              would have exploded again) in 1.5625 % of rolls (exactly 1/64), so the highest \
+              values also stand for the longer chains cut there."
+        ), "{texts:?}");
+        assert_eq!(
+            texts.iter().filter(|t| t.starts_with("Explosions")).count(),
+            1
+        );
+        assert_eq!(
+            page.table("roll-1").unwrap().caption,
+            "boom (1d4!!): every value, explosions stopping after 2 extra rolls"
+        );
+        assert_eq!(
+            page.table("roll-2").unwrap().caption,
+            "flat (d6): every value"
+        );
+        let shown = format!("{:?}", page.blocks);
+        assert!(
+            shown.contains("1 to 12, explosions stopping after 2 extra rolls"),
+            "{shown}"
+        );
     }
 }
