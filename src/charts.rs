@@ -66,7 +66,7 @@ pub(crate) fn render_svg(chart: &Chart) -> Result<String, ChartError> {
         id: chart.id.clone(),
         message,
     };
-    let colours = chart.series.len() + usize::from(chart.at_least.is_some());
+    let colours = chart.series.len();
     if chart.kind != ChartKind::Heatmap && colours > theme::SERIES.len() {
         return Err(error(format!(
             "{colours} series, but a chart has at most {} colours: \
@@ -284,20 +284,43 @@ mod tests {
             .contains("at most 10"));
     }
 
+    /// Charts sharing one scale: the vertical axis reaches the page's
+    /// highest bar, and the horizontal one covers the shared range and
+    /// draws no point outside it. One vertical axis: its labels sit in one
+    /// column at the left.
     #[test]
-    fn at_least_curve_has_its_own_axis() {
+    fn charts_share_a_scale_and_a_range_on_one_axis() {
         let mut c = chart(ChartKind::Bars, false);
         c.series.truncate(1);
-        c.at_least = Some(Series {
-            name: "at least x".into(),
-            points: vec![(1.0, 1.0), (2.0, 0.5)],
-            ..Series::default()
-        });
+        c.reference = None;
+        c.series[0].points = vec![(1.0, 0.05), (2.0, 0.05), (30.0, 0.05)];
+        c.series[0].titles = vec!["a".into(), "b".into(), "far".into()];
+        c.y_to = Some(0.1);
+        c.x_range = Some((0.0, 8.0));
         let svg = render_svg(&c).unwrap();
-        let labels = texts(&svg);
-        assert!(labels.contains(&"100 %".to_string()));
-        assert!(labels.contains(&"at least x (right axis)".to_string()));
-        assert!(svg.contains("data-colour=\"s2\""));
+        let wide = &svg[..svg.find("</svg>").unwrap()];
+        let labels = texts(wide);
+        assert!(labels.contains(&"10 %".to_string()), "{labels:?}");
+        assert!(labels.contains(&"8".to_string()), "{labels:?}");
+        assert!(!labels.contains(&"30".to_string()), "{labels:?}");
+        assert!(!wide.contains("<title>far</title>") && wide.contains("<title>b</title>"));
+        let percent_x: Vec<f64> = wide
+            .split("<text")
+            .skip(1)
+            .filter(|t| {
+                let body = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                body.trim().ends_with(" %")
+            })
+            .map(|t| {
+                let x = &t[t.find(" x=\"").unwrap() + 4..];
+                x[..x.find('"').unwrap()].parse().unwrap()
+            })
+            .collect();
+        assert!(percent_x.len() >= 2);
+        assert!(
+            percent_x.iter().all(|&x| x == percent_x[0]),
+            "{percent_x:?}"
+        );
     }
 
     #[test]

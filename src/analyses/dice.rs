@@ -6,7 +6,7 @@ use crate::analyses::dice_lang::{self, Expr, Expression, Price, DEFAULT_EXPLODE_
 use crate::engine::{ratios, text, Exact, Outcomes};
 use crate::progress::Progress;
 use num_bigint::BigUint;
-use num_traits::Zero;
+use num_traits::{One, Zero};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -29,12 +29,47 @@ pub struct Params {
     /// Extra rolls an exploding die may make.
     #[serde(default)]
     pub explode_depth: Option<u32>,
+    /// What the page answers first; see [`Params::question`] for the
+    /// default.
+    #[serde(default)]
+    pub question: Option<Question>,
+}
+
+/// What a page of rolls answers first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Question {
+    /// Which roll gives the better chance to reach each target number:
+    /// rolls that are alternatives for one check (advantage or +5).
+    Target,
+    /// Two players, one roll each: who rolls higher.
+    HeadToHead,
+    /// Each roll's spread: rolls that never meet.
+    Distribution,
 }
 
 impl Params {
     /// The explosion depth in force.
     pub fn depth(&self) -> u32 {
         self.explode_depth.unwrap_or(DEFAULT_EXPLODE_DEPTH)
+    }
+
+    /// The question in force: as written, else one roll's spread, two
+    /// players when every roll is the same expression (a duel), and the
+    /// chance to reach each target for different rolls.
+    pub(crate) fn question(&self) -> Question {
+        let rolls = &self.rolls.0;
+        self.question.unwrap_or(match rolls.as_slice() {
+            [_] => Question::Distribution,
+            [first, rest @ ..]
+                if rest
+                    .iter()
+                    .all(|r| r.expression.text == first.expression.text) =>
+            {
+                Question::HeadToHead
+            }
+            _ => Question::Target,
+        })
     }
 }
 
@@ -160,6 +195,13 @@ pub struct Analysed {
     pub rolls: Vec<RollFigures>,
     /// For each comparison, in order, the distribution of a - b.
     pub differences: Vec<Vec<ValueProbability>>,
+    /// With two or more rolls, the target numbers some roll reaches with a
+    /// chance neither 0 nor 1, lowest first.
+    pub targets: Vec<i64>,
+    /// For each target, each roll's chance of at least it, in the file's
+    /// order.
+    #[serde(with = "text")]
+    pub reach: Vec<Vec<Exact>>,
 }
 
 /// A roll's figures beyond the contract.
@@ -175,6 +217,12 @@ pub struct RollFigures {
     pub modes: Vec<i64>,
     /// The lowest value with P(X <= value) at least one half.
     pub median: i64,
+    /// The extra rolls an exploding die may make, when the roll has one.
+    pub explode_depth: Option<u32>,
+    /// The chance that some exploding die's chain was cut short (its last
+    /// allowed roll would have exploded again), when known.
+    #[serde(with = "text")]
+    pub cut_short: Option<Exact>,
 }
 
 /// A value and its exact probability.
@@ -234,7 +282,7 @@ impl Analysis for Dice {
                 })
             })
             .collect();
-        analyse_outcomes(&params.rolls.0, &outcomes)
+        analyse_outcomes(&params.rolls.0, &outcomes, depth)
     }
 
     fn contract<S: serde::Serializer>(
@@ -247,14 +295,21 @@ impl Analysis for Dice {
 
 /// The results for rolls already evaluated (shared with `fairdice roll`
 /// and the playground, which evaluate outside a scenario file).
-pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes]) -> Analysed {
+pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth: u32) -> Analysed {
     let mut results = Results {
         rolls: Vec::new(),
         comparisons: Vec::new(),
     };
     let mut figures = Vec::new();
     for (roll, outcome) in rolls.iter().zip(outcomes) {
-        let (summary, extra) = describe(roll, outcome);
+        let (summary, mut extra) = describe(roll, outcome);
+        let tree = &roll.expression.tree;
+        // A roll explodes when deeper explosions roll more dice.
+        if dice_lang::simulate::dice_per_roll(tree, 0) < dice_lang::simulate::dice_per_roll(tree, 1)
+        {
+            extra.explode_depth = Some(depth);
+            extra.cut_short = dice_lang::uncut(tree, depth).map(|uncut| Exact::one() - uncut);
+        }
         results.rolls.push(summary);
         figures.push(extra);
     }
@@ -280,11 +335,59 @@ pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes]) -> An
             );
         }
     }
+    let (targets, reach) = if rolls.len() > 1 {
+        reach_targets(outcomes)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     Analysed {
         results,
         rolls: figures,
         differences,
+        targets,
+        reach,
     }
+}
+
+/// The targets some roll reaches with a chance neither 0 nor 1, and each
+/// roll's chance of at least each.
+fn reach_targets(outcomes: &[Outcomes]) -> (Vec<i64>, Vec<Vec<Exact>>) {
+    // Each roll's values, and the ways of at least each, from the top.
+    let tails: Vec<(BigUint, Vec<(i64, BigUint)>)> = outcomes
+        .iter()
+        .map(|o| {
+            let mut running = BigUint::zero();
+            let mut tail: Vec<(i64, BigUint)> = o
+                .iter()
+                .rev()
+                .map(|(v, w)| {
+                    running += w;
+                    (v, running.clone())
+                })
+                .collect();
+            tail.reverse();
+            (o.total(), tail)
+        })
+        .collect();
+    let lowest = outcomes.iter().map(Outcomes::min).min().unwrap_or(0);
+    let highest = outcomes.iter().map(Outcomes::max).max().unwrap_or(0);
+    let (mut targets, mut reach) = (Vec::new(), Vec::new());
+    for target in lowest..=highest {
+        let chances: Vec<Exact> = tails
+            .iter()
+            .map(|(total, tail)| {
+                // The first value at or above the target holds its ways.
+                let at = tail.partition_point(|(v, _)| *v < target);
+                tail.get(at)
+                    .map_or_else(Exact::zero, |(_, ways)| crate::engine::ratio(ways, total))
+            })
+            .collect();
+        if chances.iter().any(|p| !p.is_zero() && !p.is_one()) {
+            targets.push(target);
+            reach.push(chances);
+        }
+    }
+    (targets, reach)
 }
 
 fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
@@ -342,13 +445,15 @@ fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
         at_most: ratios(at_most_ways.iter(), &total),
         modes,
         median,
+        explode_depth: None,
+        cut_short: None,
     };
     (summary, extra)
 }
 
 /// The cost of evaluating every roll, comparing every pair and showing the
 /// tables, and the costliest part in words when it is worth naming.
-pub fn price(params: &Params) -> (Cost, Option<String>) {
+pub(crate) fn price(params: &Params) -> (Cost, Option<String>) {
     let depth = params.depth();
     let mut seconds = 0.0;
     let mut bytes: f64 = 0.0;
@@ -383,6 +488,11 @@ pub fn price(params: &Params) -> (Cost, Option<String>) {
                 format!("`{}` in roll {:?}", part.text(text), roll.name),
             ));
         }
+    }
+    // The chances to reach each target: every roll at each, about the
+    // widest roll's values.
+    if widths.len() > 1 {
+        rows += widths.iter().map(|w| w.0).fold(0.0, f64::max) * widths.len() as f64;
     }
     // Each pair: a comparison and the distribution of the difference.
     for (i, (wa, ba)) in widths.iter().enumerate() {
@@ -668,5 +778,119 @@ mod tests {
             detail.contains("`100000d1000` in roll \"huge\""),
             "{detail}"
         );
+    }
+
+    /// Brute force over every sequence of faces: each die rolls up to
+    /// `depth + 1` times, stopping at the first face that does not explode;
+    /// its chain is cut short when all `depth + 1` faces explode.
+    fn cut_short_by_enumeration(
+        faces: &[i64],
+        explodes: fn(i64) -> bool,
+        depth: u32,
+        dice: u32,
+    ) -> Exact {
+        let rolls = (depth + 1) * dice;
+        let sequences = (faces.len() as u64).pow(rolls);
+        let cut = (0..sequences)
+            .filter(|&k| {
+                let mut k = k;
+                let faces: Vec<i64> = (0..rolls)
+                    .map(|_| {
+                        let face = faces[(k % faces.len() as u64) as usize];
+                        k /= faces.len() as u64;
+                        face
+                    })
+                    .collect();
+                faces
+                    .chunks((depth + 1) as usize)
+                    .any(|chain| chain.iter().all(|&f| explodes(f)))
+            })
+            .count();
+        Exact::new(cut.into(), sequences.into())
+    }
+
+    /// "Explosions stop after N extra rolls": N is `explode_depth`, and the
+    /// chance a chain was cut short agrees with a brute force over faces
+    /// and, for a lone compounding die, with the engine's chance of its
+    /// highest total (reached only by a chain of exploding faces).
+    #[test]
+    fn the_chance_a_chain_was_cut_short_by_brute_force() {
+        let figures = |yaml: &str| run(yaml).rolls;
+        let d3 = [1, 2, 3];
+        let d4 = [1, 2, 3, 4];
+        for depth in 0..=3 {
+            let page = figures(&format!(
+                "explode_depth: {depth}\nrolls:\n  a: 1d4!!\n  b: 2d3!\n  c: 2d4!>=3\n  d: 3d6\n"
+            ));
+            assert_eq!(page[0].explode_depth, Some(depth));
+            let want = cut_short_by_enumeration(&d4, |f| f == 4, depth, 1);
+            assert_eq!(
+                page[0].cut_short.as_ref(),
+                Some(&want),
+                "1d4!! depth {depth}"
+            );
+            let want = cut_short_by_enumeration(&d3, |f| f == 3, depth, 2);
+            assert_eq!(
+                page[1].cut_short.as_ref(),
+                Some(&want),
+                "2d3! depth {depth}"
+            );
+            let want = cut_short_by_enumeration(&d4, |f| f >= 3, depth, 2);
+            assert_eq!(
+                page[2].cut_short.as_ref(),
+                Some(&want),
+                "2d4!>=3 depth {depth}"
+            );
+            assert_eq!(
+                (page[3].explode_depth, page[3].cut_short.as_ref()),
+                (None, None)
+            );
+        }
+        // The engine: 1d4!! at depth 3 totals 16 only by four 4s.
+        let analysed = run("rolls:\n  a: 1d4!!\n  b: 1d6ro1!!\n");
+        let top = |i: usize| {
+            analysed.results.rolls[i]
+                .outcomes
+                .last()
+                .unwrap()
+                .probability
+                .clone()
+        };
+        assert_eq!(analysed.rolls[0].cut_short.as_ref(), Some(&top(0)));
+        // Rerolling ones first: a 6 comes up 7/36 of the time.
+        let six = Exact::new(7.into(), 36.into());
+        assert_eq!(analysed.rolls[1].cut_short, Some(num_traits::pow(six, 4)));
+        assert_eq!(analysed.rolls[1].cut_short.as_ref(), Some(&top(1)));
+        // A rolled number of dice: 1 or 2 dice of 2d3!, half the time each.
+        let rolled = run("explode_depth: 1\nrolls:\n  a: (1d2)d3!\n  b: d6\n");
+        let one = cut_short_by_enumeration(&d3, |f| f == 3, 1, 1);
+        let two = cut_short_by_enumeration(&d3, |f| f == 3, 1, 2);
+        let half = Exact::new(1.into(), 2.into());
+        assert_eq!(rolled.rolls[0].cut_short, Some(&half * one + &half * two));
+    }
+
+    /// Each roll's chance to reach each target, against an enumeration of
+    /// 2d20kh1's 400 outcomes and 1d20+5's 20.
+    #[test]
+    fn chances_to_reach_each_target_by_enumeration() {
+        let analysed = run("rolls:\n  advantage: 2d20kh1\n  plus five: 1d20+5\n");
+        let reach = |values: &[i64], t: i64| {
+            let hits = values.iter().filter(|&&v| v >= t).count();
+            Exact::new(hits.into(), values.len().into())
+        };
+        let advantage: Vec<i64> = (1..=20)
+            .flat_map(|a| (1..=20).map(move |b| i64::max(a, b)))
+            .collect();
+        let plus_five: Vec<i64> = (1..=20).map(|a| a + 5).collect();
+        // Below 2 both are sure; above 25 neither can.
+        assert_eq!(analysed.targets, (2..=25).collect::<Vec<i64>>());
+        for (t, chances) in analysed.targets.iter().zip(&analysed.reach) {
+            assert_eq!(
+                chances,
+                &vec![reach(&advantage, *t), reach(&plus_five, *t)],
+                "{t}"
+            );
+        }
+        assert!(run("rolls:\n  a: d6\n").targets.is_empty());
     }
 }

@@ -6,8 +6,9 @@
 //! around zero: a positive value is the positive hue at an opacity of
 //! |value| / max |value| over the chart's background, a negative value the
 //! negative hue the same way, so it follows the theme. The colour bar shows
-//! the scale, labelled at its ends, half way and at zero. Each cell carries
-//! its exact value as a `<title>`.
+//! the scale, labelled where layout chose ([`Chart::y_ticks`], formatted
+//! as the tables format the same values, unit and all); the largest label
+//! is the scale's end. Each cell carries its exact value as a `<title>`.
 
 use super::canvas::{escape, num, title, Anchor, Canvas};
 use super::theme::{self, size};
@@ -56,6 +57,7 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         .series
         .iter()
         .flat_map(|s| s.points.iter().map(|&(_, v)| v.abs()))
+        .chain(chart.y_ticks.iter().map(|t| t.0.abs()))
         .fold(0.0, f64::max);
 
     canvas.text(
@@ -118,10 +120,10 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     );
     colour_bar(
         &mut canvas,
-        left + extent + 20.0,
-        top,
+        (left + extent + 20.0, top),
         extent.max(80.0),
         scale,
+        &chart.y_ticks,
     );
     canvas
 }
@@ -161,9 +163,15 @@ fn cell_rect(
     )
 }
 
-/// A vertical bar from +scale (top) through 0 to -scale, labelled at its
-/// ends, half way and at zero.
-fn colour_bar(canvas: &mut Canvas, x: f64, top: f64, height: f64, scale: f64) {
+/// A vertical bar from +scale (top) through 0 to -scale, with its labels
+/// at their values.
+fn colour_bar(
+    canvas: &mut Canvas,
+    (x, top): (f64, f64),
+    height: f64,
+    scale: f64,
+    labels: &[(f64, String)],
+) {
     let step = height / BAR_STEPS as f64;
     let mut bar = String::from("<g class=\"colour-bar\">");
     for k in 0..BAR_STEPS {
@@ -180,31 +188,20 @@ fn colour_bar(canvas: &mut Canvas, x: f64, top: f64, height: f64, scale: f64) {
     }
     bar.push_str("</g>");
     canvas.mark(bar);
-    for (value, at) in [
-        (scale, 0.0),
-        (scale / 2.0, 0.25),
-        (0.0, 0.5),
-        (-scale / 2.0, 0.75),
-        (-scale, 1.0),
-    ] {
+    for (value, label) in labels {
+        let at = if scale > 0.0 {
+            (1.0 - value / scale) / 2.0
+        } else {
+            0.5
+        };
         canvas.text(
-            &value_label(value),
-            (x + 20.0, top + at * height),
+            label,
+            (x + 20.0, top + at.clamp(0.0, 1.0) * height),
             size::TICK,
             Anchor::Left,
             theme::INK,
         );
     }
-}
-
-/// Percentage points with three significant figures and a sign, "0" for zero.
-fn value_label(value: f64) -> String {
-    if value == 0.0 {
-        return "0".into();
-    }
-    let points = value * 100.0;
-    let decimals = (2 - points.abs().log10().floor() as i32).max(0) as usize;
-    format!("{points:+.decimals$}").replace('-', "−")
 }
 
 #[cfg(test)]
@@ -237,6 +234,11 @@ mod tests {
                 })
                 .collect(),
             table_id: Some("margins".into()),
+            y_ticks: vec![
+                (0.05, "5 %".into()),
+                (0.0, "0 %".into()),
+                (-0.05, "−5 %".into()),
+            ],
             ..Chart::default()
         }
     }
@@ -247,19 +249,14 @@ mod tests {
         assert!(svg.contains("<title id=\"chart-h-title\">Margins &amp; more</title>"));
         assert_eq!(svg, render_svg(&margins()).unwrap(), "deterministic");
         assert!(svg.contains("2  [6, 7]"), "row label");
-        assert!(svg.contains("+5.00") && svg.contains("−5.00"), "bar ends");
-        assert!(svg.contains("+2.50"), "half way");
+        assert!(
+            svg.contains("\n5 %\n") && svg.contains("\n−5 %\n"),
+            "bar ends"
+        );
         assert!(svg.contains("<title>margin -0.05</title>"), "exact values");
         // The strongest cells take the full hues; colours go through classes.
         assert!(svg.contains("class=\"f-s1 k-grid\" fill=\"#0072B2\" fill-opacity=\"1\""));
         assert!(svg.contains("class=\"f-s2 k-grid\" fill=\"#D55E00\" fill-opacity=\"1\""));
         assert!(svg.contains("fill-opacity=\"0.4\""), "linear: 0.02 of 0.05");
-    }
-
-    #[test]
-    fn colour_bar_labels_keep_three_figures() {
-        assert_eq!(value_label(0.000123456), "+0.0123");
-        assert_eq!(value_label(-0.5), "−50.0");
-        assert_eq!(value_label(0.0), "0");
     }
 }

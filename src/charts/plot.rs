@@ -1,5 +1,5 @@
-//! Charts on two axes: bars (with an optional "at least" curve), deviation
-//! bars around zero, points with intervals, and lines.
+//! Charts on two axes, one of each: bars, deviation bars around zero,
+//! points with intervals, and lines.
 //!
 //! Honest by construction: a bar's value axis always includes zero; a
 //! deviation chart is symmetric around its zero line; zeros on a log axis
@@ -89,6 +89,7 @@ fn values(chart: &Chart) -> Vec<f64> {
             values.push(r.y);
         }
     }
+    values.extend(chart.y_to.filter(|_| !chart.log_y));
     values
 }
 
@@ -176,6 +177,7 @@ fn x_values(chart: &Chart) -> Vec<f64> {
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.0))
         .chain(chart.x_ticks.iter().map(|t| t.0))
+        .chain(chart.x_range.iter().flat_map(|&(lo, hi)| [lo, hi]))
         .filter(|x| x.is_finite())
         .collect();
     xs.sort_by(f64::total_cmp);
@@ -260,15 +262,6 @@ fn legend(chart: &Chart) -> Vec<Entry> {
             end: None,
         })
         .collect();
-    if let Some(curve) = &chart.at_least {
-        entries.push(Entry {
-            text: format!("{} (right axis)", curve.name),
-            role: theme::SERIES[chart.series.len()],
-            swatch: Swatch::Line,
-            marker: None,
-            end: None,
-        });
-    }
     if let Some(r) = &chart.reference {
         entries.push(Entry {
             text: r.label.clone(),
@@ -279,14 +272,42 @@ fn legend(chart: &Chart) -> Vec<Entry> {
         });
     }
     // One series alone needs no key: the axis title says what it is.
-    if entries.len() == 1 && chart.reference.is_none() && chart.at_least.is_none() {
+    if entries.len() == 1 && chart.reference.is_none() {
         entries.clear();
     }
     entries
 }
 
+/// The chart with only the points inside its [`Chart::x_range`] (with
+/// their tooltips and intervals).
+fn clipped(chart: &Chart) -> std::borrow::Cow<'_, Chart> {
+    let Some((lo, hi)) = chart.x_range else {
+        return std::borrow::Cow::Borrowed(chart);
+    };
+    let mut chart = chart.clone();
+    for series in &mut chart.series {
+        let inside: Vec<bool> = series
+            .points
+            .iter()
+            .map(|p| p.0 >= lo && p.0 <= hi)
+            .collect();
+        let keep = |k: &mut usize| {
+            *k += 1;
+            inside.get(*k - 1).copied().unwrap_or(false)
+        };
+        let mut k = 0;
+        series.points.retain(|_| keep(&mut k));
+        k = 0;
+        series.titles.retain(|_| keep(&mut k));
+        k = 0;
+        series.intervals.retain(|_| keep(&mut k));
+    }
+    std::borrow::Cow::Owned(chart)
+}
+
 /// Draw the chart at one size; returns the canvas.
 pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
+    let chart = &*clipped(chart);
     let mut entries = legend(chart);
     let width = size.width as f64;
     let legend_width = entries
@@ -299,7 +320,6 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     let x_max = x_values(chart).last().copied();
     let at_ends = legend_right
         && chart.kind == ChartKind::Lines
-        && chart.at_least.is_none()
         && chart
             .series
             .iter()
@@ -320,9 +340,6 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     let mut right = width - 10.0;
     if legend_right {
         right -= legend_width.min(width * 0.4) + if at_ends { LEADER } else { 12.0 };
-    }
-    if chart.at_least.is_some() {
-        right -= axis::text_width("100 %", size::TICK) + 10.0;
     }
 
     let xs = x_values(chart);
@@ -416,9 +433,6 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
 
     let unit_px = (x.at(x_lo + step) - x.at(x_lo)).abs();
     draw_marks(&mut canvas, chart, &x, &y, unit_px);
-    if let Some(curve) = &chart.at_least {
-        draw_at_least(&mut canvas, chart, curve, &x, top, bottom, right);
-    }
     if let Some(r) = &chart.reference {
         let py = if chart.kind == ChartKind::Deviation {
             y.scale.at(0.0)
@@ -447,10 +461,7 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         }
     }
     let origin = if legend_right {
-        (
-            right + 12.0 + if chart.at_least.is_some() { 44.0 } else { 0.0 },
-            top,
-        )
+        (right + 12.0, top)
     } else {
         (10.0, bottom + 54.0)
     };
@@ -691,62 +702,6 @@ fn strip_class(attrs: &str) -> String {
     attrs
         .split_once(' ')
         .map_or(attrs.to_string(), |(_, rest)| rest.to_string())
-}
-
-/// A "P(at least x)" line on its own 0-100 % axis at the right.
-fn draw_at_least(
-    canvas: &mut Canvas,
-    chart: &Chart,
-    curve: &Series,
-    x: &Scale,
-    top: f64,
-    bottom: f64,
-    right: f64,
-) {
-    let scale = Scale {
-        lo: 0.0,
-        hi: 1.0,
-        from: bottom,
-        to: top,
-        log: false,
-    };
-    canvas.line((right, top), (right, bottom), theme::AXIS);
-    for k in 0..=4 {
-        let v = k as f64 / 4.0;
-        let py = scale.at(v);
-        canvas.line((right, py), (right + 4.0, py), theme::AXIS);
-        canvas.text(
-            &format!("{} %", k * 25),
-            (right + 7.0, py),
-            size::TICK,
-            Anchor::Left,
-            theme::INK,
-        );
-    }
-    let role = theme::SERIES[chart.series.len()];
-    let points: Vec<String> = curve
-        .points
-        .iter()
-        .map(|&(px, py)| format!("{},{}", num(x.at(px)), num(scale.at(py))))
-        .collect();
-    let mut group = format!(
-        "<g class=\"series\" data-series=\"{}\" data-colour=\"{}\"><polyline points=\"{}\" fill=\"none\" {} stroke-width=\"2.5\"/>",
-        escape(&curve.name),
-        role.name,
-        points.join(" "),
-        stroke(role)
-    );
-    for (k, &(px, py)) in curve.points.iter().enumerate() {
-        group.push_str(&format!(
-            "<circle cx=\"{}\" cy=\"{}\" r=\"3\" {}>{}</circle>",
-            num(x.at(px)),
-            num(scale.at(py)),
-            fill(role),
-            title(Some(&point_title(chart, curve, k)))
-        ));
-    }
-    group.push_str("</g>");
-    canvas.mark(group);
 }
 
 fn draw_legend(canvas: &mut Canvas, entries: &[Entry], origin: (f64, f64)) {

@@ -102,8 +102,8 @@ impl Cell {
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChartKind {
-    /// One bar per point from zero, each series in its own colour; with
-    /// [`Chart::at_least`], a distribution and its "at least" curve.
+    /// One bar per point from zero, each series in its own colour, read on
+    /// one vertical axis (a chart never has a second).
     #[default]
     Bars,
     /// Signed bars around a zero line: how far each point is from a fair
@@ -170,9 +170,21 @@ pub struct Chart {
     pub x_ticks: Vec<(f64, String)>,
     /// The data.
     pub series: Vec<Series>,
-    /// A "P(at least x)" curve over bars, read on its own 0-100 % axis.
+    /// The top of the vertical axis when the charts of one page share one
+    /// scale (bars of different rolls read against each other); the axis
+    /// still covers every value drawn.
     #[serde(default)]
-    pub at_least: Option<Series>,
+    pub y_to: Option<f64>,
+    /// The horizontal range drawn, when the charts of one page share one
+    /// or a chart leaves out tails too thin to see (its note says what);
+    /// points outside it are not drawn.
+    #[serde(default)]
+    pub x_range: Option<(f64, f64)>,
+    /// The colour scale's labels of a heatmap, at chosen values, formatted
+    /// as the tables format the same quantity; the largest magnitude is
+    /// the scale's end.
+    #[serde(default)]
+    pub y_ticks: Vec<(f64, String)>,
     /// A horizontal reference line, such as the fair share 1/n.
     pub reference: Option<Reference>,
     /// Visible text under the chart for what a reader must know to read it.

@@ -156,7 +156,25 @@ pub(crate) fn rough_percent(chance: f64) -> String {
 /// A float share as a percentage, for figures irrational by nature (an
 /// interval's ends): `15.161135 %`, in the style of [`percent`].
 pub(crate) fn float_percent(value: f64) -> String {
-    format!("{} %", float(value * 100.0))
+    let percent = value * 100.0;
+    if percent == 0.0 || !percent.is_finite() {
+        return format!("{percent} %");
+    }
+    // Significant digits, as exact percentages are shown: "31.5278 %",
+    // not "31.527813 %" beside it.
+    let magnitude = percent.abs().log10().floor() as i64;
+    let decimals = (SIGNIFICANT as i64 - 1 - magnitude).max(0) as usize;
+    let text = format!("{percent:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    // Rounding never claims certainty that is not there.
+    if text == "100" && percent < 100.0 {
+        return "> 99.9999 %".to_string();
+    }
+    format!("{} %", signed(text))
 }
 
 /// A float for display, for figures that are inherently approximate.
@@ -317,6 +335,23 @@ pub(crate) fn in_words<T: AsRef<str>>(items: &[T]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn float_percentages_keep_significant_digits_as_exact_ones_do() {
+        assert_eq!(float_percent(0.31527813), "31.5278 %");
+        assert_eq!(float_percent(0.7694221), "76.9422 %");
+        assert_eq!(float_percent(0.0000123456789), "0.00123457 %");
+        assert_eq!(float_percent(0.5), "50 %");
+        assert_eq!(float_percent(1.0), "100 %");
+        assert_eq!(float_percent(0.99999999), "> 99.9999 %");
+        assert_eq!(float_percent(-0.125), "\u{2212}12.5 %");
+        assert_eq!(float_percent(0.0), "0 %");
+        // The same figure read exactly shows the same digits.
+        let exact = Exact::new(31527813.into(), 100000000.into());
+        assert_eq!(percent(&exact), float_percent(0.31527813));
+    }
+
     #[test]
     fn items_are_listed_as_a_sentence_lists_them() {
         assert_eq!(super::in_words::<&str>(&[]), "");

@@ -6,8 +6,8 @@ use crate::analyses::race::{Analysed, Params, Race, Results};
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, yes_no};
-use crate::layout::{format, Layout};
-use num_traits::Signed;
+use crate::layout::{cells, format, Layout};
+use num_traits::{Signed, Zero};
 
 impl Layout for Race {
     fn layout(_: &Params, analysed: &Analysed) -> Vec<Block> {
@@ -241,7 +241,7 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                 (
                     "Greedy list's smallest margin over the other lists".into(),
                     {
-                        let margin = fraction(&o.greedy.min_margin);
+                        let margin = cells::percent(&o.greedy.min_margin);
                         let rival = list_text(&o.greedy.closest_rival);
                         Cell {
                             shown: format!("{} (closest rival {rival})", margin.shown),
@@ -274,7 +274,7 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                 .map(|r| {
                     vec![
                         Cell::plain(list_text(&r.list)),
-                        fraction(&r.min_margin),
+                        cells::percent(&r.min_margin),
                         Cell::plain(list_text(&r.closest_rival)),
                         yes_no(!r.min_margin.is_negative()),
                     ]
@@ -292,7 +292,7 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                     vec![
                         Cell::plain(list_text(&c.lists[i])),
                         Cell::plain(list_text(&c.lists[(i + 1) % 3])),
-                        fraction(&c.margins[i]),
+                        cells::percent(&c.margins[i]),
                     ]
                 })
                 .collect(),
@@ -308,6 +308,18 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
 
 /// The margins table as a heatmap: row list against column list.
 fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
+    // The colour bar reads like the table: its ends are the widest margin.
+    let widest = margins
+        .iter()
+        .flatten()
+        .map(Signed::abs)
+        .max()
+        .unwrap_or_else(Exact::zero);
+    let half = &widest / Exact::from_integer(2.into());
+    let y_ticks = [widest.clone(), half.clone(), Exact::zero(), -half, -widest]
+        .iter()
+        .map(|m| (to_f64(m), format::percent(m)))
+        .collect();
     Chart {
         id: "margins".into(),
         title: "Margins among the strongest lists".into(),
@@ -342,6 +354,7 @@ fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
             })
             .collect(),
         table_id: Some("margins".into()),
+        y_ticks,
         ..Chart::default()
     }
 }
@@ -407,7 +420,7 @@ fn margins_table(o: &Optimizer, margins: &[Vec<Exact>]) -> Table {
             .zip(margins)
             .map(|(l, row)| {
                 std::iter::once(Cell::plain(list_text(l)))
-                    .chain(row.iter().map(fraction))
+                    .chain(row.iter().map(cells::percent))
                     .collect()
             })
             .collect(),
@@ -459,5 +472,31 @@ mod tests {
         let (results, r) = page("dice: 3d2\npicks: 6\noptimize: true\n");
         let mixed = results.optimizer.unwrap().mixed.unwrap();
         assert_eq!(r.table("mixed").unwrap().rows.len(), mixed.weights.len());
+    }
+
+    /// A margin reads one way in the table, the tooltip and the colour
+    /// bar: a percentage by `format::percent`, the bar's ends the widest.
+    #[test]
+    fn margins_read_alike_in_the_table_the_tooltips_and_the_legend() {
+        let (_, r) = page("dice: 2d6\npicks: 2\noptimize: true\n");
+        let table = r.table("margins").unwrap();
+        let heatmap = r.chart("margins").unwrap();
+        let (mut widest, mut at) = (0.0, (0, 0));
+        for (i, series) in heatmap.series.iter().enumerate() {
+            for (j, &(_, v)) in series.points.iter().enumerate() {
+                if v.abs() > widest {
+                    (widest, at) = (v.abs(), (i, j));
+                }
+            }
+        }
+        let cell = &table.rows[at.0][at.1 + 1];
+        assert!(cell.shown.ends_with(" %"), "{cell:?}");
+        assert!(heatmap.series[at.0].titles[at.1].ends_with(&cell.shown));
+        let labels: Vec<&str> = heatmap.y_ticks.iter().map(|t| t.1.as_str()).collect();
+        let magnitude = cell.shown.trim_start_matches('−');
+        assert_eq!(labels[0], magnitude, "{labels:?}");
+        assert_eq!(labels[4], format!("−{magnitude}"), "{labels:?}");
+        assert_eq!(labels[2], "0 %");
+        assert!(labels.iter().all(|l| l.ends_with(" %")), "{labels:?}");
     }
 }

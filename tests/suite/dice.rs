@@ -94,6 +94,24 @@ fn a_bad_expression_fails_at_its_line_and_leaves_the_site() {
 }
 
 #[test]
+fn a_question_the_page_cannot_answer_fails_at_its_place() {
+    let dir = good_site();
+    write(
+        dir.path(),
+        "content/bad.yaml",
+        "title: Bad\nkind: dice\nrolls:\n  a: 3d6\n  b: 2d8\nquestion: who wins\n",
+    );
+    let run = fairdice(&["build", "--quiet"], dir.path());
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = run.stderr_text();
+    assert!(stderr.contains("content/bad.yaml:6:11"), "{stderr}");
+    assert!(
+        stderr.contains("`target`, `head-to-head`, `distribution`"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_expression_over_budget_is_refused_at_once_naming_its_part() {
     let dir = good_site();
     write(
@@ -124,7 +142,16 @@ fn the_serve_playground_rolls_with_the_builds_checks() {
     assert!(page.contains("Dice playground"));
     let (code, report) = get("/__fairdice/roll?roll=2d6&roll=d12");
     assert_eq!(code, 200, "{report}");
-    assert!(report.contains("2d6 rolls higher than d12"), "{report}");
+    // Different rolls are alternatives: the report opens target by target
+    // and still says who rolls higher in its table.
+    assert!(
+        report.contains(
+            "To roll at least a target number: 2d6 is best from 2 to 7; they tie at 8; \
+             d12 is best from 9 to 12"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("who rolls higher"), "{report}");
     let (code, yaml) = get("/__fairdice/roll.yaml?roll=4d6dl1&roll=2d20kh1+%2B+3&depth=2");
     assert_eq!(code, 200);
     assert!(

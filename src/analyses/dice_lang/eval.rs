@@ -4,8 +4,9 @@
 
 use super::{BinaryOp, Comparison, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::engine::pool::{self, Condition};
-use crate::engine::Outcomes;
+use crate::engine::{Exact, Outcomes};
 use num_bigint::BigUint;
+use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
 /// The exact outcomes of an expression that [`super::check`] accepted.
@@ -184,6 +185,64 @@ fn pool_of(pool: &Pool, die: &Outcomes, count: u64) -> Outcomes {
     } else {
         die.repeat_sum(count)
     }
+}
+
+/// The exact chance that no exploding die in one roll of `expr` had its
+/// chain cut short: that every chain ended on a roll that did not explode,
+/// not on its last allowed one (the `explode_depth`-th extra roll), which
+/// would have exploded again. A die whose roll meets the explode condition
+/// with chance p is cut short with chance p^(depth + 1); its dice are
+/// independent, so the chances multiply. `None` when the number of dice is
+/// itself rolled with exploding dice (the two are not independent).
+pub(crate) fn uncut(expr: &Expr, explode_depth: u32) -> Option<Exact> {
+    let all = |parts: Vec<&Expr>| {
+        parts.into_iter().try_fold(Exact::one(), |product, part| {
+            Some(product * uncut(part, explode_depth)?)
+        })
+    };
+    match &expr.node {
+        Node::Number(_) => Some(Exact::one()),
+        Node::Negate(inner) => uncut(inner, explode_depth),
+        Node::Binary(_, left, right) | Node::Compare(_, left, right) => all(vec![left, right]),
+        Node::Group(members, _) => all(members.iter().collect()),
+        Node::Call(_, arguments) => all(arguments.iter().collect()),
+        Node::Pairs(a, b) => all(vec![a, b]),
+        Node::Pool(pool) => {
+            let die_uncut = die_uncut(pool, explode_depth);
+            match (&pool.rolled, die_uncut) {
+                (None, None) => Some(Exact::one()),
+                (None, Some(one)) => Some(num_traits::pow(one, pool.count as usize)),
+                (Some(rolled), None) => uncut(rolled, explode_depth),
+                (Some(rolled), Some(one)) => {
+                    if uncut(rolled, explode_depth)? != Exact::one() {
+                        return None;
+                    }
+                    let counts = evaluate(rolled, explode_depth);
+                    let total = counts.total();
+                    Some(counts.iter().fold(Exact::zero(), |sum, (count, ways)| {
+                        let count = usize::try_from(count).unwrap_or(0);
+                        sum + crate::engine::ratio(ways, &total)
+                            * num_traits::pow(one.clone(), count)
+                    }))
+                }
+            }
+        }
+    }
+}
+
+/// One die's chance of not being cut short, if the pool explodes.
+fn die_uncut(pool: &Pool, explode_depth: u32) -> Option<Exact> {
+    let explode = pool.explode?;
+    // The die as it explodes: after its reroll.
+    let die = die_of(pool, None);
+    let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));
+    let exploding: BigUint = die
+        .iter()
+        .filter(|(face, _)| condition.holds(*face))
+        .map(|(_, ways)| ways)
+        .sum();
+    let p = crate::engine::ratio(&exploding, &die.total());
+    Some(Exact::one() - num_traits::pow(p, explode_depth as usize + 1))
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod words;
 
 pub use check::{check, Price};
 pub use eval::evaluate;
+pub(crate) use eval::uncut;
 pub(crate) use expression::ONE_DIE;
 pub use expression::{read, Expression, Shape};
 pub use parse::parse;
