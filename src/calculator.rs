@@ -133,7 +133,10 @@ pub fn calculate(request: &Request) -> Response {
         header,
         fields,
         yaml.clone(),
-        &Budget::default(),
+        &Budget {
+            form: crate::limits::Form::Browser,
+            ..Budget::default()
+        },
     ) {
         Ok(scenario) => scenario,
         Err(FormError { key, message }) => return Response::Refused { key, message },
@@ -539,7 +542,7 @@ mod tests {
     }
 
     #[test]
-    fn costly_values_get_the_builds_budget_message() {
+    fn costly_values_get_the_builds_budget_without_command_line_advice() {
         let fields = [
             ("players", "2..60"),
             ("dice", "[100d20]"),
@@ -549,7 +552,13 @@ mod tests {
         else {
             panic!("computed")
         };
-        assert!(message.contains("--budget"), "{message}");
+        // A reader has no command line: no `--budget` advice in a page.
+        assert!(
+            message.contains("over the budget of")
+                && message.ends_with("make it smaller (a page computes no more than a build does)"),
+            "{message}"
+        );
+        assert!(!message.contains("--budget"), "{message}");
         assert!(key.is_some());
     }
 }

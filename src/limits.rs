@@ -31,6 +31,10 @@ pub enum Form {
     /// The JSON contract alone (`eval --json`, `roll --json`): no table is
     /// laid out.
     Json,
+    /// Pages computed in a reader's browser (the what-if forms and the
+    /// playground): costed as pages, and a refusal gives no command-line
+    /// advice, since a reader has no command line there.
+    Browser,
 }
 
 impl Default for Budget {

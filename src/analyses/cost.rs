@@ -88,7 +88,7 @@ impl Cost {
     /// tables priced for pages are priced again for JSON alone.
     pub(crate) fn in_form(&self, form: Form) -> Cost {
         match form {
-            Form::Pages => *self,
+            Form::Pages | Form::Browser => *self,
             Form::Json => {
                 let (page_seconds, page_bytes) = self.tables.on_pages();
                 let (json_seconds, json_bytes) = self.tables.in_json();
@@ -131,12 +131,15 @@ impl Budget {
             key: cost.key,
             message: format!(
                 "this scenario is estimated to need {} and {}, \
-                 over the budget of {} and {}: make it smaller, {}",
+                 over the budget of {} and {}: make it smaller{}",
                 about(human_seconds(cost.seconds)),
                 about(human_bytes(cost.bytes)),
                 human_seconds(seconds),
                 human_bytes(bytes),
-                raise(needed(cost, Budget::SECONDS, Budget::BYTES)),
+                match self.form {
+                    Form::Browser => " (a page computes no more than a build does)".to_string(),
+                    _ => format!(", {}", raise(needed(cost, Budget::SECONDS, Budget::BYTES))),
+                },
             ),
         })
     }

@@ -360,8 +360,6 @@ mod tests {
         assert_eq!(super::in_words(&["2", "3", "6"]), "2, 3 and 6");
     }
 
-    use super::*;
-
     #[test]
     fn a_minus_is_the_minus_sign_and_only_in_front() {
         assert_eq!(signed(-3), "−3");
