@@ -79,6 +79,9 @@ pub enum Response {
     /// that gives them, and their results as `eval --json` writes them
     /// (null in the browser's module: the page reads only the HTML).
     Done {
+        /// The answer (the verdict), shown before the form.
+        answer: String,
+        /// The other blocks, after the form.
         html: String,
         yaml: String,
         results: serde_json::Value,
@@ -155,8 +158,9 @@ pub fn calculate(request: &Request) -> Response {
     let links = html::Standalone {
         scenario: &scenario.name,
     };
-    match html::blocks(&page.blocks, &links, &scenario.source) {
-        Ok((html, _)) => Response::Done {
+    match html::answer_and_blocks(&page.blocks, &links, &scenario.source) {
+        Ok((answer, html, _)) => Response::Done {
+            answer,
             html,
             yaml,
             results: page.results,
@@ -219,7 +223,9 @@ pub fn playground(form: &Playground) -> Request {
 pub(crate) const PLAYGROUND: &str = "playground.yaml";
 
 /// The scenario file the request describes, and its keys with their
-/// values read.
+/// values read. (The error is always a `Refused`, small; its size is
+/// `Done`'s, and it is made once per request.)
+#[allow(clippy::result_large_err)]
 fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response> {
     let quoted = |text: &str| serde_json::to_string(text).expect("strings serialise");
     let mut yaml = format!(
@@ -354,6 +360,7 @@ mod tests {
             ("ties", "[reroll-tied]"),
         ];
         let Response::Done {
+            answer,
             html,
             yaml,
             results,
@@ -365,7 +372,9 @@ mod tests {
         let page = built.params.analyse(&Progress::hidden()).page(&Alone);
         assert_eq!(results, page.results);
         let verdict = html::escape(page.verdict().unwrap());
-        assert!(html.contains(&format!("<p class=\"verdict\">{verdict}</p>")));
+        // The answer stands apart, to go before the form.
+        assert_eq!(answer, format!("\n<p class=\"verdict\">{verdict}</p>\n"));
+        assert!(!html.contains("class=\"verdict\""));
         assert!(!html.contains("<svg"), "one number of players: no chart");
         assert!(html.contains("download=\"first-player.cases.csv\""));
         assert_eq!(

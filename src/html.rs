@@ -47,6 +47,20 @@ pub trait Links {
 /// The blocks of a scenario page as HTML, and their headings for the "on
 /// this page" list. `source` (the scenario's file under `content/`) names
 /// the file a chart that cannot be drawn comes from.
+/// A scenario's blocks split for its page: the answer (its verdict, which
+/// comes first) and the rest, so the answer can stand before the what-if
+/// form on every width; the headings are the rest's.
+pub(crate) fn answer_and_blocks(
+    blocks: &[Block],
+    links: &dyn Links,
+    source: &str,
+) -> Result<(String, String, Vec<Heading>)> {
+    let split = usize::from(matches!(blocks.first(), Some(Block::Verdict { .. })));
+    let (answer, _) = self::blocks(&blocks[..split], links, source)?;
+    let (rest, headings) = self::blocks(&blocks[split..], links, source)?;
+    Ok((answer, rest, headings))
+}
+
 pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(String, Vec<Heading>)> {
     let mut out = String::new();
     let mut headings = Vec::new();

@@ -886,7 +886,7 @@ impl Renderer<'_> {
             .tables()
             .map(|t| (paths::table_csv(&scenario.name, &t.id), csv(t).into_bytes()))
             .collect();
-        let (blocks, headings) = html::blocks(
+        let (answer, rest, headings) = html::answer_and_blocks(
             &computed.page.blocks,
             &SiteLinks {
                 renderer: self,
@@ -908,7 +908,11 @@ impl Renderer<'_> {
         let mut context = self.context(&output, &scenario.header.title, description, &headings);
         context.insert("lead", &scenario.header.description);
         let updated = self.source_links(&mut context, &scenario.source, None);
-        context.insert("blocks_html", &blocks);
+        // The answer stands before the form, the rest after it;
+        // `blocks_html`, all of them, is kept for templates written for it.
+        context.insert("answer_html", &answer);
+        context.insert("rest_html", &rest);
+        context.insert("blocks_html", &format!("{answer}{rest}"));
         context.insert("kind", scenario.params.kind());
         context.insert("json_href", &json_href);
         context.insert("source", &scenario.source);

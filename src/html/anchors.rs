@@ -47,6 +47,7 @@ pub(crate) const TEMPLATE_IDS: &[&str] = &[
     "search-input",
     "search-results",
     "search-status",
+    "scenario-answer",
     "scenario-results",
     "playground-rolls",
     "playground-depth",

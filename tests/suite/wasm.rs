@@ -348,6 +348,73 @@ fn what_if_on_the_first_player_page_shows_the_native_figures() {
     assert_eq!(browser.complaints(&session), Vec::<String>::new());
 }
 
+/// Script: wait until the what-if form has an answer (a page opened with
+/// values in its address computes them by itself); then what it shows,
+/// the address, and whether "On this page" lists exactly the headings
+/// the page holds now.
+const WAIT_FOR_ANSWER: &str = r##"new Promise(function (resolve) {
+  var form = document.querySelector("form.calculator");
+  (function poll() {
+    var state = form.getAttribute("data-state");
+    if (state !== "done" && state !== "refused") return setTimeout(poll, 20);
+    var links = Array.prototype.map.call(document.querySelectorAll("aside.toc a"), function (a) {
+      return decodeURIComponent(a.getAttribute("href").slice(1));
+    });
+    var headings = Array.prototype.map.call(document.querySelectorAll("article h2[id], article h3[id]"), function (h) {
+      return h.id;
+    });
+    resolve({
+      state: state,
+      search: location.search,
+      links: links,
+      headings: headings,
+      players: form.elements.players.value,
+      cells: Array.prototype.map.call(document.querySelectorAll("#scenario-results td"), function (td) {
+        return td.textContent;
+      })
+    });
+  })();
+})"##;
+
+#[test]
+fn a_what_if_answer_is_a_link_that_reopens_it_and_the_contents_follow_it() {
+    let Some(mut browser) = Browser::launch() else {
+        return;
+    };
+    let page = site().join("rules/first-player.html");
+    let session = browser.open(&page);
+    let before: Vec<String> = serde_json::from_value(browser.eval(
+        &session,
+        "Array.prototype.map.call(document.querySelectorAll('aside.toc a'), \
+             function (a) { return a.getAttribute('href'); })",
+    ))
+    .unwrap();
+    assert!(!before.is_empty());
+    let request = first_player("5");
+    let shown = browser.eval(&session, &use_form(&field_values(&request)));
+    assert_eq!(shown["state"], "done", "{shown}");
+    let after = browser.eval(&session, WAIT_FOR_ANSWER);
+    // Only the changed value is in the address.
+    assert_eq!(after["search"], "?players=5", "{after}");
+    // "On this page" links every heading now on the page, and nothing else.
+    assert_eq!(after["links"], after["headings"], "{after}");
+    // Opened from that address, the page computes the same answer.
+    let shared = browser.open_url(&format!("file://{}?players=5", page.display()));
+    let reopened = browser.eval(&shared, WAIT_FOR_ANSWER);
+    assert_eq!(reopened["state"], "done", "{reopened}");
+    assert_eq!(reopened["players"], "5");
+    assert_eq!(reopened["cells"], after["cells"]);
+    assert_eq!(reopened["links"], reopened["headings"], "{reopened}");
+    // Back to the page's values: the address is the page's own again.
+    let reset = browser.eval(
+        &shared,
+        "new Promise(function (resolve) { document.querySelector('form.calculator').reset(); \
+         setTimeout(function () { resolve(location.search); }, 50); })",
+    );
+    assert_eq!(reset, "");
+    assert_eq!(browser.complaints(&shared), Vec::<String>::new());
+}
+
 #[test]
 fn a_bad_value_shows_the_builds_message_inline_and_nothing_runs() {
     let Some(mut browser) = Browser::launch() else {
