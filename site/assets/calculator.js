@@ -128,10 +128,44 @@
     });
   };
 
+  /* "On this page" lists the headings the page shows now: after a
+     recompute (or a reset) the results' sections are listed in place of
+     the old ones, in the order they stand. */
+  function followContents(results) {
+    var list = document.querySelector("aside.toc ul");
+    if (!list) return;
+    var inResults = function (id) {
+      var target = document.getElementById(id);
+      return !target || results.contains(target);
+    };
+    var items = Array.prototype.slice.call(list.children);
+    var before = items.filter(function (li) {
+      var a = li.querySelector("a");
+      return a && !inResults(decodeURIComponent(a.getAttribute("href").slice(1)));
+    });
+    while (list.firstChild) list.removeChild(list.firstChild);
+    before.forEach(function (li) { list.appendChild(li); });
+    results.querySelectorAll("h2[id], h3[id]").forEach(function (heading) {
+      var li = document.createElement("li");
+      li.className = "level-" + heading.tagName.charAt(1);
+      var a = document.createElement("a");
+      a.href = "#" + encodeURIComponent(heading.id);
+      var copy = heading.cloneNode(true);
+      copy.querySelectorAll(".anchor").forEach(function (x) { x.remove(); });
+      a.textContent = copy.textContent.trim();
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+  }
+
   /* A what-if form: its inputs are the scenario's keys; the results replace
-     the page's blocks, and "reset" puts the page's own back. */
+     the page's blocks, and "reset" puts the page's own back. The address
+     (?KEY=VALUE for each value changed) follows the form, so a result can be
+     shared, and an address with values opens computed. */
   function whatIf(form) {
     var results = document.getElementById("scenario-results");
+    var answer = document.getElementById("scenario-answer");
+    var originalAnswer = answer ? answer.innerHTML : "";
     var status = form.querySelector(".calculator-status");
     var yaml = form.querySelector(".calculator-yaml");
     var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name]"));
@@ -149,7 +183,9 @@
       form.removeAttribute("data-busy");
       if (response.status === "done") {
         mark(null);
+        if (answer) answer.innerHTML = response.answer;
         results.innerHTML = response.html;
+        followContents(results);
         yaml.textContent = response.yaml;
         status.textContent = "Computed exactly in your browser for these values.";
       } else {
@@ -158,7 +194,20 @@
       }
       form.setAttribute("data-state", response.status);
     }
+    function address(changed) {
+      var query = new URLSearchParams();
+      if (changed) {
+        inputs.forEach(function (input) {
+          if (input.value !== input.defaultValue) query.append(input.name, input.value);
+        });
+      }
+      var text = query.toString();
+      try {
+        history.replaceState(null, "", location.pathname + (text ? "?" + text : "") + location.hash);
+      } catch (e) { /* some file:// pages */ }
+    }
     function compute() {
+      address(true);
       form.setAttribute("data-busy", "true");
       form.setAttribute("data-state", "computing");
       status.textContent = "Computing…";
@@ -183,12 +232,24 @@
       runner.cancel();
       setTimeout(function () {
         mark(null);
+        address(false);
+        if (answer) answer.innerHTML = originalAnswer;
         results.innerHTML = original;
+        followContents(results);
         yaml.textContent = "";
         status.textContent = "";
         form.setAttribute("data-state", "page");
       }, 0);
     });
+    var asked = new URLSearchParams(location.search);
+    var opened = false;
+    inputs.forEach(function (input) {
+      if (asked.has(input.name)) {
+        input.value = asked.get(input.name);
+        opened = true;
+      }
+    });
+    if (opened) compute();
   }
 
   /* The playground: rolls in the dice language, one per line; the address
@@ -212,7 +273,7 @@
       text.removeAttribute("aria-invalid");
       depth.removeAttribute("aria-invalid");
       if (response.status === "done") {
-        results.innerHTML = response.html;
+        results.innerHTML = response.answer + response.html;
         yaml.textContent = response.yaml;
         status.textContent = "Computed exactly in your browser.";
       } else {
