@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(results, page.results);
         let verdict = html::escape(page.verdict().unwrap());
         // The answer stands apart, to go before the form.
-        assert_eq!(answer, format!("\n<p class=\"verdict\">{verdict}</p>\n"));
+        assert_eq!(answer.trim(), format!("<p class=\"verdict\">{verdict}</p>"));
         assert!(!html.contains("class=\"verdict\""));
         assert!(!html.contains("<svg"), "one number of players: no chart");
         assert!(html.contains("download=\"first-player.cases.csv\""));

@@ -662,6 +662,11 @@ impl Renderer<'_> {
         let mut context = Context::new();
         context.insert("site_title", self.site_title);
         context.insert("lang", self.lang.unwrap_or(&self.meta.config.language.0));
+        // A translated page's own words are in its language; the site's
+        // frame around them (menus, tools, footer) is in the site's.
+        if self.lang.is_some() {
+            context.insert("frame_lang", &self.meta.config.language.0);
+        }
         // Each language searches its own pages.
         let prefix = self.lang.map_or(String::new(), |lang| format!("{lang}/"));
         context.insert(

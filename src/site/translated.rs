@@ -46,13 +46,13 @@ impl Translating<'_> {
             .map_or(String::new(), |p| p.href(&self.output));
         let now = self.current.get(key).map_or("", String::as_str);
         format!(
-            "<a class=\"rule-outdated\" href=\"{}\" hreflang=\"{}\" title=\"{}\">outdated: the {} \
-             rule changed since {}</a> ",
-            escape(&href),
-            escape(&self.own.code),
-            escape(now),
-            escape(&self.own.name),
-            escape(&self.translated.from.snapshot.version),
+            "<a class=\"rule-outdated\" href=\"{href}\" hreflang=\"{own}\" lang=\"{own}\" \
+             title=\"{now}\">outdated: the {name} rule changed since {version}</a> ",
+            href = escape(&href),
+            own = escape(&self.own.code),
+            now = escape(now),
+            name = escape(&self.own.name),
+            version = escape(&self.translated.from.snapshot.version),
         )
     }
 

@@ -106,7 +106,7 @@ fn the_page_marks_the_outdated_rule_and_shows_the_missing_one_in_english() {
     assert!(
         roll.contains(
             "<a class=\"rule-outdated\" href=\"../../rules/start.html#roll\" hreflang=\"en\" \
-             title=\"Each player rolls three dice.\">outdated: the English rule changed since \
+             lang=\"en\" title=\"Each player rolls three dice.\">outdated: the English rule changed since \
              1.0.0</a> Chaque"
         ),
         "{roll}"
@@ -415,4 +415,23 @@ fn search_js_cuts_queries_as_the_index_does() {
             "ロを", "を振", "振る", "2", "回"
         ]
     );
+}
+
+#[test]
+fn a_translated_page_frames_its_words_in_the_sites_language() {
+    let dir = translated_site();
+    build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+    let page = read(dir.path(), "fr/rules/start.html");
+    // The page is French; the menus, tools and footer around it are the
+    // site's English, so screen readers pronounce each in its language.
+    assert!(page.contains("<html lang=\"fr\""), "{page:.400}");
+    for frame in [
+        "<header class=\"top\" lang=\"en\">",
+        "<nav class=\"sidebar\" id=\"site-nav\" aria-label=\"Site\" lang=\"en\">",
+        "<footer class=\"bottom\" lang=\"en\">",
+    ] {
+        assert!(page.contains(frame), "{frame}");
+    }
+    let english = read(dir.path(), "rules/start.html");
+    assert!(english.contains("<header class=\"top\">"), "{english:.400}");
 }
