@@ -287,6 +287,7 @@ const ARTICLE_ELEMENTS: &[&str] = &[
     "sup",
     "sub",
     "div",
+    "section",
     "hr",
     "br",
     "del",

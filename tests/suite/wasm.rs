@@ -348,15 +348,15 @@ fn what_if_on_the_first_player_page_shows_the_native_figures() {
     assert_eq!(browser.complaints(&session), Vec::<String>::new());
 }
 
-/// Script: wait until the what-if form has an answer (a page opened with
-/// values in its address computes them by itself); then what it shows,
-/// the address, and whether "On this page" lists exactly the headings
+/// Script: wait until the what-if form computes nothing (a page opened
+/// with values in its address computes them by itself); then what it
+/// shows, the address, and the links of "On this page" and the headings
 /// the page holds now.
 const WAIT_FOR_ANSWER: &str = r##"new Promise(function (resolve) {
   var form = document.querySelector("form.calculator");
   (function poll() {
     var state = form.getAttribute("data-state");
-    if (state !== "done" && state !== "refused") return setTimeout(poll, 20);
+    if (state === "computing") return setTimeout(poll, 20);
     var links = Array.prototype.map.call(document.querySelectorAll("aside.toc a"), function (a) {
       return decodeURIComponent(a.getAttribute("href").slice(1));
     });
@@ -368,7 +368,7 @@ const WAIT_FOR_ANSWER: &str = r##"new Promise(function (resolve) {
       search: location.search,
       links: links,
       headings: headings,
-      players: form.elements.players.value,
+      rolls: form.elements.rolls.value,
       cells: Array.prototype.map.call(document.querySelectorAll("#scenario-results td"), function (td) {
         return td.textContent;
       })
@@ -381,37 +381,44 @@ fn a_what_if_answer_is_a_link_that_reopens_it_and_the_contents_follow_it() {
     let Some(mut browser) = Browser::launch() else {
         return;
     };
-    let page = site().join("rules/first-player.html");
+    let page = site().join("dice/first-player-duel.html");
     let session = browser.open(&page);
-    let before: Vec<String> = serde_json::from_value(browser.eval(
-        &session,
-        "Array.prototype.map.call(document.querySelectorAll('aside.toc a'), \
-             function (a) { return a.getAttribute('href'); })",
-    ))
-    .unwrap();
-    assert!(!before.is_empty());
-    let request = first_player("5");
-    let shown = browser.eval(&session, &use_form(&field_values(&request)));
+    let before = browser.eval(&session, WAIT_FOR_ANSWER);
+    assert!(
+        before["links"].as_array().is_some_and(|l| !l.is_empty()),
+        "{before}"
+    );
+    assert_eq!(before["links"], before["headings"], "{before}");
+    let rolls = "{first seat: 2d6, second seat: 2d6, one die: 1d12}";
+    let shown = browser.eval(&session, &use_form(&[("rolls", rolls)]));
     assert_eq!(shown["state"], "done", "{shown}");
     let after = browser.eval(&session, WAIT_FOR_ANSWER);
     // Only the changed value is in the address.
-    assert_eq!(after["search"], "?players=5", "{after}");
+    let query = "?rolls=%7Bfirst+seat%3A+2d6%2C+second+seat%3A+2d6%2C+one+die%3A+1d12%7D";
+    assert_eq!(after["search"], query, "{after}");
     // "On this page" links every heading now on the page, and nothing else.
     assert_eq!(after["links"], after["headings"], "{after}");
+    assert_ne!(
+        after["headings"], before["headings"],
+        "the question changed the sections"
+    );
     // Opened from that address, the page computes the same answer.
-    let shared = browser.open_url(&format!("file://{}?players=5", page.display()));
+    let shared = browser.open_url(&format!("file://{}{query}", page.display()));
     let reopened = browser.eval(&shared, WAIT_FOR_ANSWER);
     assert_eq!(reopened["state"], "done", "{reopened}");
-    assert_eq!(reopened["players"], "5");
+    assert_eq!(reopened["rolls"], rolls);
     assert_eq!(reopened["cells"], after["cells"]);
     assert_eq!(reopened["links"], reopened["headings"], "{reopened}");
-    // Back to the page's values: the address is the page's own again.
+    // Back to the page's values: its own address and sections again.
     let reset = browser.eval(
         &shared,
         "new Promise(function (resolve) { document.querySelector('form.calculator').reset(); \
          setTimeout(function () { resolve(location.search); }, 50); })",
     );
     assert_eq!(reset, "");
+    let back = browser.eval(&shared, WAIT_FOR_ANSWER);
+    assert_eq!(back["headings"], before["headings"]);
+    assert_eq!(back["links"], back["headings"]);
     assert_eq!(browser.complaints(&shared), Vec::<String>::new());
 }
 
