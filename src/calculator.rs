@@ -30,13 +30,24 @@ pub struct Form {
 }
 
 /// One key of the form.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Field {
     /// The key, as in the scenario file.
     pub key: String,
     /// Its value in YAML's one-line (flow) form; empty when the file leaves
     /// the key out.
     pub value: String,
+    /// When the value maps names to single values (a dice scenario's
+    /// rolls), each name and its value as the reader reads them, so that
+    /// each has an input of its own; the form sends them back here, and
+    /// they, not `value`, are then the field's value. An entry left empty
+    /// is left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<Field>,
+    /// Whether the entries' values are text (quoted where YAML would read
+    /// them otherwise) rather than numbers or words as written.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text: bool,
 }
 
 /// What the page asks: the scenario with the form's values.
@@ -101,11 +112,17 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
     let mapping: serde_yaml::Mapping = serde_yaml::from_str(&scenario.text).ok()?;
     let fields = (entry.fields)()
         .iter()
-        .map(|key| Field {
-            key: key.to_string(),
+        .map(|key| {
             // A value taken from another scenario: the value taken.
-            value: (scenario.params.resolved_value(key))
-                .unwrap_or_else(|| mapping.get(*key).map_or(String::new(), one_line)),
+            let resolved = scenario.params.resolved_value(key);
+            let written = mapping.get(*key).filter(|_| resolved.is_none());
+            let (entries, text) = written.map_or((Vec::new(), false), entries);
+            Field {
+                key: key.to_string(),
+                value: resolved.unwrap_or_else(|| written.map_or(String::new(), one_line)),
+                entries,
+                text,
+            }
         })
         .collect();
     Some(Form {
@@ -209,10 +226,12 @@ pub fn playground(form: &Playground) -> Request {
                 } else {
                     format!("{{{}}}", entries.join(", "))
                 },
+                ..Field::default()
             },
             Field {
                 key: "explode_depth".into(),
                 value: form.explode_depth.trim().to_string(),
+                ..Field::default()
             },
         ],
     }
@@ -235,14 +254,20 @@ fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response>
     );
     let mut fields = Vec::new();
     for field in &request.fields {
-        let value = field.value.trim();
-        if value.is_empty() {
-            continue;
-        }
         let refuse = |message: String| Response::Refused {
             key: Some(field.key.clone()),
             message,
         };
+        let joined;
+        let value = if field.entries.is_empty() {
+            field.value.trim()
+        } else {
+            joined = join_entries(field).map_err(refuse)?;
+            joined.as_str()
+        };
+        if value.is_empty() {
+            continue;
+        }
         if !field
             .key
             .bytes()
@@ -264,6 +289,76 @@ fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response>
         fields.push((field.key.clone(), node));
     }
     Ok((yaml, fields))
+}
+
+/// A mapping of names to single values (not lists or maps) as the form's
+/// entries, and whether every value is text; anything else has none.
+fn entries(value: &Value) -> (Vec<Field>, bool) {
+    let Value::Mapping(map) = value else {
+        return (Vec::new(), false);
+    };
+    let mut entries = Vec::new();
+    for (name, value) in map {
+        let value = match value {
+            Value::String(text) => text.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => return (Vec::new(), false),
+        };
+        let Value::String(name) = name else {
+            return (Vec::new(), false);
+        };
+        entries.push(Field {
+            key: name.clone(),
+            value,
+            ..Field::default()
+        });
+    }
+    let text = map.values().all(Value::is_string);
+    (entries, text)
+}
+
+/// The one-line mapping a field's entries write: names always as text,
+/// values as text where the field's are, else as written (one value each);
+/// an entry with an empty value is left out, an empty name refused.
+fn join_entries(field: &Field) -> Result<String, String> {
+    let mut written = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    for entry in &field.entries {
+        let (name, value) = (entry.key.trim(), entry.value.trim());
+        if value.is_empty() {
+            continue;
+        }
+        if name.is_empty() {
+            return Err(format!("{}: give the value {value:?} a name", field.key));
+        }
+        if names.contains(&name) {
+            return Err(format!(
+                "{}: the name {name:?} is given twice; give each its own",
+                field.key
+            ));
+        }
+        names.push(name);
+        let value = if field.text {
+            flow::text(value)
+        } else {
+            match flow::read(value) {
+                Ok(Node::Scalar { .. }) => value.to_string(),
+                _ => {
+                    return Err(format!(
+                        "{}: {name}: write one value (a number or a word), not {value:?}",
+                        field.key
+                    ))
+                }
+            }
+        };
+        written.push(format!("{}: {value}", flow::text(name)));
+    }
+    Ok(if written.is_empty() {
+        String::new()
+    } else {
+        format!("{{{}}}", written.join(", "))
+    })
 }
 
 /// A YAML value on one line: lists in brackets, maps in braces, text
@@ -305,6 +400,7 @@ mod tests {
                 .map(|(key, value)| Field {
                     key: key.to_string(),
                     value: value.to_string(),
+                    ..Field::default()
                 })
                 .collect(),
         }
@@ -509,11 +605,13 @@ mod tests {
             [
                 Field {
                     key: "rolls".into(),
-                    value: "{4d6kh3: 4d6kh3, \"max(1d6, 1d8) + 2\": \"max(1d6, 1d8) + 2\"}".into()
+                    value: "{4d6kh3: 4d6kh3, \"max(1d6, 1d8) + 2\": \"max(1d6, 1d8) + 2\"}".into(),
+                    ..Field::default()
                 },
                 Field {
                     key: "explode_depth".into(),
-                    value: "5".into()
+                    value: "5".into(),
+                    ..Field::default()
                 }
             ]
         );
@@ -569,5 +667,115 @@ mod tests {
         );
         assert!(!message.contains("--budget"), "{message}");
         assert!(key.is_some());
+    }
+
+    fn entries_of(field: &Field) -> Vec<(&str, &str)> {
+        (field.entries.iter())
+            .map(|e| (e.key.as_str(), e.value.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_mapping_of_single_values_gives_each_entry_an_input() {
+        let source =
+            "title: t\nkind: dice\nrolls:\n  advantage: 2d20kh1\n  plus five: d20+5\n  six: '6'\n";
+        let scenario = scenario::parse("dice/a.yaml", source).unwrap();
+        let dice = form(&scenario).unwrap();
+        let rolls = &dice.fields[0];
+        assert_eq!(rolls.key, "rolls");
+        assert!(rolls.text, "every roll is text");
+        assert_eq!(
+            entries_of(rolls),
+            [
+                ("advantage", "2d20kh1"),
+                ("plus five", "d20+5"),
+                ("six", "6")
+            ]
+        );
+        // explode_depth is one number: no entries.
+        assert!(dice.fields[1].entries.is_empty());
+
+        // A deck's mulligan maps words to numbers: entries, not text; its
+        // deck holds a map inside a map: one line, no entries.
+        let deck = include_str!("../content/cards/sixty-cards.yaml");
+        let scenario = scenario::parse("cards/sixty-cards.yaml", deck).unwrap();
+        let form = form(&scenario).unwrap();
+        let field = |key: &str| form.fields.iter().find(|f| f.key == key).unwrap();
+        assert_eq!(entries_of(field("mulligan")), [("redraws", "1")]);
+        assert!(!field("mulligan").text);
+        assert!(field("deck").entries.is_empty());
+        assert!(field("want").entries.is_empty());
+        // Names that are numbers (7: on the play) stay one line.
+        assert!(field("names").entries.is_empty());
+    }
+
+    #[test]
+    fn entries_compute_as_the_one_line_mapping_they_write() {
+        let with_entries = |entries: &[(&str, &str)]| Request {
+            fields: vec![Field {
+                key: "rolls".into(),
+                entries: (entries.iter())
+                    .map(|(key, value)| Field {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                        ..Field::default()
+                    })
+                    .collect(),
+                text: true,
+                ..Field::default()
+            }],
+            ..request("dice", &[])
+        };
+        let html = |response: Response| match response {
+            Response::Done {
+                answer, html, yaml, ..
+            } => (answer + &html, yaml),
+            other => panic!("refused: {other:?}"),
+        };
+        // An emptied entry is left out; a roll that starts with a brace (a
+        // group) and a number are quoted as text; the name "6" too.
+        let (from_entries, yaml) = html(calculate(&with_entries(&[
+            ("advantage", "2d20kh1"),
+            ("normal", ""),
+            ("best of two", "{2d20, 1d20+5}kh1"),
+            ("6", "6"),
+        ])));
+        assert_eq!(
+            yaml,
+            "title: \"Who goes first\"\nkind: \"dice\"\nrolls: {advantage: 2d20kh1, \
+             best of two: \"{2d20, 1d20+5}kh1\", \"6\": \"6\"}\n"
+        );
+        let one_line = "{advantage: 2d20kh1, best of two: \"{2d20, 1d20+5}kh1\", \"6\": \"6\"}";
+        let (from_line, _) = html(calculate(&request("dice", &[("rolls", one_line)])));
+        assert_eq!(from_entries, from_line);
+
+        for (entries, expected) in [
+            (
+                &[("a", "d6"), ("", "d8")][..],
+                "rolls: give the value \"d8\" a name",
+            ),
+            (
+                &[("a", "d6"), (" a ", "d8")][..],
+                "rolls: the name \"a\" is given twice; give each its own",
+            ),
+        ] {
+            match calculate(&with_entries(entries)) {
+                Response::Refused { key, message } => {
+                    assert_eq!(key.as_deref(), Some("rolls"));
+                    assert_eq!(message, expected);
+                }
+                other => panic!("{entries:?} computed: {other:?}"),
+            }
+        }
+        // Values that are not text must each be one value.
+        let mut request = with_entries(&[("redraws", "[1, 2]")]);
+        request.fields[0].text = false;
+        match calculate(&request) {
+            Response::Refused { message, .. } => assert_eq!(
+                message,
+                "rolls: redraws: write one value (a number or a word), not \"[1, 2]\""
+            ),
+            other => panic!("a list computed: {other:?}"),
+        }
     }
 }

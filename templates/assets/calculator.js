@@ -158,10 +158,12 @@
     });
   }
 
-  /* A what-if form: its inputs are the scenario's keys; the results replace
-     the page's blocks, and "reset" puts the page's own back. The address
-     (?KEY=VALUE for each value changed) follows the form, so a result can be
-     shared, and an address with values opens computed. */
+  /* A what-if form: its inputs are the scenario's keys; a key whose value
+     maps names to values (a dice page's rolls) is a group with an input per
+     name and a pair of inputs to add one. The results replace the page's
+     blocks, and "reset" puts the page's own back. The address (?KEY=VALUE,
+     or ?KEY.NAME=VALUE in a group, for each value changed) follows the form,
+     so a result can be shared, and an address with values opens computed. */
   function whatIf(form) {
     var results = document.getElementById("scenario-results");
     var answer = document.getElementById("scenario-answer");
@@ -169,14 +171,46 @@
     var status = form.querySelector(".calculator-status");
     var yaml = form.querySelector(".calculator-yaml");
     var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name]"));
+    var groups = Array.prototype.slice.call(form.querySelectorAll("fieldset[data-key]"));
+    /* Every key in the form's order: a single input, or a group. */
+    var keys = Array.prototype.slice.call(form.querySelectorAll("input[name], fieldset[data-key]"));
+    function entryInputs(group) {
+      return Array.prototype.slice.call(group.querySelectorAll("input[data-entry]"));
+    }
+    function added(group) {
+      return {
+        name: group.querySelector('input[data-new="name"]'),
+        value: group.querySelector('input[data-new="value"]')
+      };
+    }
+    function fields() {
+      return keys.map(function (element) {
+        if (element.tagName === "INPUT") return { key: element.name, value: element.value };
+        var entries = entryInputs(element).map(function (input) {
+          return { key: input.getAttribute("data-entry"), value: input.value };
+        });
+        var more = added(element);
+        if (more.name.value.trim() || more.value.value.trim()) {
+          entries.push({ key: more.name.value, value: more.value.value });
+        }
+        /* No entry left: the key is left out, as an empty input leaves it. */
+        return { key: element.getAttribute("data-key"), value: "", entries: entries,
+                 text: element.hasAttribute("data-text") };
+      });
+    }
     var original = results.innerHTML;
     var runner = new Runner();
     var timer = null;
     form.hidden = false;
     function mark(key) {
-      inputs.forEach(function (input) {
-        if (input.name === key) input.setAttribute("aria-invalid", "true");
+      function set(input, wrong) {
+        if (wrong) input.setAttribute("aria-invalid", "true");
         else input.removeAttribute("aria-invalid");
+      }
+      inputs.forEach(function (input) { set(input, input.name === key); });
+      groups.forEach(function (group) {
+        var wrong = group.getAttribute("data-key") === key;
+        group.querySelectorAll("input").forEach(function (input) { set(input, wrong); });
       });
     }
     function show(response) {
@@ -200,6 +234,16 @@
         inputs.forEach(function (input) {
           if (input.value !== input.defaultValue) query.append(input.name, input.value);
         });
+        groups.forEach(function (group) {
+          var key = group.getAttribute("data-key");
+          entryInputs(group).forEach(function (input) {
+            if (input.value !== input.defaultValue) {
+              query.append(key + "." + input.getAttribute("data-entry"), input.value);
+            }
+          });
+          var more = added(group);
+          if (more.name.value.trim()) query.append(key + "." + more.name.value.trim(), more.value.value);
+        });
       }
       var text = query.toString();
       try {
@@ -215,7 +259,7 @@
         source: form.getAttribute("data-source"),
         title: form.getAttribute("data-title"),
         kind: form.getAttribute("data-kind"),
-        fields: inputs.map(function (input) { return { key: input.name, value: input.value }; })
+        fields: fields()
       } }, show);
     }
     form.addEventListener("input", function () {
@@ -248,6 +292,21 @@
         input.value = asked.get(input.name);
         opened = true;
       }
+    });
+    /* KEY.NAME: the group's input of that name, or else its added pair. */
+    asked.forEach(function (value, name) {
+      var dot = name.indexOf(".");
+      var group = groups.filter(function (g) { return g.getAttribute("data-key") === name.slice(0, dot); })[0];
+      if (dot < 0 || !group) return;
+      var entry = name.slice(dot + 1);
+      var input = entryInputs(group).filter(function (i) { return i.getAttribute("data-entry") === entry; })[0];
+      if (input) {
+        input.value = value;
+      } else {
+        added(group).name.value = entry;
+        added(group).value.value = value;
+      }
+      opened = true;
     });
     if (opened) compute();
   }

@@ -246,7 +246,10 @@ fn use_form(values: &[(&str, &str)]) -> String {
     format!(
         r##"new Promise(function (resolve) {{
   var form = document.querySelector("form.calculator");
-  {values}.forEach(function (pair) {{ form.elements[pair[0]].value = pair[1]; }});
+  {values}.forEach(function (pair) {{
+    var input = pair[0].charAt(0) === "#" ? form.querySelector(pair[0]) : form.elements[pair[0]];
+    input.value = pair[1];
+  }});
   form.dispatchEvent(new Event("submit", {{ cancelable: true }}));
   (function poll() {{
     var state = form.getAttribute("data-state");
@@ -315,7 +318,7 @@ fn field_values(request: &Request) -> Vec<(&str, &str)> {
     request
         .fields
         .iter()
-        .map(|Field { key, value }| (key.as_str(), value.as_str()))
+        .map(|Field { key, value, .. }| (key.as_str(), value.as_str()))
         .collect()
 }
 
@@ -368,7 +371,9 @@ const WAIT_FOR_ANSWER: &str = r##"new Promise(function (resolve) {
       search: location.search,
       links: links,
       headings: headings,
-      rolls: form.elements.rolls.value,
+      rolls: Array.prototype.map.call(form.querySelectorAll("fieldset[data-key=rolls] input"), function (i) {
+        return i.value;
+      }),
       cells: Array.prototype.map.call(document.querySelectorAll("#scenario-results td"), function (td) {
         return td.textContent;
       })
@@ -389,13 +394,24 @@ fn a_what_if_answer_is_a_link_that_reopens_it_and_the_contents_follow_it() {
         "{before}"
     );
     assert_eq!(before["links"], before["headings"], "{before}");
-    let rolls = "{first seat: 2d6, second seat: 2d6, one die: 1d12}";
-    let shown = browser.eval(&session, &use_form(&[("rolls", rolls)]));
+    // One roll changed and one added, each in its own input.
+    let shown = browser.eval(
+        &session,
+        &use_form(&[
+            ("#calculator-rolls-2", "2d6+1"),
+            ("#calculator-rolls-new-name", "one die"),
+            ("#calculator-rolls-new-value", "1d12"),
+        ]),
+    );
     assert_eq!(shown["state"], "done", "{shown}");
     let after = browser.eval(&session, WAIT_FOR_ANSWER);
-    // Only the changed value is in the address.
-    let query = "?rolls=%7Bfirst+seat%3A+2d6%2C+second+seat%3A+2d6%2C+one+die%3A+1d12%7D";
+    // Only the changed values are in the address, each by its name.
+    let query = "?rolls.second+seat=2d6%2B1&rolls.one+die=1d12";
     assert_eq!(after["search"], query, "{after}");
+    assert_eq!(
+        after["rolls"],
+        serde_json::json!(["2d6", "2d6+1", "one die", "1d12"])
+    );
     // "On this page" links every heading now on the page, and nothing else.
     assert_eq!(after["links"], after["headings"], "{after}");
     assert_ne!(
@@ -406,7 +422,7 @@ fn a_what_if_answer_is_a_link_that_reopens_it_and_the_contents_follow_it() {
     let shared = browser.open_url(&format!("file://{}{query}", page.display()));
     let reopened = browser.eval(&shared, WAIT_FOR_ANSWER);
     assert_eq!(reopened["state"], "done", "{reopened}");
-    assert_eq!(reopened["rolls"], rolls);
+    assert_eq!(reopened["rolls"], after["rolls"]);
     assert_eq!(reopened["cells"], after["cells"]);
     assert_eq!(reopened["links"], reopened["headings"], "{reopened}");
     // Back to the page's values: its own address and sections again.
@@ -830,9 +846,52 @@ fn what_if_on_a_dice_page_shows_the_native_figures() {
         kind: form.kind,
         fields: form.fields,
     };
-    request.fields[0].value = "{advantage: 2d20kh1 + 1, plain: d20 + 3}".into();
+    // Each roll has its input, named in words; one is changed, three are
+    // emptied (left out) and one is added.
+    let names: Vec<&str> = (request.fields[0].entries.iter())
+        .map(|e| e.key.as_str())
+        .collect();
+    assert_eq!(names, ["advantage", "normal", "disadvantage", "plus five"]);
+    let entry = |key: &str, value: &str| Field {
+        key: key.into(),
+        value: value.into(),
+        ..Field::default()
+    };
+    request.fields[0].entries = vec![
+        entry("advantage", "2d20kh1 + 1"),
+        entry("normal", ""),
+        entry("disadvantage", ""),
+        entry("plus five", ""),
+        entry("plain", "d20 + 3"),
+    ];
     let session = browser.open(&site().join("dice/advantage.html"));
-    let shown = browser.eval(&session, &use_form(&field_values(&request)));
+    let labels = browser.eval(
+        &session,
+        "Array.prototype.map.call(document.querySelectorAll('fieldset[data-key=rolls] label'), \
+         function (l) { return l.textContent; })",
+    );
+    assert_eq!(
+        labels,
+        serde_json::json!([
+            "advantage",
+            "normal",
+            "disadvantage",
+            "plus five",
+            "Add one: its name",
+            "and its value"
+        ])
+    );
+    let shown = browser.eval(
+        &session,
+        &use_form(&[
+            ("#calculator-rolls-1", "2d20kh1 + 1"),
+            ("#calculator-rolls-2", ""),
+            ("#calculator-rolls-3", ""),
+            ("#calculator-rolls-4", ""),
+            ("#calculator-rolls-new-name", "plain"),
+            ("#calculator-rolls-new-value", "d20 + 3"),
+        ]),
+    );
     assert_eq!(shown["state"], "done", "{shown}");
     let Response::Done { html, .. } = calculator::calculate(&request) else {
         panic!("the native calculator refused")
