@@ -50,11 +50,14 @@ cp -R Cargo.toml Cargo.lock build.rs src templates benches "$src/"
 cp -R wasm/Cargo.toml wasm/build.rs wasm/src "$src/wasm/"
 cmp -s Cargo.lock wasm/Cargo.lock || cp Cargo.lock wasm/Cargo.lock
 cp Cargo.lock "$src/wasm/Cargo.lock"
-# Panics carry no file, line or column (-Zlocation-detail=none): the module
+# A panic traps at once (-Cpanic=immediate-abort): no code formats its
+# message (17 KB less); the engine leaves a message of its own for the page
+# before each call (wasm/src/main.rs). Panics carry no file, line or column
+# (-Zlocation-detail=none): the module
 # then changes only when code it runs changes, not when a line moves above
 # it, and any path left (from a file!() say) is rewritten, so the module does
 # not depend on where the project or the crate sources sit.
-export RUSTFLAGS="-Zlocation-detail=none --remap-path-prefix=$src=/fairdice --remap-path-prefix=$cargo_home=/cargo"
+export RUSTFLAGS="-Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort --remap-path-prefix=$src=/fairdice --remap-path-prefix=$cargo_home=/cargo"
 export RUSTC="$rustc" RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$target_dir"
 export SOURCE_DATE_EPOCH=0
 # plotters measures text through the page's DOM on the web target, but

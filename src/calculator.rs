@@ -64,12 +64,30 @@ pub struct Request {
 }
 
 /// What a page's script sends: a what-if form's values, or the
-/// playground's rolls.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+/// playground's rolls (see [`read_call`]).
+#[derive(Debug, Clone)]
 pub enum Call {
     WhatIf(Request),
     Playground(Playground),
+}
+
+/// The call a page's script sends as JSON (`{"what-if": {...}}` or
+/// `{"playground": {...}}`), read by the one-line YAML reader, which reads
+/// JSON as JSON means it: the browser's engine carries no JSON library.
+pub fn read_call(json: &str) -> Result<Call, String> {
+    let malformed = |why: String| format!("a malformed request: {why}");
+    let node =
+        flow::read(json).map_err(|e| malformed(format!("column {}: {}", e.column, e.message)))?;
+    let (name, body) = match &node {
+        Node::Map(entries) if entries.len() == 1 => (&entries[0].0, &entries[0].1),
+        _ => return Err(malformed("expected one of what-if and playground".into())),
+    };
+    match name {
+        Node::Scalar { text, .. } if text == "what-if" => flow::to(body).map(Call::WhatIf),
+        Node::Scalar { text, .. } if text == "playground" => flow::to(body).map(Call::Playground),
+        _ => return Err(malformed("expected one of what-if and playground".into())),
+    }
+    .map_err(|e| malformed(e.to_string()))
 }
 
 /// The playground's form: one roll in the dice language per line, and how
@@ -83,8 +101,7 @@ pub struct Playground {
 }
 
 /// What the page shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "status", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Response {
     /// The scenario page's blocks for these values, the scenario file
     /// that gives them, and their results as `eval --json` writes them
@@ -103,6 +120,30 @@ pub enum Response {
         key: Option<String>,
         message: String,
     },
+}
+
+impl Response {
+    /// The JSON the page's script reads: `status` ("done" or "refused"),
+    /// then `answer`, `html` and `yaml`, or `key` (or null) and `message`.
+    /// (The results stay with the caller: the page reads only the HTML.)
+    pub fn to_json(&self) -> String {
+        let q = |text: &str| flow::quoted(text);
+        match self {
+            Response::Done {
+                answer, html, yaml, ..
+            } => format!(
+                "{{\"status\":\"done\",\"answer\":{},\"html\":{},\"yaml\":{}}}",
+                q(answer),
+                q(html),
+                q(yaml)
+            ),
+            Response::Refused { key, message } => format!(
+                "{{\"status\":\"refused\",\"key\":{},\"message\":{}}}",
+                key.as_deref().map_or("null".to_string(), q),
+                q(message)
+            ),
+        }
+    }
 }
 
 /// The form for a scenario's page, if its kind has one.
@@ -246,7 +287,7 @@ pub(crate) const PLAYGROUND: &str = "playground.yaml";
 /// `Done`'s, and it is made once per request.)
 #[allow(clippy::result_large_err)]
 fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response> {
-    let quoted = |text: &str| serde_json::to_string(text).expect("strings serialise");
+    let quoted = flow::quoted;
     let mut yaml = format!(
         "title: {}\nkind: {}\n",
         quoted(&request.title),
@@ -616,7 +657,7 @@ mod tests {
             ]
         );
         assert_eq!(playground(&form(" \n", "")).fields[0].value, "");
-        let call: Call = serde_json::from_str(r#"{"playground": {"rolls": "2d6"}}"#).unwrap();
+        let call = read_call(r#"{"playground": {"rolls": "2d6"}}"#).unwrap();
         assert!(
             matches!(call, Call::Playground(form) if form.rolls == "2d6" && form.explode_depth.is_empty())
         );
@@ -776,6 +817,92 @@ mod tests {
                 "rolls: redraws: write one value (a number or a word), not \"[1, 2]\""
             ),
             other => panic!("a list computed: {other:?}"),
+        }
+    }
+
+    /// The JSON the browser's script writes (JSON.stringify, compact) is
+    /// read as serde_json reads it, strings of every kind included.
+    #[test]
+    fn calls_are_read_from_json_and_answers_written_as_json() {
+        let texts = [
+            "plain",
+            "",
+            "quote \" backslash \\ slash / colon: hash # {brace} [bracket], comma",
+            "lines\nand\ttabs\r\u{8}\u{c}\u{1}\u{1f}\u{7f}",
+            "Élan, 日本語, emoji 🎲, \u{2028}\u{2029}, \u{feff}",
+            "  spaced  ",
+            "- dash",
+            "'single'",
+            "&anchor *alias !tag %directive @at `tick` |pipe >fold ?q",
+        ];
+        for text in texts {
+            assert_eq!(flow::quoted(text), serde_json::to_string(text).unwrap());
+            let request = serde_json::json!({"what-if": {
+                "source": text, "title": text, "kind": "dice",
+                "fields": [
+                    {"key": "rolls", "value": text, "entries": [{"key": text, "value": text}], "text": true},
+                    {"key": "explode_depth", "value": ""}
+                ]
+            }});
+            let Call::WhatIf(read) = read_call(&request.to_string()).unwrap() else {
+                panic!("not a what-if")
+            };
+            assert_eq!((read.source.as_str(), read.title.as_str()), (text, text));
+            assert_eq!(read.fields[0].value, text);
+            assert_eq!(read.fields[0].entries[0].key, text);
+            assert!(read.fields[0].text && !read.fields[1].text);
+            let playground = serde_json::json!({"playground": {"rolls": text}}).to_string();
+            let Call::Playground(read) = read_call(&playground).unwrap() else {
+                panic!("not the playground")
+            };
+            assert_eq!(read.rolls, text);
+
+            for response in [
+                Response::Done {
+                    answer: text.into(),
+                    html: text.into(),
+                    yaml: text.into(),
+                    results: serde_json::Value::Null,
+                },
+                Response::Refused {
+                    key: Some(text.into()),
+                    message: text.into(),
+                },
+                Response::Refused {
+                    key: None,
+                    message: text.into(),
+                },
+            ] {
+                let written: serde_json::Value = serde_json::from_str(&response.to_json()).unwrap();
+                let expected = match &response {
+                    Response::Done { .. } => serde_json::json!({
+                        "status": "done", "answer": text, "html": text, "yaml": text
+                    }),
+                    Response::Refused { key, message } => serde_json::json!({
+                        "status": "refused", "key": key, "message": message
+                    }),
+                };
+                assert_eq!(written, expected);
+            }
+        }
+        for (bad, expected) in [
+            ("{\"what-if\": 1}", "a malformed request: "),
+            (
+                "{\"sideways\": {}}",
+                "a malformed request: expected one of what-if and playground",
+            ),
+            (
+                "[1]",
+                "a malformed request: expected one of what-if and playground",
+            ),
+            (
+                "{\"playground\": {\"rolls\": \"d6\", \"extra\": 1}}",
+                "a malformed request: ",
+            ),
+            ("{\"playground\": {", "a malformed request: column "),
+        ] {
+            let message = read_call(bad).unwrap_err();
+            assert!(message.starts_with(expected), "{bad}: {message}");
         }
     }
 }

@@ -74,8 +74,37 @@ pub(crate) fn text(text: &str) -> String {
     if reads_back && !text.contains(['#', '\\', '"', '\'']) {
         text.to_string()
     } else {
-        serde_json::to_string(text).expect("strings serialise")
+        quoted(text)
     }
+}
+
+/// `text` in double quotes, escaped as JSON escapes it (and as serde_json
+/// writes it, byte for byte), which YAML reads back as the same text: one
+/// writer for the forms' YAML and the browser engine's answers, so the
+/// engine carries no JSON library.
+pub(crate) fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(HEX[(c as usize) >> 4] as char);
+                out.push(HEX[(c as usize) & 15] as char);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn plain(text: String) -> Node {

@@ -7,10 +7,13 @@
 
 #![no_main]
 
-use fairdice::calculator::{self, Call, Response};
+use fairdice::calculator::{self, Response};
 use std::sync::Mutex;
 
-/// The last response, or the message of a panic (read after the trap).
+/// The last response, or, while a call runs, the message the page shows
+/// if it traps. (A panic traps at once: the module is built with
+/// `-Cpanic=immediate-abort`, which leaves out the code that would format
+/// a panic's message; see scripts/build-wasm.sh.)
 static OUTPUT: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 fn set_output(bytes: Vec<u8>) -> usize {
@@ -20,7 +23,7 @@ fn set_output(bytes: Vec<u8>) -> usize {
 }
 
 fn refused(message: String) -> Vec<u8> {
-    serde_json::to_vec(&Response::Refused { key: None, message }).expect("responses serialise")
+    Response::Refused { key: None, message }.to_json().into_bytes()
 }
 
 /// Room for a request of `len` bytes, handed to [`fairdice_call`].
@@ -39,14 +42,19 @@ pub extern "C" fn fairdice_alloc(len: usize) -> *mut u8 {
 /// `at` must come from `fairdice_alloc(len)` and hold `len` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn fairdice_call(at: *mut u8, len: usize) -> usize {
-    std::panic::set_hook(Box::new(|info| {
-        set_output(refused(format!("internal error in fairdice: {info}")));
-    }));
+    set_output(refused(
+        "internal error in fairdice: the computation stopped (a bug: please report \
+         these values)"
+            .to_string(),
+    ));
     // SAFETY: allocated by fairdice_alloc with capacity max(len, 1).
     let bytes = unsafe { Vec::from_raw_parts(at, len, len.max(1)) };
-    let response = match serde_json::from_slice::<Call>(&bytes) {
-        Ok(call) => serde_json::to_vec(&calculator::answer(&call)).expect("responses serialise"),
-        Err(err) => refused(format!("a malformed request: {err}")),
+    let response = match std::str::from_utf8(&bytes) {
+        Ok(json) => match calculator::read_call(json) {
+            Ok(call) => calculator::answer(&call).to_json().into_bytes(),
+            Err(message) => refused(message),
+        },
+        Err(_) => refused("a malformed request: not UTF-8".into()),
     };
     set_output(response)
 }
@@ -58,7 +66,7 @@ pub extern "C" fn fairdice_output() -> *const u8 {
 }
 
 /// The length of the last response: what [`fairdice_call`] returned, or
-/// after a trap, the length of the panic's message.
+/// after a trap, the length of the message left for it.
 #[no_mangle]
 pub extern "C" fn fairdice_output_len() -> usize {
     OUTPUT.lock().unwrap_or_else(|e| e.into_inner()).len()
