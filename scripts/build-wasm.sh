@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Rebuilds fairdice's browser engine, templates/assets/engine.js, from the
-# sources: the crate in wasm/ compiled to WebAssembly by Debian's rustc
+# Rebuilds fairdice's browser engines, templates/assets/engine-NAME.js, from
+# the sources: the crate in wasm/ compiled to WebAssembly by Debian's rustc
 # (which builds its own standard library from Debian's sources, so the bytes
 # do not depend on a downloaded toolchain), then embedded as base64 in a
 # script so a page opened from file:// can load it.
 #
 #   scripts/build-wasm.sh           rebuild and write the asset
-#   scripts/build-wasm.sh --check   rebuild; exit 1 if the committed asset differs
+#   scripts/build-wasm.sh --check   rebuild; exit 1 if a committed asset differs
 #   scripts/build-wasm.sh --sizes   rebuild, then print where the bytes go
 #
 # Needs: apt-get install -y rustc-web rust-web-src lld-22 llvm-22 binaryen
@@ -67,51 +67,73 @@ export SOURCE_DATE_EPOCH=0
 # The standard library is built with optimize_for_size (smaller sorts and
 # number formatting; 21 KB less). The crates are the versions the project's own Cargo.lock pins: the lock is
 # copied, and cargo only adds the engine's crate and leaves out the rest.
-(cd "$src/wasm" && nice -n 10 cargo build --release --target wasm32-unknown-unknown \
-  -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size -Zprofile-rustflags \
-  --config 'profile.release.package.plotters.rustflags=["--cfg", "target_os=\"wasi\"", "-A", "explicit_builtin_cfgs_in_flags"]')
+# One module per engine named in src/kinds.rs (an entry's `engine`): each
+# holds only its kinds (FAIRDICE_ENGINE, read by src/kinds.rs when it is
+# compiled), so a page loads only the engine its form computes with. The
+# test kinds::tests::every_engine_has_its_asset keeps this list and the
+# registry's in step.
+engines="dice rules cards"
+stale=()
+report=()
+for engine in $engines; do
+  (cd "$src/wasm" && FAIRDICE_ENGINE="$engine" nice -n 10 cargo build --release --target wasm32-unknown-unknown \
+    -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size -Zprofile-rustflags \
+    --config 'profile.release.package.plotters.rustflags=["--cfg", "target_os=\"wasi\"", "-A", "explicit_builtin_cfgs_in_flags"]')
 
-built="$target_dir/wasm32-unknown-unknown/release/fairdice-engine.wasm"
-module="$target_dir/fairdice-engine.wasm"
-# wasm-bindgen's crates, which plotters and indicatif depend on for the web
-# and the engine never calls, leave their own exports and a custom section
-# describing them: only the engine's exports and no custom section are kept.
-"$objcopy" --remove-section=__wasm_bindgen_unstable --remove-section=producers \
-  --remove-section=target_features "$built" "$module.named"
-python3 wasm/tools/keep_exports.py "$module.named" "$module.kept" \
-  memory fairdice_alloc fairdice_call fairdice_output fairdice_output_len
-# binaryen's optimiser (Debian's binaryen) drops what is now unexported and
-# shrinks the rest; the features are those rustc enables for wasm32 (all in
-# every current browser); names go.
-nice -n 10 wasm-opt -Oz --strip-debug --strip-producers \
-  --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-reference-types --enable-multivalue \
-  "$module.kept" -o "$module"
-rm "$module.kept"
+  built="$target_dir/wasm32-unknown-unknown/release/fairdice-engine.wasm"
+  module="$target_dir/engine-$engine.wasm"
+  # wasm-bindgen's crates, which plotters and indicatif depend on for the web
+  # and the engine never calls, leave their own exports and a custom section
+  # describing them: only the engine's exports and no custom section are kept.
+  "$objcopy" --remove-section=__wasm_bindgen_unstable --remove-section=producers \
+    --remove-section=target_features "$built" "$module.named"
+  python3 wasm/tools/keep_exports.py "$module.named" "$module.kept" \
+    memory fairdice_alloc fairdice_call fairdice_output fairdice_output_len
+  # binaryen's optimiser (Debian's binaryen) drops what is now unexported and
+  # shrinks the rest; the features are those rustc enables for wasm32 (all in
+  # every current browser); names go.
+  nice -n 10 wasm-opt -Oz --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-reference-types --enable-multivalue \
+    "$module.kept" -o "$module"
+  rm "$module.kept"
 
-asset="$root/templates/assets/engine.js"
-fresh="$target_dir/engine.js"
-{
-  echo "// fairdice's engine, compiled to WebAssembly from this project's sources by"
-  echo "// scripts/build-wasm.sh; do not edit. $(wc -c <"$module") bytes, base64."
-  printf 'self.FAIRDICE_ENGINE = "'
-  base64 -w0 "$module"
-  echo '";'
-} >"$fresh"
+  asset="$root/templates/assets/engine-$engine.js"
+  fresh="$target_dir/engine-$engine.js"
+  {
+    echo "// fairdice's engine \"$engine\", compiled to WebAssembly from this project's sources"
+    echo "// by scripts/build-wasm.sh; do not edit. $(wc -c <"$module") bytes, base64."
+    printf '(self.FAIRDICE_ENGINES = self.FAIRDICE_ENGINES || {})["%s"] = "' "$engine"
+    base64 -w0 "$module"
+    echo '";'
+  } >"$fresh"
+  size="engine-$engine.js: $(wc -c <"$module") bytes of WebAssembly, $(gzip -9 -n <"$module" | wc -c) gzipped"
+  if cmp -s "$fresh" "$asset"; then
+    report+=("$size, unchanged")
+  elif $check; then
+    stale+=("engine-$engine.js")
+  else
+    cp "$fresh" "$asset"
+    report+=("$size, written")
+  fi
+  if $sizes; then
+    python3 wasm/tools/sizes.py "$module.named" 40
+  fi
+done
+# An engine no longer built (or the single engine.js of earlier versions).
+for asset in "$root"/templates/assets/engine*.js; do
+  name="$(basename "$asset" .js)"
+  case " $engines " in *" ${name#engine-} "*) continue ;; esac
+  if $check; then stale+=("$(basename "$asset") (no engine of that name)"); else rm "$asset"; report+=("$(basename "$asset"): removed"); fi
+done
 
-if $check && ! cmp -s "$fresh" "$asset"; then
-  echo "build-wasm: templates/assets/engine.js differs from what the sources build; run scripts/build-wasm.sh, then cargo run --release -- build, and commit both" >&2
+if [[ ${#stale[@]} -gt 0 ]]; then
+  echo "build-wasm: templates/assets/${stale[*]} differ from what the sources build; run scripts/build-wasm.sh, then cargo run --release -- build, and commit both" >&2
   exit 1
 fi
-size="$(wc -c <"$module") bytes of WebAssembly, $(gzip -9 -n <"$module" | wc -c) gzipped"
+for line in "${report[@]}"; do echo "build-wasm: $line"; done
 if $check; then
-  echo "build-wasm: templates/assets/engine.js matches the sources ($size)"
-elif cmp -s "$fresh" "$asset"; then
-  echo "build-wasm: templates/assets/engine.js unchanged ($size)"
-else
-  cp "$fresh" "$asset"
-  echo "build-wasm: wrote templates/assets/engine.js ($size); run cargo run --release -- build and commit both"
-fi
-if $sizes; then
-  python3 wasm/tools/sizes.py "$module.named" 40
+  echo "build-wasm: every templates/assets/engine-*.js matches the sources"
+elif printf '%s\n' "${report[@]}" | grep -q -e ', written' -e 'removed'; then
+  echo "build-wasm: run cargo run --release -- build and commit templates/assets with site/"
 fi

@@ -25,6 +25,8 @@ pub struct Form {
     /// Its title and kind, sent back with every request.
     pub title: String,
     pub kind: String,
+    /// The browser engine that computes it (`assets/engine-NAME.js`).
+    pub engine: &'static str,
     /// Every key of the kind, in the kind's order.
     pub fields: Vec<Field>,
 }
@@ -149,7 +151,8 @@ impl Response {
 /// The form for a scenario's page, if its kind has one.
 pub fn form(scenario: &Scenario) -> Option<Form> {
     let kind = scenario.params.kind();
-    let entry = kinds::find(kind).filter(|entry| entry.browser)?;
+    let entry = kinds::find(kind)?;
+    let engine = entry.engine?;
     let mapping: serde_yaml::Mapping = serde_yaml::from_str(&scenario.text).ok()?;
     let fields = (entry.fields)()
         .iter()
@@ -170,6 +173,7 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
         source: scenario.source.clone(),
         title: scenario.header.title.clone(),
         kind: kind.to_string(),
+        engine,
         fields,
     })
 }
@@ -241,7 +245,7 @@ pub fn answer(call: &Call) -> Response {
 /// The playground's scenario: a `dice` scenario whose rolls are the
 /// text's lines, each named by itself (a line written twice counts once),
 /// with the form's explode depth.
-pub fn playground(form: &Playground) -> Request {
+pub(crate) fn playground(form: &Playground) -> Request {
     let mut rolls: Vec<&str> = Vec::new();
     for line in form.rolls.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if !rolls.contains(&line) {

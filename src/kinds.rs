@@ -28,29 +28,59 @@ pub trait Kind: Analysis + Layout + Simulate {}
 impl<K: Analysis + Layout + Simulate> Kind for K {}
 
 /// Every kind a scenario's `kind:` may name, in the order the docs list them,
-/// each with whether it runs in the reader's browser (see [`Entry::browser`]).
+/// each with the browser engine that computes it, if any (see
+/// [`Entry::engine`]).
 pub(crate) static KINDS: &[Entry] = &[
-    entry::<analyses::sum_mod::SumMod>(false),
-    entry::<analyses::reroll::Reroll>(true),
-    entry::<analyses::first_player::FirstPlayer>(true),
-    entry::<analyses::shuffle::Shuffle>(false),
-    entry::<analyses::race::Race>(false),
-    entry::<analyses::die_test_kind::DieTest>(false),
-    entry::<analyses::seat_advantage::SeatAdvantage>(false),
-    entry::<analyses::dice::Dice>(true),
-    entry::<analyses::deck::Deck>(true),
-    entry::<analyses::match_kind::Match>(true),
+    entry::<analyses::sum_mod::SumMod>(None),
+    entry::<analyses::reroll::Reroll>(Some("rules")),
+    entry::<analyses::first_player::FirstPlayer>(Some("rules")),
+    entry::<analyses::shuffle::Shuffle>(None),
+    entry::<analyses::race::Race>(None),
+    entry::<analyses::die_test_kind::DieTest>(None),
+    entry::<analyses::seat_advantage::SeatAdvantage>(None),
+    entry::<analyses::dice::Dice>(Some(PLAYGROUND_ENGINE)),
+    entry::<analyses::deck::Deck>(Some("cards")),
+    entry::<analyses::match_kind::Match>(Some("cards")),
 ];
+
+/// The engine of the playground, which computes `dice` scenarios.
+pub(crate) const PLAYGROUND_ENGINE: &str = "dice";
+
+/// The engine being built: `scripts/build-wasm.sh` builds one module per
+/// engine named in [`KINDS`], each with `FAIRDICE_ENGINE` set to its name
+/// and holding only its kinds, so a page loads only what its form computes.
+/// Unset (a native build, or a browser build by hand), every engine's kinds.
+const BUILDING: Option<&str> = option_env!("FAIRDICE_ENGINE");
+
+/// Whether this build computes kinds of `engine`.
+const fn built_here(engine: Option<&str>) -> bool {
+    let (Some(engine), Some(building)) = (engine, BUILDING) else {
+        return engine.is_some();
+    };
+    let (a, b) = (engine.as_bytes(), building.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// One registered kind, reached by its name.
 pub struct Entry {
     /// As written after `kind:`.
     pub name: &'static str,
-    /// Quick enough to recompute while the reader types: its pages carry a
-    /// what-if form, computed in the browser by the engine in `wasm/`.
-    /// Built for the browser (feature `browser`), the other kinds keep only
+    /// The browser engine that computes it, for kinds quick enough to
+    /// recompute while the reader types: their pages carry a what-if form,
+    /// computed by `assets/engine-NAME.js` (built from `wasm/`). Built for
+    /// the browser (feature `browser`), kinds of other engines keep only
     /// their names, so their code is left out of the module.
-    pub browser: bool,
+    pub(crate) engine: Option<&'static str>,
     /// The top-level keys of its parameters (besides the header's).
     pub fields: fn() -> &'static [&'static str],
     /// Read its parameters from a scenario file's text (not in the
@@ -61,7 +91,7 @@ pub struct Entry {
     pub(crate) read: fn(&crate::flow::Node) -> Result<Params, crate::flow::Error>,
 }
 
-const fn entry<K: Kind>(browser: bool) -> Entry {
+const fn entry<K: Kind>(engine: Option<&'static str>) -> Entry {
     // In the browser no file is parsed: the YAML reader is left out.
     let parse = if cfg!(feature = "browser") {
         |_: &str| {
@@ -72,10 +102,10 @@ const fn entry<K: Kind>(browser: bool) -> Entry {
     } else {
         parse::<K>
     };
-    if cfg!(feature = "browser") && !browser {
+    if cfg!(feature = "browser") && !built_here(engine) {
         return Entry {
             name: K::NAME,
-            browser,
+            engine,
             fields: || &[],
             parse,
             read: |_| {
@@ -87,7 +117,7 @@ const fn entry<K: Kind>(browser: bool) -> Entry {
     }
     Entry {
         name: K::NAME,
-        browser,
+        engine,
         fields: fields_of::<K::Params>,
         parse,
         read: read::<K>,
@@ -382,5 +412,50 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
             unreachable!("{BROWSER_NEVER}")
         }
         K::simulation(&self.params, &self.results)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every engine the registry names has its module among the assets
+    /// (`scripts/build-wasm.sh` builds one per name), and every module
+    /// there belongs to an engine the registry names.
+    #[test]
+    fn every_engine_has_its_asset() {
+        let mut named: Vec<&str> = KINDS.iter().filter_map(|entry| entry.engine).collect();
+        named.push(PLAYGROUND_ENGINE);
+        named.sort_unstable();
+        named.dedup();
+        let mut assets: Vec<String> = crate::site::defaults::templates()
+            .filter_map(|(name, _)| name.strip_prefix("assets/engine"))
+            .map(|rest| {
+                rest.trim_start_matches('-')
+                    .trim_end_matches(".js")
+                    .to_string()
+            })
+            .collect();
+        assets.sort_unstable();
+        assert_eq!(named, assets);
+        let script = include_str!("../scripts/build-wasm.sh");
+        let mut built: Vec<&str> = (script.lines())
+            .find_map(|line| line.strip_prefix("engines=\""))
+            .expect("build-wasm.sh names its engines")
+            .trim_end_matches('"')
+            .split(' ')
+            .collect();
+        built.sort_unstable();
+        assert_eq!(named, built);
+        // The playground computes dice scenarios.
+        assert_eq!(find("dice").and_then(|e| e.engine), Some(PLAYGROUND_ENGINE));
+    }
+
+    /// Built for one engine, only its kinds are computed; natively, every
+    /// engine's.
+    #[test]
+    fn an_engine_holds_only_its_kinds() {
+        assert!(built_here(Some("cards")) && built_here(Some("dice")));
+        assert!(!built_here(None));
     }
 }

@@ -63,10 +63,13 @@ const RETIRED_TEMPLATES: [(&str, &str); 3] = [
     ),
 ];
 
-/// The browser's engine: a site may hold a copy only if it is this
+/// The browser's engines (`assets/engine-NAME.js`, and `assets/engine.js`
+/// of earlier versions): a site may hold a copy only if it is this
 /// program's own, so that the what-if forms and the playground compute
 /// what the build computed.
-const ENGINE: &str = "assets/engine.js";
+fn is_engine(relative: &str) -> bool {
+    relative.starts_with("assets/engine") && relative.ends_with(".js")
+}
 
 /// Why `blocks.html` and `table.html` are no longer read.
 const BLOCKS_RETIRED: &str = "a scenario's blocks and tables are written by fairdice itself, so \
@@ -88,9 +91,9 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
                     format!("fairdice no longer reads templates/{relative}: {why}"),
                 ));
             }
-            if relative == ENGINE && files.get(ENGINE) != Some(&bytes) {
+            if is_engine(&relative) && files.get(&relative) != Some(&bytes) {
                 return Err(Error::file(
-                    format!("templates/{ENGINE}"),
+                    format!("templates/{relative}"),
                     "differs from this fairdice's browser engine, which is compiled from the \
                      code the build runs, so that the what-if forms and the playground compute \
                      what the pages show: remove the file (an older `fairdice init` copied it)",
@@ -1039,7 +1042,8 @@ impl Renderer<'_> {
 
     /// The playground: rolls typed in, computed in the reader's browser.
     fn playground_page(&self) -> Result<String> {
-        let context = self.context(paths::PLAYGROUND_PAGE, PLAYGROUND_TITLE, None, &[]);
+        let mut context = self.context(paths::PLAYGROUND_PAGE, PLAYGROUND_TITLE, None, &[]);
+        context.insert("engine", crate::kinds::PLAYGROUND_ENGINE);
         self.render_template("playground.html", &context)
     }
 }

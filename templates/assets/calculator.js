@@ -1,6 +1,7 @@
 /* fairdice calculators: a scenario's values changed in the page and
-   recomputed there by fairdice's own engine (assets/engine.js: the Rust code
-   of the build, compiled to WebAssembly), in a Web Worker so the page never
+   recomputed there by fairdice's own engine (assets/engine-NAME.js: the
+   Rust code of the build, compiled to WebAssembly; each page's form names
+   the engine of its kind in data-engine), in a Web Worker so the page never
    freezes. This script only carries text: the form's values to the engine,
    and the engine's HTML (escaped by the same code as the site's pages) or
    its message back. It computes and lays out nothing. */
@@ -56,37 +57,47 @@
     };
   }
 
-  var workerAddress = null;
-  function newWorker() {
-    if (!workerAddress) {
-      var source = "self.FAIRDICE_ENGINE = " + JSON.stringify(self.FAIRDICE_ENGINE) +
+  /* Each engine's module (base64), once its script has run. */
+  var engines = self.FAIRDICE_ENGINES = self.FAIRDICE_ENGINES || {};
+  var workerAddresses = {};
+  function newWorker(engine) {
+    if (!workerAddresses[engine]) {
+      var source = "self.FAIRDICE_ENGINE = " + JSON.stringify(engines[engine]) +
         ";\n(" + workerMain.toString() + ")();\n";
-      workerAddress = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+      workerAddresses[engine] = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     }
-    return new Worker(workerAddress);
+    return new Worker(workerAddresses[engine]);
   }
 
-  var engineLoaded = null;
-  /* Load assets/engine.js once, when first needed: pages weigh nothing
-     more until the reader uses a calculator. */
-  function withEngine(then) {
-    if (self.FAIRDICE_ENGINE) return then();
-    if (!engineLoaded) {
-      engineLoaded = [];
+  var engineLoaded = {};
+  /* Load assets/engine-NAME.js once, when first needed: pages weigh
+     nothing more until the reader uses a calculator. */
+  function withEngine(engine, then) {
+    if (engines[engine]) return then();
+    var waiting = engineLoaded[engine];
+    if (!waiting) {
+      waiting = engineLoaded[engine] = [];
+      var file = "assets/engine-" + engine + ".js";
       var script = document.createElement("script");
-      script.src = root + "assets/engine.js";
-      script.onload = function () { engineLoaded.forEach(function (f) { f(); }); };
+      script.src = root + file;
+      script.onload = function () {
+        var failed = engines[engine] ? undefined : new Error(file + " holds no engine " + engine);
+        waiting.forEach(function (f) { f(failed); });
+      };
       script.onerror = function () {
-        engineLoaded.forEach(function (f) { f(new Error("could not load assets/engine.js")); });
+        waiting.forEach(function (f) { f(new Error("could not load " + file)); });
       };
       document.head.appendChild(script);
     }
-    engineLoaded.push(then);
+    waiting.push(then);
   }
 
   /* One computation at a time: a new request stops the one running (its
-     Worker is terminated) and starts a fresh Worker. */
-  function Runner() {
+     Worker is terminated) and starts a fresh Worker. The engine is the
+     one named, else the page's form's. */
+  function Runner(engine) {
+    var named = document.querySelector("[data-engine]");
+    this.engine = engine || (named && named.getAttribute("data-engine"));
     this.worker = null;
     this.busy = false;
     this.serial = 0;
@@ -102,14 +113,14 @@
   Runner.prototype.run = function (request, done) {
     var runner = this;
     var serial = ++runner.serial;
-    withEngine(function (failed) {
+    withEngine(runner.engine, function (failed) {
       if (serial !== runner.serial) return;
       if (failed) return done({ status: "refused", key: null, message: failed.message });
       if (runner.busy) {
         runner.worker.terminate();
         runner.worker = null;
       }
-      if (!runner.worker) runner.worker = newWorker();
+      if (!runner.worker) runner.worker = newWorker(runner.engine);
       runner.busy = true;
       runner.worker.onmessage = function (event) {
         runner.busy = false;
@@ -199,7 +210,7 @@
       });
     }
     var original = results.innerHTML;
-    var runner = new Runner();
+    var runner = new Runner(form.getAttribute("data-engine"));
     var timer = null;
     form.hidden = false;
     function mark(key) {
@@ -320,7 +331,7 @@
     var yaml = form.querySelector(".calculator-yaml");
     var text = form.elements.rolls;
     var depth = form.elements.explode_depth;
-    var runner = new Runner();
+    var runner = new Runner(form.getAttribute("data-engine"));
     var timer = null;
     form.hidden = false;
     var query = new URLSearchParams(location.search);

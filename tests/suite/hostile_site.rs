@@ -685,3 +685,15 @@ fn retired_templates_are_refused_with_the_fix() {
         assert!(err.contains(fix), "{err}");
     }
 }
+
+/// Its siblings: a changed copy of one of today's engines, and a module
+/// of a name the program has no engine for, are refused the same way.
+#[test]
+fn a_changed_or_unknown_engine_is_refused() {
+    for name in ["engine-dice.js", "engine-extra.js"] {
+        let path = format!("templates/assets/{name}");
+        let err = refused(name, &[(path.as_str(), b"self.FAIRDICE_ENGINES = {};\n")]);
+        assert!(err.starts_with(&path), "{err}");
+        assert!(err.contains("remove the file"), "{err}");
+    }
+}

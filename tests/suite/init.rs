@@ -26,7 +26,13 @@ fn init_then_build_gives_a_working_site() {
         crate::common::broken_links(&dir.join("site")),
         Vec::<String>::new()
     );
-    for asset in ["style.css", "engine.js", "calculator.js"] {
+    for asset in [
+        "style.css",
+        "engine-dice.js",
+        "engine-rules.js",
+        "engine-cards.js",
+        "calculator.js",
+    ] {
         assert!(dir.join("site/assets").join(asset).is_file(), "{asset}");
     }
     let out = fairdice(&["check"], &dir);

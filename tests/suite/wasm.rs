@@ -1,4 +1,4 @@
-//! The engine in the reader's browser (assets/engine.js, built from `wasm/`):
+//! The engine in the reader's browser (assets/engine-NAME.js, built from `wasm/`):
 //! the committed site's calculators used in Debian's headless Chromium over
 //! `file://`, and what they show compared with the native library's own.
 //!
@@ -233,7 +233,7 @@ impl Drop for Browser {
 fn site() -> PathBuf {
     let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("site");
     assert!(
-        site.join("assets/engine.js").is_file(),
+        site.join("assets/engine-dice.js").is_file(),
         "build the site first: cargo run --release -- build"
     );
     site
@@ -810,10 +810,12 @@ fn only_pages_with_a_calculator_load_its_script_and_none_loads_the_engine_up_fro
             calculator,
             "{relative}: the script goes with a calculator and only with one"
         );
-        assert!(
-            !html.contains("engine.js\"></script>"),
-            "{relative}: the engine loads on first use"
-        );
+        for engine in ["dice", "rules", "cards"] {
+            assert!(
+                !html.contains(&format!("engine-{engine}.js")),
+                "{relative}: the engine loads on first use"
+            );
+        }
         if calculator {
             with_form.push(relative);
         } else {
@@ -955,4 +957,26 @@ fn every_form_in_content_computes_what_its_file_does() {
         forms += 1;
     }
     assert!(forms >= 10, "only {forms} forms in content");
+}
+
+/// Each kind's page computes with its own engine, and loads no other
+/// (`assets/engine-NAME.js`, one per engine of the registry).
+#[test]
+fn each_page_loads_only_the_engine_of_its_kind() {
+    let Some(mut browser) = Browser::launch() else {
+        return;
+    };
+    for (page, engine) in [
+        ("cards/sixty-cards.html", "cards"),
+        ("cards/match-formats.html", "cards"),
+        ("rules/banishing.html", "rules"),
+        ("dice/success-pool.html", "dice"),
+    ] {
+        let session = browser.open(&site().join(page));
+        let shown = browser.eval(&session, &use_form(&[]));
+        assert_eq!(shown["state"], "done", "{page}: {shown}");
+        let loaded = browser.eval(&session, "Object.keys(self.FAIRDICE_ENGINES)");
+        assert_eq!(loaded, json!([engine]), "{page}");
+        assert_eq!(browser.complaints(&session), Vec::<String>::new());
+    }
 }
