@@ -70,7 +70,7 @@ export SOURCE_DATE_EPOCH=0
 # One module per engine named in src/kinds.rs (an entry's `engine`): each
 # holds only its kinds (FAIRDICE_ENGINE, read by src/kinds.rs when it is
 # compiled), so a page loads only the engine its form computes with. The
-# test kinds::tests::every_engine_has_its_asset keeps this list and the
+# test site::defaults::tests::every_engine_has_its_asset keeps this list and the
 # registry's in step.
 engines="dice rules cards"
 stale=()

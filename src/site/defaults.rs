@@ -33,4 +33,31 @@ mod tests {
         assert!(templates().any(|(name, _)| name == "base.html"));
         assert!(templates().any(|(name, _)| name == "assets/style.css"));
     }
+
+    /// Every engine the registry names has its module among the assets
+    /// (`scripts/build-wasm.sh` builds one per name), and every module
+    /// there belongs to an engine the registry names.
+    #[test]
+    fn every_engine_has_its_asset() {
+        let named = crate::kinds::engines();
+        let mut assets: Vec<String> = templates()
+            .filter_map(|(name, _)| name.strip_prefix("assets/engine"))
+            .map(|rest| {
+                rest.trim_start_matches('-')
+                    .trim_end_matches(".js")
+                    .to_string()
+            })
+            .collect();
+        assets.sort_unstable();
+        assert_eq!(named, assets);
+        let script = include_str!("../../scripts/build-wasm.sh");
+        let mut built: Vec<&str> = (script.lines())
+            .find_map(|line| line.strip_prefix("engines=\""))
+            .expect("build-wasm.sh names its engines")
+            .trim_end_matches('"')
+            .split(' ')
+            .collect();
+        built.sort_unstable();
+        assert_eq!(named, built);
+    }
 }
