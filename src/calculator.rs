@@ -336,36 +336,35 @@ fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response>
     Ok((yaml, fields))
 }
 
-/// A mapping of names to single values (not lists or maps) as the form's
-/// entries, and whether every value is text; anything else has none.
+/// A mapping whose names are all text as the form's entries (each value
+/// as the reader reads it: text as it is, anything else on one line), and
+/// whether every value is text; anything else has none.
 fn entries(value: &Value) -> (Vec<Field>, bool) {
     let Value::Mapping(map) = value else {
         return (Vec::new(), false);
     };
     let mut entries = Vec::new();
     for (name, value) in map {
-        let value = match value {
-            Value::String(text) => text.clone(),
-            Value::Number(n) => n.to_string(),
-            Value::Bool(b) => b.to_string(),
-            _ => return (Vec::new(), false),
-        };
         let Value::String(name) = name else {
             return (Vec::new(), false);
         };
         entries.push(Field {
             key: name.clone(),
-            value,
+            value: match value {
+                Value::String(text) => text.clone(),
+                other => one_line(other),
+            },
             ..Field::default()
         });
     }
-    let text = map.values().all(Value::is_string);
+    let text = !map.is_empty() && map.values().all(Value::is_string);
     (entries, text)
 }
 
 /// The one-line mapping a field's entries write: names always as text,
-/// values as text where the field's are, else as written (one value each);
-/// an entry with an empty value is left out, an empty name refused.
+/// values as text where the field's are, else as written (a value YAML
+/// reads on one line); an entry with an empty value is left out, an empty
+/// name refused.
 fn join_entries(field: &Field) -> Result<String, String> {
     let mut written = Vec::new();
     let mut names: Vec<&str> = Vec::new();
@@ -388,11 +387,11 @@ fn join_entries(field: &Field) -> Result<String, String> {
             flow::text(value)
         } else {
             match flow::read(value) {
-                Ok(Node::Scalar { .. }) => value.to_string(),
-                _ => {
+                Ok(_) => value.to_string(),
+                Err(err) => {
                     return Err(format!(
-                        "{}: {name}: write one value (a number or a word), not {value:?}",
-                        field.key
+                        "{}: {name}: column {}: {}",
+                        field.key, err.column, err.message
                     ))
                 }
             }
@@ -748,8 +747,21 @@ mod tests {
         let field = |key: &str| form.fields.iter().find(|f| f.key == key).unwrap();
         assert_eq!(entries_of(field("mulligan")), [("redraws", "1")]);
         assert!(!field("mulligan").text);
-        assert!(field("deck").entries.is_empty());
-        assert!(field("want").entries.is_empty());
+        // Maps inside: each entry's value on one line.
+        assert_eq!(
+            entries_of(field("deck")),
+            [("cards", "60"), ("groups", "{land: 24, key-card: 4}")]
+        );
+        assert_eq!(
+            entries_of(field("want")),
+            [
+                ("a-key-card", "{key-card: 1}"),
+                ("two-lands", "{land: 2}"),
+                ("three-lands", "{land: 3}"),
+                ("key-card-and-two-lands", "{key-card: 1, land: 2}")
+            ]
+        );
+        assert!(!field("want").text);
         // Names that are numbers (7: on the play) stay one line.
         assert!(field("names").entries.is_empty());
     }
@@ -812,15 +824,14 @@ mod tests {
                 other => panic!("{entries:?} computed: {other:?}"),
             }
         }
-        // Values that are not text must each be one value.
-        let mut request = with_entries(&[("redraws", "[1, 2]")]);
+        // Values that are not text are read as written: one value each.
+        let mut request = with_entries(&[("redraws", "[1, 2")]);
         request.fields[0].text = false;
         match calculate(&request) {
-            Response::Refused { message, .. } => assert_eq!(
-                message,
-                "rolls: redraws: write one value (a number or a word), not \"[1, 2]\""
-            ),
-            other => panic!("a list computed: {other:?}"),
+            Response::Refused { message, .. } => {
+                assert!(message.starts_with("rolls: redraws: column "), "{message}")
+            }
+            other => panic!("an unclosed list computed: {other:?}"),
         }
     }
 

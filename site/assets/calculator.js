@@ -171,7 +171,7 @@
 
   /* A what-if form: its inputs are the scenario's keys; a key whose value
      maps names to values (a dice page's rolls) is a group with an input per
-     name and a pair of inputs to add one. The results replace the page's
+     name and, where the values are text, a pair of inputs to add one. The results replace the page's
      blocks, and "reset" puts the page's own back. The address (?KEY=VALUE,
      or ?KEY.NAME=VALUE in a group, for each value changed) follows the form,
      so a result can be shared, and an address with values opens computed. */
@@ -201,7 +201,7 @@
           return { key: input.getAttribute("data-entry"), value: input.value };
         });
         var more = added(element);
-        if (more.name.value.trim() || more.value.value.trim()) {
+        if (more.name && (more.name.value.trim() || more.value.value.trim())) {
           entries.push({ key: more.name.value, value: more.value.value });
         }
         /* No entry left: the key is left out, as an empty input leaves it. */
@@ -253,7 +253,7 @@
             }
           });
           var more = added(group);
-          if (more.name.value.trim()) query.append(key + "." + more.name.value.trim(), more.value.value);
+          if (more.name && more.name.value.trim()) query.append(key + "." + more.name.value.trim(), more.value.value);
         });
       }
       var text = query.toString();
@@ -311,11 +311,14 @@
       if (dot < 0 || !group) return;
       var entry = name.slice(dot + 1);
       var input = entryInputs(group).filter(function (i) { return i.getAttribute("data-entry") === entry; })[0];
+      var more = added(group);
       if (input) {
         input.value = value;
+      } else if (more.name) {
+        more.name.value = entry;
+        more.value.value = value;
       } else {
-        added(group).name.value = entry;
-        added(group).value.value = value;
+        return;
       }
       opened = true;
     });
