@@ -40,6 +40,8 @@ use tera::{Context, Tera};
 pub use crate::rulebook::RULES_JSON;
 pub use document::scenario_json;
 #[cfg(not(feature = "browser"))]
+pub(crate) use document::nested_serializer;
+#[cfg(not(feature = "browser"))]
 pub use document::write_scenarios_json;
 pub use expand::Expander;
 pub(crate) use translated::print_page as translated_print_page;
