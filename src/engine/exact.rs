@@ -118,11 +118,10 @@ fn multiplicity(n: &BigUint, p: u64) -> u64 {
     let mut count = 0;
     let mut rest = std::borrow::Cow::Borrowed(n);
     loop {
-        let remainder = remainder(&rest, power);
-        if remainder != 0 {
-            let mut remainder = remainder;
-            while remainder % p == 0 {
-                remainder /= p;
+        let mut left = remainder(&rest, power);
+        if left != 0 {
+            while left.is_multiple_of(p) {
+                left /= p;
                 count += 1;
             }
             return count;

@@ -110,8 +110,7 @@ impl Ways for Residue {
     fn add_product(&mut self, a: &Self, b: &Self) {
         self.low = self.low.wrapping_add(a.low.wrapping_mul(b.low));
         // One reduction of the sum: below 2^122 + 2^61.
-        self.prime =
-            reduce(u128::from(self.prime) + u128::from(a.prime) * u128::from(b.prime));
+        self.prime = reduce(u128::from(self.prime) + u128::from(a.prime) * u128::from(b.prime));
     }
     fn add(&mut self, other: &Self) {
         self.low = self.low.wrapping_add(other.low);

@@ -36,7 +36,9 @@ pub fn write_scenarios_json(
     for (i, (scenario, results)) in scenarios.iter().enumerate() {
         let comma = if i == 0 { "" } else { "," };
         write!(out, "{comma}\n    ")?;
-        write_document(out, scenario, 2, |out, depth| results.write_json(out, depth))?;
+        write_document(out, scenario, 2, |out, depth| {
+            results.write_json(out, depth)
+        })?;
     }
     writeln!(out, "\n  ]\n}}")
 }
@@ -190,7 +192,10 @@ mod tests {
             let mut out = Vec::new();
             serde::Serialize::serialize(&value, &mut nested_serializer(&mut out, depth)).unwrap();
             let indent = format!("\n{}", INDENT.repeat(depth));
-            assert_eq!(String::from_utf8(out).unwrap(), pretty.replace('\n', &indent));
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                pretty.replace('\n', &indent)
+            );
         }
     }
 }
