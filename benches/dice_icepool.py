@@ -54,6 +54,8 @@ CASES = {
     "pairs(10d6,10d6)": lambda: d6.pool(10).sort_pair('>', d6.pool(10)).size(),
     "10d10!!kh5": lambda: d10.explode(depth=3).pool(10).highest(5).sum(),
     "8d10!kh4": lambda: d10.explode_to_pool(8, depth=3).highest(4).sum(),
+    # `!` into the pool keeping 5 of 10 (once refused by the budget).
+    "10d10!kh5": lambda: d10.explode_to_pool(10, depth=3).highest(5).sum(),
     "200d20kh20": lambda: d20.pool(200).highest(20).sum(),
     "500d6kh50": lambda: d6.pool(500).highest(50).sum(),
     "1000d10>=7": lambda: 1000 @ (d10 >= 7),

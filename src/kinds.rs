@@ -238,11 +238,12 @@ impl Results {
         self.0.to_json()
     }
     /// The same contract written pretty-printed to `out` as it is spelled,
-    /// with no value built: the JSON of 1000d6 is 10 MB. (The command
-    /// line's; the browser's module has no use for it.)
+    /// its lines after the first indented `depth` levels, with no value
+    /// built: the JSON of 1000d6 is 10 MB. (The command line's; the
+    /// browser's module has no use for it.)
     #[cfg(not(feature = "browser"))]
-    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        self.0.write_json(out)
+    pub fn write_json(&self, out: &mut dyn std::io::Write, depth: usize) -> std::io::Result<()> {
+        self.0.write_json(out, depth)
     }
     /// The stored form, for the cache.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
@@ -292,7 +293,7 @@ trait ErasedParams: fmt::Debug + Send + Sync {
 trait ErasedResults: fmt::Debug + Send + Sync {
     fn to_json(&self) -> serde_json::Value;
     #[cfg(not(feature = "browser"))]
-    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
+    fn write_json(&self, out: &mut dyn std::io::Write, depth: usize) -> std::io::Result<()>;
     fn to_bytes(&self) -> Vec<u8>;
     fn page(&self, others: &dyn Others) -> ScenarioPage;
     fn as_any(&self) -> &dyn Any;
@@ -395,8 +396,8 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
         K::contract(&self.results, serde_json::value::Serializer).expect("results serialize")
     }
     #[cfg(not(feature = "browser"))]
-    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut serializer = serde_json::Serializer::pretty(out);
+    fn write_json(&self, out: &mut dyn std::io::Write, depth: usize) -> std::io::Result<()> {
+        let mut serializer = crate::site::nested_serializer(out, depth);
         K::contract(&self.results, &mut serializer).map_err(std::io::Error::from)
     }
     fn to_bytes(&self) -> Vec<u8> {

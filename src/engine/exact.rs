@@ -81,11 +81,22 @@ impl Denominator {
             if p == 2 {
                 n >>= shared;
                 d >>= shared;
-            } else {
-                let exponent = u32::try_from(shared).expect("at most the bits of a number");
-                let power = BigUint::from(p).pow(exponent);
-                n /= &power;
-                d /= &power;
+                continue;
+            }
+            // p^shared in powers of p that fit a machine word: dividing
+            // by one word is far cheaper than by a big integer.
+            let mut left = shared;
+            while left > 0 {
+                let (mut power, mut taken) = (p, 1);
+                while taken < left {
+                    let Some(next) = power.checked_mul(p) else {
+                        break;
+                    };
+                    (power, taken) = (next, taken + 1);
+                }
+                n /= power;
+                d /= power;
+                left -= taken;
             }
         }
         debug_assert!(n.gcd(&d).is_one(), "primes must cover the denominator");
@@ -107,11 +118,10 @@ fn multiplicity(n: &BigUint, p: u64) -> u64 {
     let mut count = 0;
     let mut rest = std::borrow::Cow::Borrowed(n);
     loop {
-        let remainder = (&*rest % power).to_u64().expect("below a u64 power");
-        if remainder != 0 {
-            let mut remainder = remainder;
-            while remainder % p == 0 {
-                remainder /= p;
+        let mut left = remainder(&rest, power);
+        if left != 0 {
+            while left.is_multiple_of(p) {
+                left /= p;
                 count += 1;
             }
             return count;
@@ -122,6 +132,17 @@ fn multiplicity(n: &BigUint, p: u64) -> u64 {
         rest = std::borrow::Cow::Owned(&*rest / power);
         count += exponent;
     }
+}
+
+/// `n mod q` for a one-word `q > 0`, digit by digit from the top, with
+/// nothing allocated (a big integer's `%` makes a new one).
+fn remainder(n: &BigUint, q: u64) -> u64 {
+    let q = u128::from(q);
+    let rest = n
+        .iter_u64_digits()
+        .rev()
+        .fold(0, |rest, digit| ((rest << 64) | u128::from(digit)) % q);
+    u64::try_from(rest).expect("below q")
 }
 
 /// Fractions from this many numerators up are reduced on every core,
@@ -161,11 +182,10 @@ fn small_prime_factors(n: &BigUint) -> Option<Vec<u64>> {
     }
     let mut p = 3u64;
     while !rest.is_one() && p < 1 << 16 {
-        let divisor = BigUint::from(p);
-        if (&rest % &divisor).is_zero() {
+        if remainder(&rest, p) == 0 {
             primes.push(p);
-            while (&rest % &divisor).is_zero() {
-                rest /= &divisor;
+            while remainder(&rest, p) == 0 {
+                rest /= p;
             }
         }
         p += 2;

@@ -67,7 +67,7 @@ pub(crate) struct Residue {
     prime: u64,
 }
 
-/// `x mod P` for `x < 2^122`.
+/// `x mod P` for `x < 2^123` (a product of two residues plus a third).
 fn reduce(x: u128) -> u64 {
     let p = u128::from(P);
     let r = (x & p) + (x >> 61);
@@ -77,6 +77,16 @@ fn reduce(x: u128) -> u64 {
         r - P
     } else {
         r
+    }
+}
+
+/// `(a + b) mod P` for `a, b <= P`, in one word.
+fn add_mod(a: u64, b: u64) -> u64 {
+    let sum = a + b;
+    if sum >= P {
+        sum - P
+    } else {
+        sum
     }
 }
 
@@ -99,16 +109,16 @@ impl Ways for Residue {
     }
     fn add_product(&mut self, a: &Self, b: &Self) {
         self.low = self.low.wrapping_add(a.low.wrapping_mul(b.low));
-        let product = reduce(u128::from(a.prime) * u128::from(b.prime));
-        self.prime = reduce(u128::from(self.prime) + u128::from(product));
+        // One reduction of the sum: below 2^122 + 2^61.
+        self.prime = reduce(u128::from(self.prime) + u128::from(a.prime) * u128::from(b.prime));
     }
     fn add(&mut self, other: &Self) {
         self.low = self.low.wrapping_add(other.low);
-        self.prime = reduce(u128::from(self.prime) + u128::from(other.prime));
+        self.prime = add_mod(self.prime, other.prime);
     }
     fn sub(&mut self, other: &Self) {
         self.low = self.low.wrapping_sub(other.low);
-        self.prime = reduce(u128::from(self.prime) + u128::from(P - other.prime));
+        self.prime = add_mod(self.prime, P - other.prime);
     }
     fn times(&self, other: &Self) -> Self {
         Residue {

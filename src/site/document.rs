@@ -11,8 +11,9 @@ use std::io::{self, Write};
 /// its results the contract as laid out on the scenario's page.
 pub fn scenario_json(scenario: &Scenario, results: &serde_json::Value) -> String {
     let mut out = Vec::new();
-    write_document(&mut out, scenario, |out| {
-        serde_json::to_writer_pretty(out, results).map_err(io::Error::from)
+    write_document(&mut out, scenario, 0, |out, depth| {
+        serde::Serialize::serialize(results, &mut nested_serializer(out, depth))
+            .map_err(io::Error::from)
     })
     .expect("writing to memory cannot fail");
     String::from_utf8(out).expect("JSON is UTF-8")
@@ -35,58 +36,113 @@ pub fn write_scenarios_json(
     for (i, (scenario, results)) in scenarios.iter().enumerate() {
         let comma = if i == 0 { "" } else { "," };
         write!(out, "{comma}\n    ")?;
-        let mut nested = Indented {
-            inner: &mut *out,
-            indent: b"    ",
-        };
-        write_document(&mut nested, scenario, |out| results.write_json(out))?;
+        write_document(out, scenario, 2, |out, depth| {
+            results.write_json(out, depth)
+        })?;
     }
     writeln!(out, "\n  ]\n}}")
 }
 
-/// The one framing: file, title and kind, then the results that `results`
-/// writes pretty-printed on their own, nested a level deep.
+/// The one framing, its lines after the first indented `depth` levels:
+/// file, title and kind, then the results that `results` writes
+/// pretty-printed a level deeper.
 fn write_document(
     out: &mut dyn Write,
     scenario: &Scenario,
-    results: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    depth: usize,
+    results: impl FnOnce(&mut dyn Write, usize) -> io::Result<()>,
 ) -> io::Result<()> {
     let text = |s: &str| serde_json::to_string(s).expect("a string serializes");
+    let outer = INDENT.repeat(depth);
+    let inner = INDENT.repeat(depth + 1);
     write!(
         out,
-        "{{\n  \"file\": {},\n  \"title\": {},\n  \"kind\": {},\n  \"results\": ",
+        "{{\n{inner}\"file\": {},\n{inner}\"title\": {},\n{inner}\"kind\": {},\n{inner}\"results\": ",
         text(&scenario.source),
         text(&scenario.header.title),
         text(scenario.params.kind()),
     )?;
-    results(&mut Indented {
-        inner: &mut *out,
-        indent: b"  ",
-    })?;
-    write!(out, "\n}}")
+    results(&mut *out, depth + 1)?;
+    write!(out, "\n{outer}}}")
 }
 
-/// Writes through, indenting every line after the first: a value
-/// pretty-printed on its own then reads as nested at that depth (JSON
-/// strings hold no raw line break).
-struct Indented<'a> {
-    inner: &'a mut dyn Write,
-    indent: &'static [u8],
+/// One level of indentation.
+const INDENT: &str = "  ";
+
+/// A serializer spelling a value as `serde_json`'s pretty printer does,
+/// its lines after the first indented `depth` levels, so that it reads as
+/// nested that deep (each token goes straight to `out`).
+pub(crate) fn nested_serializer<W: Write>(
+    out: W,
+    depth: usize,
+) -> serde_json::Serializer<W, Nested> {
+    serde_json::Serializer::with_formatter(
+        out,
+        Nested {
+            depth,
+            has_value: false,
+        },
+    )
 }
 
-impl Write for Indented<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut rest = buf;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            self.inner.write_all(&rest[..=end])?;
-            self.inner.write_all(self.indent)?;
-            rest = &rest[end + 1..];
+/// [`serde_json::ser::PrettyFormatter`] with two spaces, starting at
+/// `depth` levels (see [`nested_serializer`]).
+pub(crate) struct Nested {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Nested {
+    fn line<W: ?Sized + Write>(&self, out: &mut W, before: &[u8]) -> io::Result<()> {
+        out.write_all(before)?;
+        for _ in 0..self.depth {
+            out.write_all(INDENT.as_bytes())?;
         }
-        self.inner.write_all(rest)?;
-        Ok(buf.len())
+        Ok(())
     }
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+}
+
+impl serde_json::ser::Formatter for Nested {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(out, b"\n")?;
+        }
+        out.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        self.line(out, if first { b"\n" } else { b",\n" })
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(out, b"\n")?;
+        }
+        out.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        self.line(out, if first { b"\n" } else { b",\n" })
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        out.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -125,20 +181,21 @@ mod tests {
     }
 
     #[test]
-    fn indented_nests_every_line_after_the_first() {
-        let mut out = Vec::new();
-        let mut outer = Indented {
-            inner: &mut out,
-            indent: b"    ",
-        };
-        let mut inner = Indented {
-            inner: &mut outer,
-            indent: b"  ",
-        };
-        inner.write_all(b"{\n\"a\": 1\n}").unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "{\n      \"a\": 1\n      }"
-        );
+    fn nested_spells_as_the_pretty_printer_indented() {
+        let value = serde_json::json!({
+            "a": [1, [], {}, [[]], {"b": [{"c": null}], "d": "x\ny"}],
+            "e": {},
+            "f": 2.5,
+        });
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        for depth in [0, 1, 3] {
+            let mut out = Vec::new();
+            serde::Serialize::serialize(&value, &mut nested_serializer(&mut out, depth)).unwrap();
+            let indent = format!("\n{}", INDENT.repeat(depth));
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                pretty.replace('\n', &indent)
+            );
+        }
     }
 }
