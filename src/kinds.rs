@@ -397,7 +397,7 @@ impl<K: Kind> ErasedResults for TypedResults<K> {
     }
     #[cfg(not(feature = "browser"))]
     fn write_json(&self, out: &mut dyn std::io::Write, depth: usize) -> std::io::Result<()> {
-        let mut serializer = crate::site::nested_serializer(out, depth);
+        let mut serializer = crate::layout::nested_json::nested_serializer(out, depth);
         K::contract(&self.results, &mut serializer).map_err(std::io::Error::from)
     }
     fn to_bytes(&self) -> Vec<u8> {

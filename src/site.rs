@@ -38,8 +38,6 @@ use std::path::Path;
 use tera::{Context, Tera};
 
 pub use crate::rulebook::RULES_JSON;
-#[cfg(not(feature = "browser"))]
-pub(crate) use document::nested_serializer;
 pub use document::scenario_json;
 #[cfg(not(feature = "browser"))]
 pub use document::write_scenarios_json;

@@ -15,6 +15,7 @@ mod die_test_kind;
 mod first_player;
 pub mod format;
 mod match_kind;
+pub(crate) mod nested_json;
 mod race;
 mod reroll;
 mod seat_advantage;
