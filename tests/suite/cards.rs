@@ -10,6 +10,9 @@ fn request(source: &str, text: &str, changes: &[(&str, &str)]) -> Request {
     for (key, value) in changes {
         let field = form.fields.iter_mut().find(|f| f.key == *key).unwrap();
         field.value = value.to_string();
+        // The value as one line, not the form's entries (which the page
+        // sends in its place).
+        field.entries.clear();
     }
     Request {
         source: form.source,
