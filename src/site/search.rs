@@ -272,21 +272,7 @@ fn walk(html: &str, skip: &[&str], table_words: bool) -> Vec<Section> {
     let mut tables = 0usize;
     let push = |sections: &mut Vec<Section>, heading: &Option<String>, text: &str, tables| {
         let section = sections.last_mut().expect("one section at least");
-        if tables > 0 {
-            let mut decoded = String::new();
-            push_decoded(&mut decoded, text);
-            for word in decoded.split_whitespace() {
-                if word.chars().any(char::is_alphabetic) {
-                    section.text.push(' ');
-                    section.text.push_str(word);
-                }
-            }
-            return;
-        }
-        push_decoded(&mut section.text, text);
-        if heading.is_some() {
-            push_decoded(&mut section.heading, text);
-        }
+        push_text(section, heading.is_some(), tables > 0, text);
     };
     while let Some(open) = rest.find('<') {
         push(&mut sections, &heading, &rest[..open], tables);
@@ -310,23 +296,7 @@ fn walk(html: &str, skip: &[&str], table_words: bool) -> Vec<Section> {
             }
         } else if heading.as_deref() == Some(tag) {
             heading = None;
-        } else if tag.starts_with("<a ") && tag.contains("class=\"anchor\"") {
-            // The heading's own "#" link is no text.
-            let end = after.find("</a>").map_or(after.len(), |i| i + 4);
-            rest = &after[end..];
-            continue;
-        } else if tag.starts_with("<a ")
-            && (tag.contains("class=\"rule-history\"") || tag.contains("class=\"rule-figures\""))
-        {
-            // A rule's "history" and "figures" links are tools beside it:
-            // "history" would find every rule instead of the history page.
-            let end = after.find("</a>").map_or(after.len(), |i| i + 4);
-            rest = &after[end..];
-            continue;
-        } else if tag.starts_with("<span ") && tag.contains("class=\"term-definition\"") {
-            // A glossary term's definition belongs to the glossary page,
-            // not to every page that uses the term.
-            let end = after.find("</span>").map_or(after.len(), |i| i + 7);
+        } else if let Some(end) = not_searched(tag, after) {
             rest = &after[end..];
             continue;
         }
@@ -347,6 +317,46 @@ fn walk(html: &str, skip: &[&str], table_words: bool) -> Vec<Section> {
         section.heading = collapse(&section.heading);
     }
     sections
+}
+
+/// Page text into its section (and its heading, when in one); in a
+/// table, only the words with a letter.
+fn push_text(section: &mut Section, in_heading: bool, in_table: bool, text: &str) {
+    if in_table {
+        let mut decoded = String::new();
+        push_decoded(&mut decoded, text);
+        for word in decoded.split_whitespace() {
+            if word.chars().any(char::is_alphabetic) {
+                section.text.push(' ');
+                section.text.push_str(word);
+            }
+        }
+        return;
+    }
+    push_decoded(&mut section.text, text);
+    if in_heading {
+        push_decoded(&mut section.heading, text);
+    }
+}
+
+/// Where an element that `tag` opens ends in `after`, when it is no text
+/// to search: a heading's own "#" link; a rule's "history" and "figures"
+/// links, tools beside it ("history" would find every rule instead of the
+/// history page); a glossary term's definition, which belongs to the
+/// glossary page, not to every page that uses the term.
+fn not_searched(tag: &str, after: &str) -> Option<usize> {
+    let close = if tag.starts_with("<a ")
+        && ["anchor", "rule-history", "rule-figures"]
+            .iter()
+            .any(|class| tag.contains(&format!("class=\"{class}\"")))
+    {
+        "</a>"
+    } else if tag.starts_with("<span ") && tag.contains("class=\"term-definition\"") {
+        "</span>"
+    } else {
+        return None;
+    };
+    Some(after.find(close).map_or(after.len(), |i| i + close.len()))
 }
 
 fn collapse(text: &str) -> String {
