@@ -862,8 +862,13 @@ impl<'a> Page<'a, '_> {
         if !html.contains(TERM_ID) {
             return html;
         }
-        let id = self.anchors.unique("glossary-term".into());
+        let id = self.next_term_id();
         html.replace(TERM_ID, &id)
+    }
+
+    /// The page's next free id for a glossary mark.
+    fn next_term_id(&mut self) -> String {
+        self.anchors.unique("glossary-term".into())
     }
 
     /// An author's `[words](term:NAME)`: the words marked as the glossary
@@ -887,7 +892,7 @@ impl<'a> Page<'a, '_> {
         self.in_link += 1;
         match marked {
             Ok((before, after)) => {
-                let id = self.anchors.unique("glossary-term".into());
+                let id = self.next_term_id();
                 self.term_link = Some(after.replace(TERM_ID, &id));
                 Event::InlineHtml(before.replace(TERM_ID, &id).into())
             }

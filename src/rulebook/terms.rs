@@ -131,6 +131,15 @@ fn mark(tera: &Tera, definition: &str) -> Result<(String, String), String> {
     }
 }
 
+/// A stand-in character as an HTML character reference, which reads as
+/// the same character but is no stand-in.
+fn reference(stand_in: &str) -> String {
+    stand_in
+        .chars()
+        .map(|c| format!("&#x{:X};", c as u32))
+        .collect()
+}
+
 fn grouped(mut all: Vec<(String, String, usize)>) -> (Vec<String>, Vec<Spelling>) {
     all.sort();
     let mut patterns: Vec<String> = Vec::new();
@@ -272,7 +281,12 @@ impl<'t> Marker<'t> {
                     pieces.push(Ok(&text[done..start_in_text]));
                 }
                 let (before, after) = &self.terms.marks[term];
-                let words = html::escape(&text[start_in_text..end_in_text]);
+                // The page's words never hold the mark's stand-ins (a
+                // private-use character is written as its reference), so
+                // only the template's own parts get the page's id.
+                let words = html::escape(&text[start_in_text..end_in_text])
+                    .replace(ID, &reference(ID))
+                    .replace(WORDS, &reference(WORDS));
                 pieces.push(Err(format!("{before}{words}{after}")));
                 done = end_in_text;
                 from = end;
@@ -422,6 +436,23 @@ mod tests {
             ]
         );
         assert_eq!(marker.mark("zone banish"), vec![Ok("zone banish")]);
+    }
+
+    /// A page's words inside a mark keep a private-use stand-in of their
+    /// own as a character reference: only the template's parts hold the
+    /// stand-in the page replaces with the mark's id.
+    #[test]
+    fn the_pages_words_never_hold_the_marks_stand_ins() {
+        let spelling = format!("odd{ID}word{WORDS}");
+        let terms = terms_of(vec![term(&[spelling.as_str()], "Odd.")]);
+        let mut marker = Marker::new(&terms, "rules/a.md");
+        let pieces = marker.mark(&spelling);
+        let Err(html) = &pieces[0] else {
+            panic!("not marked: {pieces:?}")
+        };
+        assert!(html.contains(">odd&#xE002;word&#xE001;</button>"), "{html}");
+        assert_eq!(html.matches(ID).count(), 2, "the template's two ids only");
+        assert!(!html.contains(WORDS));
     }
 
     fn term(spellings: &[&str], definition: &str) -> Term {
