@@ -3,7 +3,7 @@
 //! once each.
 
 use crate::analyses::dice_lang::{self, Expr, Expression, Price, DEFAULT_EXPLODE_DEPTH};
-use crate::engine::{ratios, text, Exact, Outcomes};
+use crate::engine::{complement, ratios, text, Denominator, Exact, Outcomes};
 use crate::progress::Progress;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -393,8 +393,10 @@ fn reach_targets(outcomes: &[Outcomes]) -> (Vec<i64>, Vec<Vec<Exact>>) {
 fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
     let total = outcomes.total();
     let pairs: Vec<(i64, &BigUint)> = outcomes.iter().collect();
-    let probabilities = outcomes.probabilities();
-    // Running sums from each end give "at most" and "at least".
+    let over = Denominator::new(&total);
+    let probabilities = over.ratios(pairs.iter().map(|(_, w)| *w));
+    // "At most" from a running sum; "at least" each value is one minus
+    // "at most" the value below, which needs no reduction of its own.
     let mut running = BigUint::zero();
     let at_most_ways: Vec<BigUint> = pairs
         .iter()
@@ -403,10 +405,9 @@ fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
             running.clone()
         })
         .collect();
-    let at_least_ways: Vec<BigUint> = at_most_ways
-        .iter()
-        .zip(&pairs)
-        .map(|(below_or_at, (_, w))| &total - below_or_at + *w)
+    let at_most = over.ratios(at_most_ways.iter());
+    let at_least: Vec<Exact> = std::iter::once(Exact::one())
+        .chain(at_most.iter().take(pairs.len() - 1).map(complement))
         .collect();
     let most = pairs
         .iter()
@@ -431,7 +432,7 @@ fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
         outcomes: pairs
             .iter()
             .zip(probabilities)
-            .map(|((value, ways), (_, probability))| Outcome {
+            .map(|((value, ways), probability)| Outcome {
                 value: *value,
                 ways: (*ways).clone(),
                 probability,
@@ -441,8 +442,8 @@ fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
         variance: outcomes.variance(),
     };
     let extra = RollFigures {
-        at_least: ratios(at_least_ways.iter(), &total),
-        at_most: ratios(at_most_ways.iter(), &total),
+        at_least,
+        at_most,
         modes,
         median,
         explode_depth: None,

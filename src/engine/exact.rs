@@ -36,7 +36,100 @@ pub fn ratio_smooth(numerator: &BigUint, denominator: &BigUint, primes: &[u64]) 
 pub struct Denominator {
     value: BigUint,
     /// Each prime with its multiplicity, when all are small.
-    primes: Option<Vec<(u64, u64)>>,
+    primes: Option<Vec<Prime>>,
+}
+
+/// A small prime of a [`Denominator`], with what counting it off a
+/// numerator needs.
+struct Prime {
+    p: u64,
+    /// Its multiplicity in the denominator.
+    in_denominator: u64,
+    /// The largest power of `p` in a machine word, and its exponent.
+    word: u64,
+    word_exponent: u64,
+    /// `p`'s inverse modulo 2^64 (for odd `p`; unused for 2), and `u64::MAX / p`: a word `r`
+    /// is a multiple of `p` exactly when `r * inverse` (wrapping) is at
+    /// most `most`, and that product is then `r / p` (Granlund and
+    /// Montgomery, "Division by invariant integers using multiplication",
+    /// 1994, section 9). Counting a power of `p` off a word costs a
+    /// multiplication per factor, not a division.
+    inverse: u64,
+    most: u64,
+}
+
+impl Prime {
+    fn new(p: u64, in_denominator: u64) -> Prime {
+        let (mut word, mut word_exponent) = (p, 1);
+        while let Some(next) = word.checked_mul(p) {
+            (word, word_exponent) = (next, word_exponent + 1);
+        }
+        // Newton's iteration doubles the correct low bits of an inverse:
+        // `p` is its own inverse modulo 8, so five steps reach 64 bits.
+        let mut inverse = p;
+        for _ in 0..5 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inverse)));
+        }
+        Prime {
+            p,
+            in_denominator,
+            word,
+            word_exponent,
+            inverse,
+            most: u64::MAX / p,
+        }
+    }
+
+    /// How many times `p` (odd) divides the word `r > 0`.
+    fn in_word(&self, mut r: u64) -> u64 {
+        let mut count = 0;
+        loop {
+            let quotient = r.wrapping_mul(self.inverse);
+            if quotient > self.most {
+                return count;
+            }
+            (r, count) = (quotient, count + 1);
+        }
+    }
+
+    /// Divide `n` and `d` by the largest power of `p` dividing both: `d`
+    /// holds `in_denominator` of them, so `n`'s are counted only that far,
+    /// a word's worth of them per remainder.
+    fn cancel(&self, n: &mut BigUint, d: &mut BigUint) {
+        if self.p == 2 {
+            let shared = n.trailing_zeros().unwrap_or(0).min(self.in_denominator);
+            *n >>= shared;
+            *d >>= shared;
+            return;
+        }
+        let mut left = self.in_denominator;
+        while left > 0 {
+            let (power, exponent) = if left >= self.word_exponent {
+                (self.word, self.word_exponent)
+            } else {
+                (self.p.pow(left as u32), left)
+            };
+            let rest = remainder(n, power);
+            let taken = if rest == 0 {
+                exponent
+            } else {
+                self.in_word(rest)
+            };
+            if taken > 0 {
+                let divisor = if taken == exponent {
+                    power
+                } else {
+                    self.p.pow(taken as u32)
+                };
+                *n /= divisor;
+                *d /= divisor;
+            }
+            if taken < exponent {
+                return;
+            }
+            left -= taken;
+        }
+    }
 }
 
 impl Denominator {
@@ -57,7 +150,7 @@ impl Denominator {
             primes: primes.map(|primes| {
                 primes
                     .into_iter()
-                    .map(|p| (p, multiplicity(value, p)))
+                    .map(|p| Prime::new(p, multiplicity(value, p)))
                     .collect()
             }),
         }
@@ -73,35 +166,18 @@ impl Denominator {
         }
         let mut n = numerator.clone();
         let mut d = self.value.clone();
-        for &(p, in_denominator) in primes {
-            let shared = multiplicity(&n, p).min(in_denominator);
-            if shared == 0 {
-                continue;
-            }
-            if p == 2 {
-                n >>= shared;
-                d >>= shared;
-                continue;
-            }
-            // p^shared in powers of p that fit a machine word: dividing
-            // by one word is far cheaper than by a big integer.
-            let mut left = shared;
-            while left > 0 {
-                let (mut power, mut taken) = (p, 1);
-                while taken < left {
-                    let Some(next) = power.checked_mul(p) else {
-                        break;
-                    };
-                    (power, taken) = (next, taken + 1);
-                }
-                n /= power;
-                d /= power;
-                left -= taken;
-            }
+        for prime in primes {
+            prime.cancel(&mut n, &mut d);
         }
         debug_assert!(n.gcd(&d).is_one(), "primes must cover the denominator");
         Exact::new_raw(BigInt::from(n), BigInt::from(d))
     }
+}
+
+/// `1 - p` for a reduced `p = n/d`, with no reduction: `gcd(d - n, d) =
+/// gcd(n, d) = 1` (num-rational's subtraction takes two gcds).
+pub fn complement(p: &Exact) -> Exact {
+    Exact::new_raw(p.denom() - p.numer(), p.denom().clone())
 }
 
 /// How many times the prime `p` divides `n > 0`: the remainder by the
@@ -152,20 +228,29 @@ const PARALLEL_FRACTIONS: usize = 64;
 const PARALLEL_BITS: u64 = 1 << 18;
 
 /// Many fractions over one denominator, each reduced (see
-/// [`Denominator`]); long lists on every core (the browser's module has
-/// one, and leaves rayon out).
+/// [`Denominator`]).
 pub fn ratios<'a>(
     numerators: impl Iterator<Item = &'a BigUint>,
     denominator: &BigUint,
 ) -> Vec<Exact> {
-    use rayon::prelude::*;
-    let numerators: Vec<&BigUint> = numerators.collect();
-    let over = Denominator::new(denominator);
-    let work = numerators.len() as u64 * denominator.bits();
-    if cfg!(feature = "browser") || numerators.len() < PARALLEL_FRACTIONS || work < PARALLEL_BITS {
-        numerators.iter().map(|n| over.ratio(n)).collect()
-    } else {
-        numerators.par_iter().map(|n| over.ratio(n)).collect()
+    Denominator::new(denominator).ratios(numerators)
+}
+
+impl Denominator {
+    /// Many `numerator / self`, each reduced; long lists on every core
+    /// (the browser's module has one, and leaves rayon out).
+    pub fn ratios<'a>(&self, numerators: impl Iterator<Item = &'a BigUint>) -> Vec<Exact> {
+        use rayon::prelude::*;
+        let numerators: Vec<&BigUint> = numerators.collect();
+        let work = numerators.len() as u64 * self.value.bits();
+        if cfg!(feature = "browser")
+            || numerators.len() < PARALLEL_FRACTIONS
+            || work < PARALLEL_BITS
+        {
+            numerators.iter().map(|n| self.ratio(n)).collect()
+        } else {
+            numerators.par_iter().map(|n| self.ratio(n)).collect()
+        }
     }
 }
 
@@ -347,6 +432,30 @@ mod tests {
         assert_eq!(prime_factors(20), vec![2, 5]);
         assert_eq!(prime_factors(1_000_003), vec![1_000_003]);
         assert_eq!(prime_factors(12), vec![2, 3]);
+    }
+
+    proptest::proptest! {
+        /// Counting primes off by words agrees with the gcd, whatever
+        /// powers the numerator and the denominator share: powers past a
+        /// word's (5^27, 3^40), numerators with more of a prime than the
+        /// denominator, and a cofactor of other primes.
+        #[test]
+        fn counted_reduction_matches_the_gcd(
+            exponents in proptest::collection::vec((0u32..70, 0u32..70), 4),
+            cofactor in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..4),
+        ) {
+            let primes = [2u32, 3, 5, 7];
+            let mut numerator = BigUint::from_slice(&cofactor) * 11u32 + 1u32;
+            let mut denominator = BigUint::one();
+            for (p, (in_n, in_d)) in primes.iter().zip(&exponents) {
+                numerator *= BigUint::from(*p).pow(*in_n);
+                denominator *= BigUint::from(*p).pow(*in_d);
+            }
+            let over = Denominator::new(&denominator);
+            let reduced = over.ratio(&numerator);
+            proptest::prop_assert_eq!(&reduced, &ratio(&numerator, &denominator));
+            proptest::prop_assert_eq!(complement(&reduced), Exact::one() - &reduced);
+        }
     }
 
     #[test]

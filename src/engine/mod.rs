@@ -16,7 +16,7 @@ pub(crate) mod ways;
 
 pub use dist::{Dist, DistError};
 pub use exact::{
-    abs_diff, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, ratios, to_f64,
-    Denominator, Exact,
+    abs_diff, complement, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, ratios,
+    to_f64, Denominator, Exact,
 };
 pub use outcomes::Outcomes;

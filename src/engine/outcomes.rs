@@ -239,25 +239,35 @@ impl Outcomes {
 
     /// The exact mean.
     pub fn mean(&self) -> Exact {
-        let sum: BigInt = self
-            .iter()
-            .map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone()))
-            .sum();
+        let (sum, _) = self.moments();
         Exact::new(sum, BigInt::from(self.total()))
     }
 
     /// The exact variance, E[X^2] - E[X]^2.
     pub fn variance(&self) -> Exact {
         let total = BigInt::from(self.total());
-        let sum: BigInt = self
-            .iter()
-            .map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone()))
-            .sum();
-        let squares: BigInt = self
-            .iter()
-            .map(|(v, w)| BigInt::from(v) * BigInt::from(v) * BigInt::from(w.clone()))
-            .sum();
-        Exact::new(&squares * &total - &sum * &sum, &total * &total)
+        let (sum, squares) = self.moments();
+        Exact::new(
+            BigInt::from(squares) * &total - &sum * &sum,
+            &total * &total,
+        )
+    }
+
+    /// The sums of `ways * value` and of `ways * value^2`, each term a
+    /// big integer times a word.
+    fn moments(&self) -> (BigInt, BigUint) {
+        let (mut up, mut down, mut squares) = (BigUint::zero(), BigUint::zero(), BigUint::zero());
+        for (value, ways) in self.iter() {
+            let size = value.unsigned_abs();
+            let term = ways * size;
+            squares += &term * size;
+            if value < 0 {
+                down += term;
+            } else {
+                up += term;
+            }
+        }
+        (BigInt::from(up) - BigInt::from(down), squares)
     }
 
     /// Ways for the first roll to be higher than the second, equal, and
@@ -363,6 +373,35 @@ mod tests {
             as_pairs(&highest),
             (1..=6).map(|v| (v, 2 * v as u64 - 1)).collect::<Vec<_>>()
         );
+    }
+
+    /// Mean and variance by their definitions, over values on both sides
+    /// of zero.
+    #[test]
+    fn moments_match_their_definitions() {
+        let faces = [-7, -7, -1, 0, 2, 3, 3, 3, 40, -30];
+        let die = Outcomes::die(&faces).unwrap();
+        for roll in [
+            die.clone(),
+            die.repeat_sum(3),
+            die.negate().add(&die.shifted(-9)),
+        ] {
+            let total = BigInt::from(roll.total());
+            let p = |ways: &BigUint| Exact::new(BigInt::from(ways.clone()), total.clone());
+            let mean: Exact = roll
+                .iter()
+                .map(|(v, w)| p(w) * Exact::from_integer(v.into()))
+                .sum();
+            let variance: Exact = roll
+                .iter()
+                .map(|(v, w)| {
+                    let apart = Exact::from_integer(v.into()) - &mean;
+                    p(w) * &apart * &apart
+                })
+                .sum();
+            assert_eq!(roll.mean(), mean);
+            assert_eq!(roll.variance(), variance);
+        }
     }
 
     #[test]

@@ -31,11 +31,19 @@ pub(crate) struct Nested {
     has_value: bool,
 }
 
+/// Blanks for a line's indentation, written many levels at a time: a
+/// write per level was a call per level through a `dyn Write`, most of
+/// the time of printing a large result.
+const BLANKS: [u8; 64] = [b' '; 64];
+
 impl Nested {
     fn line<W: ?Sized + Write>(&self, out: &mut W, before: &[u8]) -> io::Result<()> {
         out.write_all(before)?;
-        for _ in 0..self.depth {
-            out.write_all(INDENT.as_bytes())?;
+        let mut left = self.depth * INDENT.len();
+        while left > 0 {
+            let now = left.min(BLANKS.len());
+            out.write_all(&BLANKS[..now])?;
+            left -= now;
         }
         Ok(())
     }
@@ -97,7 +105,7 @@ mod tests {
             "f": 2.5,
         });
         let pretty = serde_json::to_string_pretty(&value).unwrap();
-        for depth in [0, 1, 3] {
+        for depth in [0, 1, 3, 40] {
             let mut out = Vec::new();
             serde::Serialize::serialize(&value, &mut nested_serializer(&mut out, depth)).unwrap();
             let indent = format!("\n{}", INDENT.repeat(depth));
