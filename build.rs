@@ -65,9 +65,10 @@ fn main() {
 /// its constructor asks the processor what it supports, a dozen `cpuid`
 /// instructions, and under virtualisation each one traps to the host
 /// (about 6 us apiece on the 2-core CI machine): 0.1 ms of every start.
-/// Panics, `catch_unwind` and backtraces unwind as before (the suite runs
-/// them). Where the archive is not found, the command links as Rust
-/// links it by default. (The linker, rust-lld, then leaves `libgcc_s`
+/// Panics, `catch_unwind` (`fairdice serve` survives a failed rebuild
+/// by it) and backtraces unwind as before: it is the same unwinder. Where
+/// the archive is not found, the command links as Rust links it by
+/// default. (The linker, rust-lld, then leaves `libgcc_s`
 /// out as unneeded, since every symbol it would give is defined.)
 fn link_unwinder_statically() {
     let linker = std::env::var("RUSTC_LINKER").unwrap_or_else(|_| "cc".into());
