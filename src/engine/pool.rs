@@ -445,10 +445,6 @@ fn keep_program(
         let v = usize::try_from(value(*face) - low).ok()?;
         let w_powers = powers(w, n);
         let after_powers = powers(&after, n);
-        let mut next: Vec<Vec<Residue>> = placed
-            .iter()
-            .map(|row| vec![Residue::zero_ways(); row.len()])
-            .collect();
         for j in 0..m {
             let rest = n - j;
             // At least m - j of the rest show this face: the first m - j of
@@ -457,20 +453,27 @@ fn keep_program(
             for e in m - j..=rest {
                 tail.add_product(&rows[rest][e].times(&w_powers[e]), &after_powers[rest - e]);
             }
-            let coefficients: Vec<Residue> = (0..m - j)
-                .map(|k| rows[rest][k].times(&w_powers[k]))
-                .collect();
             for (s, ways) in placed[j].iter().enumerate() {
-                if ways.no_ways() {
-                    continue;
-                }
-                result[s + (m - j) * v].add_product(ways, &tail);
-                for (k, coefficient) in coefficients.iter().enumerate() {
-                    next[j + k][s + k * v].add_product(ways, coefficient);
+                if !ways.no_ways() {
+                    result[s + (m - j) * v].add_product(ways, &tail);
                 }
             }
         }
-        placed = next;
+        // Fewer than m - j show it: k more dice placed, all kept (k = 0
+        // leaves a state as it is). In place, the fullest rows first, so
+        // that each reads rows this face has not yet moved on.
+        for j in (1..m).rev() {
+            let (before, row) = placed.split_at_mut(j);
+            for (source, from) in before.iter().enumerate() {
+                let k = j - source;
+                let coefficient = rows[n - source][k].times(&w_powers[k]);
+                for (s, ways) in from.iter().enumerate() {
+                    if !ways.no_ways() {
+                        row[0][s + k * v].add_product(ways, &coefficient);
+                    }
+                }
+            }
+        }
     }
     let base = low * m as i64;
     let counts = result
