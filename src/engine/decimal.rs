@@ -12,7 +12,7 @@
 //! is num-bigint's exactly (tested against it).
 
 use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::Zero;
+use num_traits::{ToPrimitive, Zero};
 use std::cell::RefCell;
 
 /// 10^19, the largest power of ten in a limb.
@@ -45,6 +45,13 @@ pub(crate) fn signed_decimal(n: &BigInt) -> String {
 
 /// Append `n` in decimal to `out`.
 pub(crate) fn push_decimal(n: &BigUint, out: &mut String) {
+    // Most counts fit two limbs: spelled by the standard library, without
+    // copying the limbs out.
+    if let Some(small) = n.to_u128() {
+        use std::fmt::Write;
+        write!(out, "{small}").expect("a String takes any text");
+        return;
+    }
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.reserve(digits_bound(n));
     if n.is_zero() {
