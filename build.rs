@@ -61,15 +61,15 @@ fn main() {
 }
 
 /// Link GCC's unwinder into the command from `libgcc_eh.a` (what `gcc
-/// -static-libgcc` does), so that `libgcc_s.so` is not loaded at start:
-/// its constructor asks the processor what it supports, a dozen `cpuid`
-/// instructions, and under virtualisation each one traps to the host
-/// (about 6 us apiece on the 2-core CI machine): 0.1 ms of every start.
-/// Panics, `catch_unwind` (`fairdice serve` survives a failed rebuild
-/// by it) and backtraces unwind as before: it is the same unwinder. Where
-/// the archive is not found, the command links as Rust links it by
-/// default. (The linker, rust-lld, then leaves `libgcc_s`
-/// out as unneeded, since every symbol it would give is defined.)
+/// -static-libgcc` does). Every symbol `libgcc_s.so` would give is then
+/// defined, so the linker (rust-lld) leaves it out and it is not loaded
+/// at start: its constructor asks the processor what it supports, a dozen
+/// `cpuid` instructions, and under virtualisation each one traps to the
+/// host (about 6 us apiece on our 2-core build machine), 0.1 ms of every
+/// start. Panics, `catch_unwind` (`fairdice serve` survives a failed
+/// rebuild by it) and backtraces unwind as before: it is the same
+/// unwinder. Where the archive is not found, the command links as Rust
+/// links it by default.
 fn link_unwinder_statically() {
     let linker = std::env::var("RUSTC_LINKER").unwrap_or_else(|_| "cc".into());
     let Ok(output) = std::process::Command::new(linker)

@@ -171,6 +171,7 @@ impl Cache {
     /// The cached results of `scenario`, or fresh ones (then stored).
     pub fn results(&self, scenario: &Scenario, progress: &Progress) -> (Results, Origin) {
         if self.dir.is_none() {
+            // No entry to find or write, so no key to make.
             return (scenario.params.analyse(progress), Origin::Computed);
         }
         let key = Key::of(scenario);

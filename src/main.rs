@@ -436,8 +436,6 @@ fn eval(files: &[PathBuf], json: bool, budget: &Budget, ui: Ui) -> Exit {
     exit
 }
 
-/// Every scenario's JSON document, as the library frames it, through one
-/// buffered writer.
 /// Standard output for a JSON document, buffered: 64 kB is few writes
 /// even for the 10 MB of 1000d6, and (unlike a megabyte) comes from the
 /// heap without a mapping of its own to set up and tear down.
@@ -445,6 +443,8 @@ fn json_out() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
     std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
 }
 
+/// Every scenario's JSON document, as the library frames it, through one
+/// buffered writer.
 fn print_json(
     scenarios: &[fairdice::scenario::Scenario],
     results: &[&fairdice::kinds::Results],

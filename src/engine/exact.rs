@@ -48,9 +48,10 @@ struct Prime {
     /// The largest power of `p` in a machine word, and its exponent.
     word: u64,
     word_exponent: u64,
-    /// `p`'s inverse modulo 2^64 (for odd `p`; unused for 2), and `u64::MAX / p`: a word `r`
-    /// is a multiple of `p` exactly when `r * inverse` (wrapping) is at
-    /// most `most`, and that product is then `r / p` (Granlund and
+    /// `p`'s inverse modulo 2^64 (for odd `p`; unused for 2), and
+    /// `u64::MAX / p`: a word `r` is a multiple of `p` exactly when
+    /// `r * inverse` (wrapping) is at most `most`, and that product is
+    /// then `r / p` (Granlund and
     /// Montgomery, "Division by invariant integers using multiplication",
     /// 1994, section 9). Counting a power of `p` off a word costs a
     /// multiplication per factor, not a division.
@@ -60,10 +61,7 @@ struct Prime {
 
 impl Prime {
     fn new(p: u64, in_denominator: u64) -> Prime {
-        let (mut word, mut word_exponent) = (p, 1);
-        while let Some(next) = word.checked_mul(p) {
-            (word, word_exponent) = (next, word_exponent + 1);
-        }
+        let (word, word_exponent) = word_power(p);
         // Newton's iteration doubles the correct low bits of an inverse:
         // `p` is its own inverse modulo 8, so five steps reach 64 bits.
         let mut inverse = p;
@@ -180,6 +178,15 @@ pub fn complement(p: &Exact) -> Exact {
     Exact::new_raw(p.denom() - p.numer(), p.denom().clone())
 }
 
+/// The largest power of `p > 1` in a machine word, and its exponent.
+fn word_power(p: u64) -> (u64, u64) {
+    let (mut power, mut exponent) = (p, 1);
+    while let Some(next) = power.checked_mul(p) {
+        (power, exponent) = (next, exponent + 1);
+    }
+    (power, exponent)
+}
+
 /// How many times the prime `p` divides `n > 0`: the remainder by the
 /// largest power of `p` in 64 bits tells at once when that is fewer than
 /// its exponent, else the quotient is counted on.
@@ -187,10 +194,7 @@ fn multiplicity(n: &BigUint, p: u64) -> u64 {
     if p == 2 {
         return n.trailing_zeros().unwrap_or(0);
     }
-    let (mut power, mut exponent) = (p, 1);
-    while let Some(next) = power.checked_mul(p) {
-        (power, exponent) = (next, exponent + 1);
-    }
+    let (power, exponent) = word_power(p);
     let mut count = 0;
     let mut rest = std::borrow::Cow::Borrowed(n);
     loop {
