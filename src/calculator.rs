@@ -78,16 +78,17 @@ pub enum Call {
 /// JSON as JSON means it: the browser's engine carries no JSON library.
 pub fn read_call(json: &str) -> Result<Call, String> {
     let malformed = |why: String| format!("a malformed request: {why}");
+    let unknown = || malformed("expected one of what-if and playground".into());
     let node =
         flow::read(json).map_err(|e| malformed(format!("column {}: {}", e.column, e.message)))?;
     let (name, body) = match &node {
         Node::Map(entries) if entries.len() == 1 => (&entries[0].0, &entries[0].1),
-        _ => return Err(malformed("expected one of what-if and playground".into())),
+        _ => return Err(unknown()),
     };
     match name {
         Node::Scalar { text, .. } if text == "what-if" => flow::to(body).map(Call::WhatIf),
         Node::Scalar { text, .. } if text == "playground" => flow::to(body).map(Call::Playground),
-        _ => return Err(malformed("expected one of what-if and playground".into())),
+        _ => return Err(unknown()),
     }
     .map_err(|e| malformed(e.to_string()))
 }
