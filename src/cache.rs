@@ -172,13 +172,13 @@ impl Cache {
     pub fn results(&self, scenario: &Scenario, progress: &Progress) -> (Results, Origin) {
         if self.dir.is_none() {
             // No entry to find or write, so no key to make.
-            return (scenario.params.analyse(progress), Origin::Computed);
+            return (scenario.analyse(progress), Origin::Computed);
         }
         let key = Key::of(scenario);
         if let Some(results) = self.load(&key, scenario) {
             return (results, Origin::Cached);
         }
-        let results = scenario.params.analyse(progress);
+        let results = scenario.analyse(progress);
         let _ = self.store(&key, &results);
         (results, Origin::Computed)
     }

@@ -217,7 +217,7 @@ pub fn calculate(request: &Request) -> Response {
             ),
         };
     }
-    let page = scenario.params.analyse(&Progress::hidden()).page(&Alone);
+    let page = scenario.analyse(&Progress::hidden()).page(&Alone);
     let links = html::Standalone {
         scenario: &scenario.name,
     };

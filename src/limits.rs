@@ -182,6 +182,9 @@ enum Kind {
     /// Work on content: [`Budget::seconds`], a scenario's time, since a
     /// page's work holds the templates and tables it expands.
     Content,
+    /// A scenario's computation: [`Budget::seconds`], whatever its
+    /// estimate said (an estimate is a guess; this is the guard).
+    Compute,
 }
 
 impl Kind {
@@ -189,7 +192,7 @@ impl Kind {
         match self {
             Kind::Stage => None,
             Kind::Template => Some(budget.template_seconds()),
-            Kind::Content => Some(budget.seconds()),
+            Kind::Content | Kind::Compute => Some(budget.seconds()),
         }
         .map(Duration::from_secs_f64)
     }
@@ -202,6 +205,9 @@ impl Kind {
             }
             // That work is linear in its input: only a very large one is late.
             Kind::Content => "make it smaller (split the page or the file)",
+            Kind::Compute => {
+                "make the scenario smaller (its estimate was too low: please report it)"
+            }
         }
     }
 }
@@ -330,6 +336,13 @@ pub(crate) fn phase(what: impl Into<String>) -> Phase {
 /// untimed, and without this a hostile file held the build for minutes.
 pub fn content(what: impl Into<String>) -> Phase {
     begin(what.into(), Kind::Content)
+}
+
+/// Computing one scenario (`what` names it), held to [`Budget::seconds`]
+/// whatever its price said: the watchdog stops a computation that runs
+/// past the budget its estimate promised.
+pub fn compute(what: impl Into<String>) -> Phase {
+    begin(what.into(), Kind::Compute)
 }
 
 /// The timed phase of rendering the template `name` for the page whose
@@ -576,6 +589,17 @@ mod tests {
             "comparing release 1.1.0 with the one before took more than 30 s and was stopped: \
              make it smaller (split the page or the file), or raise the budget with `--budget 2`"
         );
+        // A scenario's computation has a scenario's time, whatever its
+        // estimate said (issue 39, item 6).
+        let mut computing = state_with(&[("computing rules/race.yaml", true, 31)], now);
+        computing.phases[0].kind = Kind::Compute;
+        let message = verdict(&computing, Some(1), None, now).unwrap();
+        assert!(
+            message.starts_with("computing rules/race.yaml took more than 30 s and was stopped"),
+            "{message}"
+        );
+        assert!(message.contains("estimate was too low"), "{message}");
+        assert_eq!(verdict(&younger(&computing), Some(1), None, now), None);
         // Untimed stages may take as long as they need.
         let slow = state_with(&[("computing the scenarios", false, 1000)], now);
         assert_eq!(verdict(&slow, Some(1), None, now), None);

@@ -489,6 +489,7 @@ fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget,
         Ok(params) => params,
         Err(message) => return failed(&Error::Usage(message), ui),
     };
+    fairdice::roll_command::watch_process(budget);
     let progress = Progress::new(!ui.quiet);
     if json {
         use std::io::Write;

@@ -50,6 +50,25 @@ pub fn prepare(
     Ok(params)
 }
 
+/// Hold the rest of this process to `budget` (the command only prints):
+/// the watchdog stops a roll that runs past the time or memory its price
+/// promised. Not for `serve`, whose process must outlive any roll.
+pub fn watch_process(budget: &Budget) {
+    crate::limits::watch(budget, "the roll").keep();
+}
+
+/// The rolls' exact results, under the watchdog's time limit.
+fn analyse(params: &Params, progress: &Progress) -> crate::analyses::dice::Analysed {
+    let rolls: Vec<&str> = params
+        .rolls
+        .0
+        .iter()
+        .map(|r| r.expression.text.as_str())
+        .collect();
+    let _phase = crate::limits::compute(format!("rolling {}", rolls.join(", ")));
+    Dice::analyse(params, progress)
+}
+
 /// The results contract, as `eval --json` prints under `results`,
 /// pretty-printed to `out` as it is spelled.
 pub fn write_json(
@@ -57,7 +76,7 @@ pub fn write_json(
     progress: &Progress,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let analysed = Dice::analyse(params, progress);
+    let analysed = analyse(params, progress);
     Dice::contract(&analysed, &mut serde_json::Serializer::pretty(out))
         .map_err(std::io::Error::from)
 }
@@ -65,7 +84,7 @@ pub fn write_json(
 /// The page's blocks for a terminal `width` wide, each roll's table with
 /// a bar per value.
 pub fn text(params: &Params, width: usize, progress: &Progress) -> String {
-    let analysed = Dice::analyse(params, progress);
+    let analysed = analyse(params, progress);
     let mut blocks = Dice::layout(params, &analysed);
     for (index, roll) in analysed.results.rolls.iter().enumerate() {
         let id = format!("roll-{}", index + 1);

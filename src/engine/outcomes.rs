@@ -19,6 +19,14 @@ pub struct Outcomes {
     ways: Vec<BigUint>,
 }
 
+/// Whether summing `count` dice of `faces` equally likely values costs less
+/// by the sliding window (about `count^2 faces` additions in all) than by
+/// the recurrence (`count faces^2` products): with fewer dice than faces.
+/// The price of a roll follows the same choice.
+pub(crate) fn window_is_cheaper(faces: usize, count: u64) -> bool {
+    count < faces as u64
+}
+
 impl Outcomes {
     /// A value that is certain: one outcome.
     pub(crate) fn constant(value: i64) -> Self {
@@ -203,6 +211,10 @@ impl Outcomes {
                 },
             };
         }
+        if window_is_cheaper(self.ways.len(), count) && self.ways.iter().all(|w| *w == self.ways[0])
+        {
+            return self.uniform_repeat_sum(count);
+        }
         let degree = self.ways.len() - 1;
         let len = degree * count as usize + 1;
         let p: Vec<BigInt> = self.ways.iter().cloned().map(BigInt::from).collect();
@@ -223,6 +235,38 @@ impl Outcomes {
             .into_iter()
             .map(|x| x.to_biguint().expect("counts are not negative"))
             .collect();
+        Outcomes {
+            min: self.min * count as i64,
+            ways,
+        }
+    }
+
+    /// [`Outcomes::repeat_sum`] of a die whose values all have the same
+    /// ways `w` (every standard die): add one die at a time, each new
+    /// count the sum of the last `K` counts, kept as a sliding window, so
+    /// a die costs two additions a value instead of one product a face
+    /// (`3d10000` in milliseconds, not seconds); `w^count` scales it.
+    fn uniform_repeat_sum(&self, count: u64) -> Self {
+        let faces = self.ways.len();
+        let mut ways: Vec<BigUint> = vec![BigUint::one(); faces];
+        for _ in 1..count {
+            let mut next = Vec::with_capacity(ways.len() + faces - 1);
+            let mut window = BigUint::zero();
+            for k in 0..ways.len() + faces - 1 {
+                if let Some(w) = ways.get(k) {
+                    window += w;
+                }
+                if k >= faces {
+                    window -= &ways[k - faces];
+                }
+                next.push(window.clone());
+            }
+            ways = next;
+        }
+        let scale = self.ways[0].pow(count as u32);
+        if !scale.is_one() {
+            ways.iter_mut().for_each(|w| *w *= &scale);
+        }
         Outcomes {
             min: self.min * count as i64,
             ways,
@@ -356,6 +400,31 @@ mod tests {
             assert_eq!(sum.ways(total as i64), *ways);
         }
         assert_eq!(sum.total(), BigUint::from(6u32).pow(100));
+    }
+
+    /// The sliding window (fewer dice than faces) against convolution one
+    /// die at a time, and against the closed form for standard dice.
+    #[test]
+    fn the_window_sum_of_uniform_dice_matches_convolution() {
+        let doubled = Outcomes::die(&[-2, -2, -1, -1, 0, 0, 1, 1]).unwrap();
+        for (die, count) in [
+            (Outcomes::standard(20).unwrap(), 3),
+            (Outcomes::standard(7).unwrap(), 6),
+            (doubled, 3),
+            (Outcomes::standard(2).unwrap(), 1),
+        ] {
+            assert!(super::window_is_cheaper(die.width(), count) || count == 1);
+            let mut slow = die.clone();
+            for _ in 1..count {
+                slow = slow.add(&die);
+            }
+            assert_eq!(die.repeat_sum(count), slow);
+        }
+        let sum = Outcomes::standard(4096).unwrap().repeat_sum(10);
+        let dist = super::super::Dist::dice(10, 4096).unwrap();
+        for (total, ways) in dist.iter() {
+            assert_eq!(sum.ways(total as i64), *ways);
+        }
     }
 
     #[test]

@@ -595,11 +595,9 @@ pub(crate) const MAX_SORTED_FACES: usize = 1000;
 pub(crate) fn sorted_rolls(die: &Outcomes, count: u64, visit: &mut dyn FnMut(&[i64], &BigUint)) {
     let faces: Vec<(i64, &BigUint)> = die.iter().collect();
     assert!(faces.len() <= MAX_SORTED_FACES, "callers check the faces");
-    let rows: Vec<Vec<BigUint>> = (0..=count).map(binomial_row).collect();
     let mut roll = Vec::with_capacity(count as usize);
     let mut step = Step {
         faces: &faces,
-        rows: &rows,
         roll: &mut roll,
         visit,
     };
@@ -608,7 +606,6 @@ pub(crate) fn sorted_rolls(die: &Outcomes, count: u64, visit: &mut dyn FnMut(&[i
 
 struct Step<'a> {
     faces: &'a [(i64, &'a BigUint)],
-    rows: &'a [Vec<BigUint>],
     roll: &'a mut Vec<i64>,
     visit: &'a mut dyn FnMut(&[i64], &BigUint),
 }
@@ -624,12 +621,15 @@ impl Step<'_> {
             self.roll.resize(at + left, value);
             (self.visit)(self.roll, &(ways * w.pow(left as u32)));
         } else {
-            let mut power = BigUint::one();
+            // C(left, here) from the last one: no table of binomials,
+            // whose rows for thousands of dice would take gigabytes.
+            let (mut power, mut choose) = (BigUint::one(), BigUint::one());
             for here in 0..=left {
-                let next = &ways * &self.rows[left][here] * &power;
+                let next = &ways * &choose * &power;
                 self.place(face + 1, left - here, next);
                 self.roll.push(value);
                 power *= w;
+                choose = choose * (left - here) / (here + 1);
             }
         }
         self.roll.truncate(at);

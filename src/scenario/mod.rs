@@ -50,6 +50,15 @@ pub struct Scenario {
     pub text: String,
 }
 
+impl Scenario {
+    /// Its exact results, computed under the watchdog's eye: past the
+    /// scenario's time budget the process stops, naming the file.
+    pub fn analyse(&self, progress: &crate::progress::Progress) -> crate::kinds::Results {
+        let _phase = crate::limits::compute(format!("computing {}", self.source));
+        self.params.analyse(progress)
+    }
+}
+
 /// A scenario that could not be read, located in its file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{column}: {message}")]

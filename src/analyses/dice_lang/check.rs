@@ -6,11 +6,10 @@
 //! in `f64`, 2^53 + 1 rounds back to 2^53 and a value past the limit
 //! would pass.
 
-use super::{
-    BinaryOp, Die, Explosion, Expr, Function, KeepRule, LangError, Modifier, Node, Pool, Span,
-};
-use crate::engine::pool::Condition;
+use super::rules::{counts_something, explodes_sometimes, keeps_some, some_face_meets, Faces};
+use super::{BinaryOp, Explosion, Expr, Function, KeepRule, LangError, Node, Pool, Span};
 use crate::engine::pool::MAX_SORTED_FACES;
+use crate::engine::window_is_cheaper;
 
 /// Values beyond this cannot be computed (they must stay exact in `i64`
 /// sums and products, and in the `f64` of charts).
@@ -95,11 +94,20 @@ impl Pricer {
     fn charge(&mut self, span: Span, ops: f64, shape: &Shape) -> Result<Shape, LangError> {
         within_limit(span, shape)?;
         self.ops += ops;
-        self.bytes = self.bytes.max(shape.width() * (32.0 + 8.0 * shape.words()));
+        self.table(shape.width(), shape.bits);
         if ops > self.costliest.1 {
             self.costliest = (span, ops);
         }
         Ok(*shape)
+    }
+
+    /// Charge a dense table of `width` values of counts up to 2^`bits`,
+    /// made on the way to a part's result (a die's faces, its rerolled or
+    /// exploded form): each is allocated at once, so each is priced, even
+    /// when the part's own result is small (`d400000000>=5` counts to 1 but
+    /// first lays out the die).
+    fn table(&mut self, width: f64, bits: f64) {
+        self.bytes = self.bytes.max(width * (32.0 + bits / 8.0));
     }
 
     fn shape(&mut self, expr: &Expr) -> Result<Shape, LangError> {
@@ -248,12 +256,7 @@ impl Pricer {
                     LangError::new(keep.span, format!("cannot {verb} {m} of {left} members"))
                 })?;
                 let kept = end - start;
-                if let (0, Some(last)) = (kept, pool.keep.last()) {
-                    return Err(LangError::new(
-                        last.span,
-                        "keeps no member: keep at least one",
-                    ));
-                }
+                keeps_some(kept, pool, "member")?;
                 let low = shapes.iter().map(|s| s.low).min().unwrap_or(0);
                 let high = shapes.iter().map(|s| s.high).max().unwrap_or(0);
                 let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
@@ -349,7 +352,9 @@ impl Pricer {
         let n = count as f64;
         let mut die_bits = faces.count().log2();
         let mut die_ops = faces.width();
+        self.table(faces.width(), die_bits);
         if let Some(reroll) = pool.reroll {
+            some_face_meets(&faces, reroll.map(|r| r.condition), pool)?;
             if reroll.rule.until {
                 faces = faces.without(reroll.rule.condition).ok_or_else(|| {
                     LangError::new(
@@ -370,9 +375,12 @@ impl Pricer {
             let extra = f64::from(self.depth);
             let rolls = i128::from(self.depth) + 1;
             let rerolled = pool.reroll.is_some_and(|r| r.rule.until);
-            explodes_sometimes(&faces, explode, rerolled)?;
+            explodes_sometimes(&faces, explode, rerolled, pool)?;
             if pool.explosion == Explosion::Pool {
-                return exploding_pool(pool, &faces, count, self.depth, die_bits);
+                let (shape, ops, bytes) =
+                    exploding_pool(pool, &faces, count, self.depth, die_bits)?;
+                self.bytes = self.bytes.max(bytes);
+                return Ok((shape, ops));
             }
             let penalty = i128::from(pool.explosion == Explosion::Penetrate);
             low = low.min(low * rolls - penalty * (rolls - 1));
@@ -390,6 +398,7 @@ impl Pricer {
         };
         if let Some(explode) = pool.explode {
             within_limit(explode.span, &die)?;
+            self.table(die.width(), die_bits);
         }
         let bits = die_bits * n;
         let big_words = bits / 64.0 + 1.0;
@@ -402,7 +411,7 @@ impl Pricer {
             } else {
                 faces.clone()
             };
-            never_met(&faces, successes, pool)?;
+            counts_something(&faces, successes, pool)?;
         }
         let count_only = pool.successes.is_some();
         let (value_low, value_high) = match (count_only, pool.failures.is_some()) {
@@ -414,13 +423,7 @@ impl Pricer {
             let (verb, m) = keep_amount(keep.rule);
             LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice"))
         })?;
-        if let (true, Some(last)) = (start == end, pool.keep.last()) {
-            let last = last.span;
-            return Err(LangError::new(
-                last,
-                "keeps no dice, so the result is always 0: keep at least one",
-            ));
-        }
+        keeps_some(end - start, pool, "dice")?;
         let mut ops = die_ops;
         let kept = end - start;
         let shape = Shape {
@@ -451,7 +454,18 @@ impl Pricer {
             ops += distinct * per_face;
         } else {
             let faces_used = if count_only { 1.0 } else { distinct };
-            ops += shape.width() * (faces_used + 3.0) * big_words;
+            // Standard faces stay equally likely unless exploded or
+            // counted: the engine then slides a window (see
+            // `Outcomes::repeat_sum`), a die at a time.
+            let uniform = matches!(faces, Faces::Run(..))
+                && pool.explode.is_none()
+                && pool.reroll.is_none_or(|r| r.rule.until)
+                && !count_only;
+            ops += if uniform && window_is_cheaper(faces.count() as usize, count) {
+                n * shape.width() * big_words * 2.0
+            } else {
+                shape.width() * (faces_used + 3.0) * big_words
+            };
         }
         within_limit(span, &shape)?;
         Ok((shape, ops))
@@ -467,7 +481,7 @@ fn exploding_pool(
     count: u64,
     depth: u32,
     die_bits: f64,
-) -> Result<(Shape, f64), LangError> {
+) -> Result<(Shape, f64, f64), LangError> {
     let keep = match pool.keep.as_slice() {
         [] => None,
         [keep]
@@ -487,7 +501,7 @@ fn exploding_pool(
         }
     };
     if let Some(successes) = pool.successes {
-        never_met(faces, successes, pool)?;
+        counts_something(faces, successes, pool)?;
     }
     let (low, high) = faces.bounds();
     let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
@@ -508,6 +522,7 @@ fn exploding_pool(
                     format!("cannot keep {m} of {count} dice"),
                 ));
             }
+            keeps_some(m, pool, "dice")?;
             (m, sorted_rolls(m as f64, width + 1.0))
         }
         None => (
@@ -529,7 +544,13 @@ fn exploding_pool(
             * (dice as f64 + words)
             * MAP_OVERHEAD
     });
-    Ok((shape, ops))
+    // The program's tables stop at 2^20 residues of 16 bytes; the
+    // profiles are two maps (the pool and the next) of profiles each.
+    let bytes = match program {
+        Some(_) => f64::from(1u32 << 20) * 16.0,
+        None => 2.0 * profiles * (96.0 + 8.0 * (dice as f64 + words)),
+    };
+    Ok((shape, ops, bytes))
 }
 
 /// Word operations of one count in [`Residue`](crate::engine::ways)'s two
@@ -572,36 +593,6 @@ fn exploded_keep_program(
     Some(RESIDUE_OPS * (generating + faces * (states + tails)) + 4.0 * widest as f64)
 }
 
-/// Refuses an explosion that every face the die can still show meets:
-/// each roll would explode until the depth ran out, so the result would
-/// measure the depth, not the die. `faces` are those left after `rr`
-/// (`rerolled`); after `ro` every face can still show. A bare `!` explodes
-/// on the highest of them, as [`super::evaluate`] does.
-fn explodes_sometimes(
-    faces: &Faces,
-    explode: Modifier<Option<Condition>>,
-    rerolled: bool,
-) -> Result<(), LangError> {
-    let condition = explode.rule.unwrap_or(Condition::Eq(faces.range().1));
-    if faces.without(condition).is_some() {
-        return Ok(());
-    }
-    let (after, reroll_fewer) = if rerolled {
-        (" after its reroll", ", reroll fewer")
-    } else {
-        ("", "")
-    };
-    Err(LangError::new(
-        explode.span,
-        format!(
-            "every face the die can show{after} ({}) explodes, so it would explode on \
-             every roll: explode on fewer faces{reroll_fewer} or give the die faces that \
-             do not explode",
-            faces.describe()
-        ),
-    ))
-}
-
 /// Refuses a part whose values can pass ±[`MAX_VALUE`], where `i64`
 /// products and the `f64` of charts stop being exact.
 fn within_limit(span: Span, shape: &Shape) -> Result<(), LangError> {
@@ -633,142 +624,12 @@ pub(crate) fn sorted_rolls(n: f64, k: f64) -> f64 {
     count
 }
 
-/// Refuses a count no die can ever meet (`2d6>=7` is always 0): the
-/// author almost surely meant the total, so say how to write it.
-fn never_met(faces: &Faces, successes: Modifier<Condition>, pool: &Pool) -> Result<(), LangError> {
-    let met = match faces {
-        Faces::Written(faces) => faces.iter().any(|&f| successes.rule.holds(f)),
-        Faces::Run(low, high) => match successes.rule {
-            Condition::Eq(x) => (*low..=*high).contains(&x),
-            Condition::Lt(_) | Condition::Le(_) => successes.rule.holds(*low),
-            Condition::Gt(_) | Condition::Ge(_) => successes.rule.holds(*high),
-        },
-    };
-    if !met {
-        let (sign, value) = match successes.rule {
-            Condition::Eq(x) => ("=", x),
-            Condition::Lt(x) => ("<", x),
-            Condition::Le(x) => ("<=", x),
-            Condition::Gt(x) => (">", x),
-            Condition::Ge(x) => (">=", x),
-        };
-        return Err(LangError::new(
-            successes.span,
-            format!(
-                "no face of a {} is {}, so this count of dice is always 0; to compare \
-                 the total write ({}{}) {sign} {value}",
-                pool.die.name(),
-                super::words::condition(successes.rule),
-                pool.count,
-                pool.die.name()
-            ),
-        ));
-    }
-    Ok(())
-}
-
 fn keep_amount(rule: KeepRule) -> (&'static str, u64) {
     let verb = match rule {
         KeepRule::KeepHighest(_) | KeepRule::KeepLowest(_) => "keep",
         _ => "drop",
     };
     (verb, rule.amount())
-}
-
-/// A die's faces as far as checking needs: a run `low..=high` of standard
-/// faces, or the written faces.
-#[derive(Debug, Clone)]
-enum Faces {
-    Run(i64, i64),
-    Written(Vec<i64>),
-}
-
-impl Faces {
-    fn of(die: &Die, span: Span) -> Result<Faces, LangError> {
-        Ok(match die {
-            Die::Standard(sides) => {
-                let sides = i64::try_from(*sides)
-                    .ok()
-                    .filter(|&sides| i128::from(sides) <= MAX_VALUE)
-                    .ok_or_else(|| LangError::new(span, "too many faces to compute exactly"))?;
-                Faces::Run(1, sides)
-            }
-            Die::Fudge => Faces::Run(-1, 1),
-            Die::Custom(faces) => {
-                if faces.iter().any(|&f| i128::from(f).abs() > MAX_VALUE) {
-                    return Err(LangError::new(
-                        span,
-                        "a face beyond ±2^53 is too large to compute exactly",
-                    ));
-                }
-                Faces::Written(faces.clone())
-            }
-        })
-    }
-
-    fn count(&self) -> f64 {
-        match self {
-            Faces::Run(low, high) => (high - low + 1) as f64,
-            Faces::Written(faces) => faces.len() as f64,
-        }
-    }
-
-    /// The lowest and the highest face.
-    fn range(&self) -> (i64, i64) {
-        match self {
-            Faces::Run(low, high) => (*low, *high),
-            Faces::Written(faces) => (
-                faces.iter().copied().min().unwrap_or(0),
-                faces.iter().copied().max().unwrap_or(0),
-            ),
-        }
-    }
-
-    fn bounds(&self) -> (i128, i128) {
-        let (low, high) = self.range();
-        (i128::from(low), i128::from(high))
-    }
-
-    /// The faces for an author: `only 2`, `from 1 to 6`.
-    fn describe(&self) -> String {
-        match self.range() {
-            (low, high) if low == high => format!("only {low}"),
-            (low, high) => format!("from {low} to {high}"),
-        }
-    }
-
-    fn width(&self) -> f64 {
-        let (low, high) = self.bounds();
-        (high - low + 1) as f64
-    }
-
-    /// The faces left when those meeting `condition` are rerolled away;
-    /// `None` when none is left.
-    fn without(&self, condition: Condition) -> Option<Faces> {
-        match self {
-            Faces::Written(faces) => {
-                let left: Vec<i64> = faces
-                    .iter()
-                    .copied()
-                    .filter(|f| !condition.holds(*f))
-                    .collect();
-                (!left.is_empty()).then_some(Faces::Written(left))
-            }
-            Faces::Run(low, high) => {
-                let (mut low, mut high) = (*low, *high);
-                match condition {
-                    Condition::Eq(x) if x == low => low += 1,
-                    Condition::Eq(x) if x == high => high -= 1,
-                    Condition::Eq(_) => {}
-                    Condition::Lt(x) => low = low.max(x),
-                    Condition::Le(x) => low = low.max(x.saturating_add(1)),
-                    Condition::Gt(x) => high = high.min(x),
-                    Condition::Ge(x) => high = high.min(x.saturating_sub(1)),
-                }
-                (low <= high).then_some(Faces::Run(low, high))
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -847,7 +708,12 @@ mod tests {
         assert!(message("4d6!kh2kh1").contains("keep with one kh or kl"));
         all_pass(
             &[
-                "8d10>=7", "2d6=6", "2d6!!>=7", "3d6<2", "2d6 >= 7", "(2d6)>=7",
+                "8d10>=7",
+                "2d6=6",
+                "2d6!!6>=7",
+                "3d6<2",
+                "2d6 >= 7",
+                "(2d6)>=7",
             ],
             3,
         );
@@ -933,7 +799,7 @@ mod tests {
                 "d6!>5",
                 "d6!<2",
                 "dF!",
-                "d{1,2,2}rr<=0!>=2",
+                "d{0,1,2,2}rr<=0!>=2",
                 "d{1,2,3}rr2!>=3",
                 "d6rr<5!6",
             ],
@@ -973,6 +839,20 @@ mod tests {
         assert!(seconds("40d10!kh20") > 60.0);
         assert!(seconds("30d6!kh10") > 60.0);
         assert!(seconds("100000d1000") > 60.0);
+        // Issue 39, items 2 and 3: a table made on the way is priced even
+        // when the part's result is small (these asked 9.6 GB to 103 GB).
+        let bytes = |text: &str| check(&parse(text).unwrap(), 3).unwrap().bytes;
+        for (text, at_least) in [
+            ("d400000000>=5", 9e9),
+            ("d40000000>=5", 9e8),
+            ("d214743648rr>1", 4e9),
+            ("d{1,400000000}rr1", 9e9),
+            ("d{-2147483647,7}!>=7>=7", 5e10),
+            ("7d{-12,-4294967296}!!<-100>=-12", 1e11),
+        ] {
+            assert!(bytes(text) >= at_least, "{text}: {}", bytes(text));
+        }
+        assert!(bytes("10d6>=5") < 1e4);
         let text = "1d6 + 2000d1000kh1000";
         let price = check(&parse(text).unwrap(), 3).unwrap();
         assert_eq!(price.costliest.text(text), "2000d1000kh1000");

@@ -12,6 +12,7 @@ mod check;
 mod eval;
 mod expression;
 mod parse;
+mod rules;
 pub mod simulate;
 mod words;
 
@@ -294,6 +295,16 @@ pub struct Modifier<T> {
     pub rule: T,
     /// Its place.
     pub span: Span,
+}
+
+impl<T> Modifier<T> {
+    /// The same place with the rule made into another.
+    pub(crate) fn map<U>(self, f: impl FnOnce(T) -> U) -> Modifier<U> {
+        Modifier {
+            rule: f(self.rule),
+            span: self.span,
+        }
+    }
 }
 
 /// A die: standard, Fudge, or with the faces written out.
