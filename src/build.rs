@@ -521,9 +521,9 @@ fn summary(
     }
 }
 
-/// `fairdice report`: load one scenario, compute it, and write it as one
-/// self-contained HTML file.
-pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> Result<()> {
+/// `fairdice report`: load one scenario, compute it, and make it one
+/// self-contained HTML page (the command writes it where `-o` says).
+pub fn report(file: &Path, budget: &Budget, progress: &Progress) -> Result<String> {
     let watch = watch(budget, "the report")?;
     let mut scenarios = read_scenarios(&[file.to_path_buf()], budget)?;
     // A report is mailed: it names the scenario by its file name only, never
@@ -538,5 +538,5 @@ pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> 
     };
     let html = site::standalone::report_html(&computed)?;
     drop(watch);
-    output::files::replace(out, html.as_bytes()).map_err(|e| Error::io(out, e))
+    Ok(html)
 }

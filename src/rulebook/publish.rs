@@ -155,11 +155,11 @@ impl Drop for Scratch {
 
 /// `fairdice pdf`: build the site in memory, write it to a private
 /// temporary folder, and print the rule book's print page (its numbered
-/// sections and the glossary), or with `all` the whole site's, to `out`
-/// with headless Chromium. It prints twice: the first print shows on which
+/// sections and the glossary), or with `all` the whole site's, with
+/// headless Chromium; returns the PDF's bytes. It prints twice: the first print shows on which
 /// page each page of the site starts (marks read back with `pdftotext`),
 /// the second the contents with those page numbers.
-pub fn pdf(project: &Project, out: &Path, (all, lang): (bool, Option<&str>)) -> Result<()> {
+pub fn pdf(project: &Project, (all, lang): (bool, Option<&str>)) -> Result<Vec<u8>> {
     let browser = find_browser()?;
     let reader = find_tool("pdftotext", "poppler-utils")?;
     let built = render_site(project)?;
@@ -208,8 +208,7 @@ pub fn pdf(project: &Project, out: &Path, (all, lang): (bool, Option<&str>)) -> 
         .filter_map(|(i, anchor)| marks.get(&i).map(|&page| (anchor, page)))
         .collect();
     write(with_marks(&html, Some(&starts)).0)?;
-    let pdf = print(&browser, folder.path(), &page)?;
-    crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
+    print(&browser, folder.path(), &page)
 }
 
 /// The rule book's print page in `lang`, which the site file must declare.
