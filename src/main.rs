@@ -556,6 +556,10 @@ fn serve(project: Project, port: u16, ui: Ui) -> Exit {
 
 fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) -> Exit {
     let effective = effective.unwrap_or_else(fairdice::rulebook::publish::today);
+    if let Err(err) = fairdice::rulebook::publish::check_request(version, &effective) {
+        ui.error(&err);
+        return Exit::Usage;
+    }
     match fairdice::rulebook::publish::release(project, version, &effective) {
         Ok(path) => {
             ui.note(&format!(
@@ -570,6 +574,16 @@ fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) 
 
 /// `what`: the whole site (`--all`), or the rule book in a language.
 fn pdf(project: &Project, output: &Path, force: bool, what: (bool, Option<&str>), ui: Ui) -> Exit {
+    if let Some(lang) = what.1 {
+        match fairdice::rulebook::publish::check_language(project, lang) {
+            Ok(_) => {}
+            Err(err @ Error::Usage(_)) => {
+                ui.error(&err);
+                return Exit::Usage;
+            }
+            Err(err) => return failed(&err, ui),
+        }
+    }
     let folders = [
         project.root.join("content"),
         project.root.join("templates"),
