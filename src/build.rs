@@ -141,14 +141,20 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
     let (mut content, errors) =
         content::load_partial(&project.root.join("content"), &project.budget)?;
     problems.extend(errors);
-    let config = keep(config::load(&project.root), &mut problems).unwrap_or_default();
+    let config = keep(config::load(&project.root), &mut problems);
+    let config_loaded = config.is_some();
+    let config = config.unwrap_or_default();
     site::add_release_pages(&mut content);
     let updated = keep(
         history::dates(&project.root.join("content"), &project.out),
         &mut problems,
     )
     .unwrap_or_default();
-    let meta = site::Meta { config, updated };
+    let meta = site::Meta {
+        config,
+        config_loaded,
+        updated,
+    };
     if let Err(err) = admit_all(&content.scenarios, crate::paths::CONTENT, &project.budget) {
         // Nothing is computed over budget; pages are still checked.
         problems.push(err);
