@@ -116,7 +116,15 @@ impl Verification {
 /// left out and the rest is still computed, rendered, link-checked and
 /// gated, so one build lists them all (failed gates included).
 pub fn render_site(project: &Project) -> Result<Built> {
-    render_with(project, Gates::Apply)
+    render_with(project, Gates::Apply, None)
+}
+
+/// [`render_site`] for `fairdice release VERSION`: the translations made
+/// from VERSION, which has no snapshot yet, are set aside (the build after
+/// the release checks them against the snapshot it writes). The rules
+/// and figures a release records are the source pages' alone.
+pub(crate) fn render_for_release(project: &Project, version: &str) -> Result<Built> {
+    render_with(project, Gates::Apply, Some(version))
 }
 
 /// The value of `result`, or `None` with its error kept among `problems`.
@@ -132,7 +140,7 @@ enum Gates {
     Skip,
 }
 
-fn render_with(project: &Project, gates: Gates) -> Result<Built> {
+fn render_with(project: &Project, gates: Gates, releasing: Option<&str>) -> Result<Built> {
     let started = Instant::now();
     let _watch = watch(&project.budget, "the build")?;
     let mut problems = Vec::new();
@@ -141,6 +149,12 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
     let (mut content, errors) =
         content::load_partial(&project.root.join("content"), &project.budget)?;
     problems.extend(errors);
+    if let Some(version) = releasing {
+        let from_it = |page: &content::Page| {
+            (page.translated_from.as_ref()).is_some_and(|(from, _, _)| from == version)
+        };
+        content.translated.retain(|page| !from_it(page));
+    }
     let config = keep(config::load(&project.root), &mut problems);
     let config_loaded = config.is_some();
     let config = config.unwrap_or_default();
@@ -237,6 +251,7 @@ pub fn compare(project: &Project) -> Result<Diff> {
             ..project.clone()
         },
         Gates::Skip,
+        None,
     )?;
     compare_with_disk(&project.out, &built.files)
 }

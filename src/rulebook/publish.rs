@@ -23,7 +23,7 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
     let loaded = content::load_with_budget(&content_dir, &project.budget)?;
     releases::check_newer(parsed, loaded.releases.last(), "content/")?;
     releases::check_effective((parsed, effective), loaded.releases.last(), "content/")?;
-    let built = render_site(project)?;
+    let built = crate::build::render_for_release(project, &parsed.to_string())?;
     if let Some(err) = Error::grouped(built.gate_failures) {
         return Err(err);
     }

@@ -424,6 +424,47 @@ fn language_codes_are_compared_case_aside_and_listed_once() {
     );
 }
 
+// Issue 39: the first release can be made with translations in place that
+// name it; they are checked against its snapshot by the build after it.
+#[test]
+fn a_translation_from_the_release_being_made_does_not_block_it() {
+    let dir = source_site();
+    write(
+        dir.path(),
+        "content/_translations/fr/rules/start.md",
+        TRANSLATION,
+    );
+    let run = fairdice(
+        &["release", "1.0.0", "--effective", "2026-01-15", "-q"],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let snapshot = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
+    let snapshot: Value = serde_json::from_str(&snapshot).unwrap();
+    let keys: Vec<&str> = (snapshot["rules"].as_array().unwrap().iter())
+        .map(|rule| rule["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["procedure", "roll", "ties", "rounds"]);
+    build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+    assert!(read(dir.path(), "fr/rules/start.html").contains("Chaque joueur lance deux dés."));
+    // A translation from a release still to come is refused as before.
+    write(
+        dir.path(),
+        "content/_translations/fr/rules/start.md",
+        &TRANSLATION.replace("1.0.0", "1.1.0"),
+    );
+    let run = fairdice(&["release", "1.0.1", "-q"], dir.path());
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr_text());
+    assert!(
+        run.stderr_text().contains(
+            "content/_translations/fr/rules/start.md:3:18: front matter: translated_from: \
+             \"1.1.0\" is not a release of content/releases/"
+        ),
+        "{}",
+        run.stderr_text()
+    );
+}
+
 /// Loads `search.js` in node with a stand-in document, and prints how it
 /// splits the query given.
 const QUERY_HARNESS: &str = r#"const fs = require("fs");
