@@ -466,33 +466,69 @@ fn read_scenario(file: &Path, budget: &Budget) -> Result<Scenario> {
 /// Add the scenarios that `scenarios` take values from (`p_first: {from:
 /// cards/log}`) and that were not given: a name is a path under a content
 /// folder, so it is looked for from the naming file's folder up
-/// (`content/cards/` then `content/`...). Those are read only to resolve
-/// the names; one not found is left for [`crate::scenario::resolve`] to
-/// report at its key.
+/// (`content/cards/` then `content/`...), never above its project
+/// ([`reference_folders`]). Those are read only to resolve the names; one
+/// not found is left for [`crate::scenario::resolve`] to report at its key.
 fn read_referenced(scenarios: &mut Vec<Scenario>, budget: &Budget) -> Result<()> {
     let mut next = 0;
     while next < scenarios.len() {
-        let folder = Path::new(&scenarios[next].source)
-            .parent()
-            .map(Path::to_path_buf);
+        let folders = reference_folders(&scenarios[next].source);
         let references = scenarios[next].params.references();
         next += 1;
+        let Some(top) = folders.last() else {
+            continue;
+        };
         for (_, name, _) in references {
             // The name was checked as the kind's (no `..`, not absolute).
             let known = |s: &Scenario| s.name == name || s.name.ends_with(&format!("/{name}"));
             if scenarios.iter().any(known) {
                 continue;
             }
-            let found = (folder.iter())
-                .flat_map(|folder| folder.ancestors())
+            // Nor may a link lead out of the project.
+            let within = |path: &PathBuf| {
+                path.is_file() && path.canonicalize().is_ok_and(|real| real.starts_with(top))
+            };
+            let found = (folders.iter())
                 .map(|dir| dir.join(format!("{name}.yaml")))
-                .find(|path| path.is_file());
+                .find(within);
             if let Some(path) = found {
-                scenarios.push(read_scenario(&path, budget)?);
+                scenarios.push(read_scenario(&as_shown(&path), budget)?);
             }
         }
     }
     Ok(())
+}
+
+/// The folders where a `{from: NAME}` in the scenario file `source` is
+/// looked for, nearest first, as real paths (no `..`, no link): the file's
+/// own folder, then each above it up to its project's root (the nearest
+/// holding `content/` or `fairdice.yaml`), never above; a file in no
+/// project looks in its own folder only. No name reads a file outside.
+fn reference_folders(source: &str) -> Vec<PathBuf> {
+    let folder = Path::new(source)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    let Ok(real) = folder.unwrap_or(Path::new(".")).canonicalize() else {
+        return Vec::new();
+    };
+    let is_root = |dir: &Path| dir.join("content").is_dir() || dir.join(config::FILE).is_file();
+    match real.ancestors().position(is_root) {
+        Some(at) => real
+            .ancestors()
+            .take(at + 1)
+            .map(Path::to_path_buf)
+            .collect(),
+        None => vec![real],
+    }
+}
+
+/// `path` relative to the working folder when it lies inside it (as a
+/// file given on the command line is named), else as it is.
+fn as_shown(path: &Path) -> PathBuf {
+    let here = std::env::current_dir().and_then(|dir| dir.canonicalize());
+    here.ok()
+        .and_then(|here| path.strip_prefix(here).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of
