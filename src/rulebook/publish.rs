@@ -165,9 +165,10 @@ impl Drop for Scratch {
 /// `fairdice pdf`: build the site in memory, write it to a private
 /// temporary folder, and print the rule book's print page (its numbered
 /// sections and the glossary), or with `all` the whole site's, with
-/// headless Chromium; returns the PDF's bytes. It prints twice: the first print shows on which
-/// page each page of the site starts (marks read back with `pdftotext`),
-/// the second the contents with those page numbers.
+/// headless Chromium, and return the PDF's bytes. It prints twice: the
+/// first print shows on which page each page of the site starts (marks
+/// read back with `pdftotext`), the second the contents with those page
+/// numbers.
 pub fn pdf(project: &Project, (all, lang): (bool, Option<&str>)) -> Result<Vec<u8>> {
     let browser = find_browser()?;
     let reader = find_tool("pdftotext", "poppler-utils")?;
