@@ -116,7 +116,15 @@ impl Verification {
 /// left out and the rest is still computed, rendered, link-checked and
 /// gated, so one build lists them all (failed gates included).
 pub fn render_site(project: &Project) -> Result<Built> {
-    render_with(project, Gates::Apply)
+    render_with(project, Gates::Apply, None)
+}
+
+/// [`render_site`] for `fairdice release VERSION`: the translations made
+/// from VERSION, which has no snapshot yet, are set aside (the build after
+/// the release checks them against the snapshot it writes). The rules
+/// and figures a release records are the source pages' alone.
+pub(crate) fn render_for_release(project: &Project, version: &str) -> Result<Built> {
+    render_with(project, Gates::Apply, Some(version))
 }
 
 /// The value of `result`, or `None` with its error kept among `problems`.
@@ -132,7 +140,7 @@ enum Gates {
     Skip,
 }
 
-fn render_with(project: &Project, gates: Gates) -> Result<Built> {
+fn render_with(project: &Project, gates: Gates, releasing: Option<&str>) -> Result<Built> {
     let started = Instant::now();
     let _watch = watch(&project.budget, "the build")?;
     let mut problems = Vec::new();
@@ -141,14 +149,26 @@ fn render_with(project: &Project, gates: Gates) -> Result<Built> {
     let (mut content, errors) =
         content::load_partial(&project.root.join("content"), &project.budget)?;
     problems.extend(errors);
-    let config = keep(config::load(&project.root), &mut problems).unwrap_or_default();
+    if let Some(version) = releasing {
+        let from_it = |page: &content::Page| {
+            (page.translated_from.as_ref()).is_some_and(|(from, _, _)| from == version)
+        };
+        content.translated.retain(|page| !from_it(page));
+    }
+    let config = keep(config::load(&project.root), &mut problems);
+    let config_loaded = config.is_some();
+    let config = config.unwrap_or_default();
     site::add_release_pages(&mut content);
     let updated = keep(
         history::dates(&project.root.join("content"), &project.out),
         &mut problems,
     )
     .unwrap_or_default();
-    let meta = site::Meta { config, updated };
+    let meta = site::Meta {
+        config,
+        config_loaded,
+        updated,
+    };
     if let Err(err) = admit_all(&content.scenarios, crate::paths::CONTENT, &project.budget) {
         // Nothing is computed over budget; pages are still checked.
         problems.push(err);
@@ -231,6 +251,7 @@ pub fn compare(project: &Project) -> Result<Diff> {
             ..project.clone()
         },
         Gates::Skip,
+        None,
     )?;
     compare_with_disk(&project.out, &built.files)
 }
@@ -445,33 +466,69 @@ fn read_scenario(file: &Path, budget: &Budget) -> Result<Scenario> {
 /// Add the scenarios that `scenarios` take values from (`p_first: {from:
 /// cards/log}`) and that were not given: a name is a path under a content
 /// folder, so it is looked for from the naming file's folder up
-/// (`content/cards/` then `content/`...). Those are read only to resolve
-/// the names; one not found is left for [`crate::scenario::resolve`] to
-/// report at its key.
+/// (`content/cards/` then `content/`...), never above its project
+/// ([`reference_folders`]). Those are read only to resolve the names; one
+/// not found is left for [`crate::scenario::resolve`] to report at its key.
 fn read_referenced(scenarios: &mut Vec<Scenario>, budget: &Budget) -> Result<()> {
     let mut next = 0;
     while next < scenarios.len() {
-        let folder = Path::new(&scenarios[next].source)
-            .parent()
-            .map(Path::to_path_buf);
+        let folders = reference_folders(&scenarios[next].source);
         let references = scenarios[next].params.references();
         next += 1;
+        let Some(top) = folders.last() else {
+            continue;
+        };
         for (_, name, _) in references {
             // The name was checked as the kind's (no `..`, not absolute).
             let known = |s: &Scenario| s.name == name || s.name.ends_with(&format!("/{name}"));
             if scenarios.iter().any(known) {
                 continue;
             }
-            let found = (folder.iter())
-                .flat_map(|folder| folder.ancestors())
+            // Nor may a link lead out of the project.
+            let within = |path: &PathBuf| {
+                path.is_file() && path.canonicalize().is_ok_and(|real| real.starts_with(top))
+            };
+            let found = (folders.iter())
                 .map(|dir| dir.join(format!("{name}.yaml")))
-                .find(|path| path.is_file());
+                .find(within);
             if let Some(path) = found {
-                scenarios.push(read_scenario(&path, budget)?);
+                scenarios.push(read_scenario(&as_shown(&path), budget)?);
             }
         }
     }
     Ok(())
+}
+
+/// The folders where a `{from: NAME}` in the scenario file `source` is
+/// looked for, nearest first, as real paths (no `..`, no link): the file's
+/// own folder, then each above it up to its project's root (the nearest
+/// holding `content/` or `fairdice.yaml`), never above; a file in no
+/// project looks in its own folder only. No name reads a file outside.
+fn reference_folders(source: &str) -> Vec<PathBuf> {
+    let folder = Path::new(source)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    let Ok(real) = folder.unwrap_or(Path::new(".")).canonicalize() else {
+        return Vec::new();
+    };
+    let is_root = |dir: &Path| dir.join("content").is_dir() || dir.join(config::FILE).is_file();
+    match real.ancestors().position(is_root) {
+        Some(at) => real
+            .ancestors()
+            .take(at + 1)
+            .map(Path::to_path_buf)
+            .collect(),
+        None => vec![real],
+    }
+}
+
+/// `path` relative to the working folder when it lies inside it (as a
+/// file given on the command line is named), else as it is.
+fn as_shown(path: &Path) -> PathBuf {
+    let here = std::env::current_dir().and_then(|dir| dir.canonicalize());
+    here.ok()
+        .and_then(|here| path.strip_prefix(here).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of
@@ -521,9 +578,9 @@ fn summary(
     }
 }
 
-/// `fairdice report`: load one scenario, compute it, and write it as one
-/// self-contained HTML file.
-pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> Result<()> {
+/// `fairdice report`: load one scenario, compute it, and make it one
+/// self-contained HTML page (the command writes it where `-o` says).
+pub fn report(file: &Path, budget: &Budget, progress: &Progress) -> Result<String> {
     let watch = watch(budget, "the report")?;
     let mut scenarios = read_scenarios(&[file.to_path_buf()], budget)?;
     // A report is mailed: it names the scenario by its file name only, never
@@ -538,5 +595,5 @@ pub fn report(file: &Path, out: &Path, budget: &Budget, progress: &Progress) -> 
     };
     let html = site::standalone::report_html(&computed)?;
     drop(watch);
-    output::files::replace(out, html.as_bytes()).map_err(|e| Error::io(out, e))
+    Ok(html)
 }

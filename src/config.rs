@@ -88,15 +88,17 @@ pub fn parse(text: &str) -> std::result::Result<Config, (usize, usize, String)> 
         return Ok(Config::default());
     }
     let config: Config = crate::yaml::read(text)?;
-    if config.translations.contains_key(&config.language) {
-        let code = &config.language.0;
-        let (line, column) = key_place(text, code);
+    let own = &config.language;
+    if let Some(code) = config.translations.keys().find(|code| code.is(&own.0)) {
+        let (line, column) = key_place(text, &code.0);
+        let own = &own.0;
         return Err((
             line,
             column,
             format!(
-                "translations: {code:?} is the site's own language (`language: {code}`): list \
-                 only the languages the pages are translated into"
+                "translations: {:?} is the site's own language (`language: {own}`): list \
+                 only the languages the pages are translated into",
+                code.0
             ),
         ));
     }
@@ -283,22 +285,95 @@ impl<'de> Deserialize<'de> for BaseUrl {
     }
 }
 
-/// A language tag such as `en`, `fr` or `pt-BR` (BCP 47's shape).
+/// A language tag such as `en`, `fr` or `pt-BR` (BCP 47's shape), kept as
+/// written. Tags are compared without regard to case (`FR` is `fr`), by
+/// [`Language::is`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Language(pub String);
+
+impl Language {
+    /// Check `text`'s shape: a primary tag of 2 or 3 letters, then parts
+    /// of 1 to 8 letters or digits, joined by `-`.
+    fn parse(text: &str) -> std::result::Result<Language, String> {
+        let mut parts = text.split('-');
+        let primary = parts.next().unwrap_or("");
+        let primary_ok =
+            (2..=3).contains(&primary.len()) && primary.chars().all(|c| c.is_ascii_alphabetic());
+        let rest_ok = parts
+            .all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()));
+        if primary_ok && rest_ok {
+            Ok(Language(text.to_string()))
+        } else {
+            Err(format!(
+                "{text:?} is not a language tag: expected one such as \"en\", \"fr\" or \"pt-BR\""
+            ))
+        }
+    }
+
+    /// Whether this is the language `code` (case aside: tags name the
+    /// same language in any capitals).
+    pub fn is(&self, code: &str) -> bool {
+        self.0.eq_ignore_ascii_case(code)
+    }
+}
 
 /// A language's name in its own words (`Français`), for the switcher.
 struct LanguageName(String);
 
-/// The declared translations, each name checked at its place.
+/// The declared translations, each code a language tag listed once (case
+/// aside) and each name checked, at its place.
 fn language_names<'de, D: Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<std::collections::BTreeMap<Language, String>, D::Error> {
-    let names: std::collections::BTreeMap<Language, LanguageName> = Deserialize::deserialize(d)?;
-    Ok(names
-        .into_iter()
-        .map(|(code, name)| (code, name.0))
-        .collect())
+    type Names = std::collections::BTreeMap<Language, String>;
+    struct Map;
+    impl<'de> de::Visitor<'de> for Map {
+        type Value = Names;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("languages with their names, such as `fr: Français`")
+        }
+        fn visit_map<A: de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Names, A::Error> {
+            let mut names = Names::new();
+            while let Some(code) = map.next_key_seed(NewLanguage(&names))? {
+                let name: LanguageName = map.next_value()?;
+                names.insert(code, name.0);
+            }
+            Ok(names)
+        }
+    }
+    d.deserialize_map(Map)
+}
+
+/// A language code not among those already listed, checked while it is
+/// read so that an error is located at the key written twice.
+struct NewLanguage<'a>(&'a std::collections::BTreeMap<Language, String>);
+
+impl<'de> de::DeserializeSeed<'de> for NewLanguage<'_> {
+    type Value = Language;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Language, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> de::Visitor<'de> for NewLanguage<'_> {
+    type Value = Language;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a language tag")
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> std::result::Result<Language, E> {
+        let code = Language::parse(text).map_err(E::custom)?;
+        match self.0.keys().find(|listed| listed.is(text)) {
+            Some(listed) => Err(E::custom(format!(
+                "{text:?} is listed twice (as {:?} above; capitals aside, a tag \
+                 names one language): list each language once",
+                listed.0
+            ))),
+            None => Ok(code),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for LanguageName {
@@ -325,22 +400,7 @@ impl Default for Language {
 
 impl<'de> Deserialize<'de> for Language {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        checked(d, |text| {
-            let mut parts = text.split('-');
-            let primary = parts.next().unwrap_or("");
-            let primary_ok = (2..=3).contains(&primary.len())
-                && primary.chars().all(|c| c.is_ascii_alphabetic());
-            let rest_ok = parts.all(|p| {
-                (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric())
-            });
-            if primary_ok && rest_ok {
-                Ok(Language(text.to_string()))
-            } else {
-                Err(format!(
-                    "{text:?} is not a language tag: expected one such as \"en\", \"fr\" or \"pt-BR\""
-                ))
-            }
-        })
+        checked(d, Language::parse)
     }
 }
 
@@ -474,6 +534,38 @@ mod tests {
             message.contains("\"french\" is not a language tag"),
             "{message}"
         );
+
+        // Capitals aside: a tag names one language, listed once, never the
+        // site's own.
+        let (line, column, message) = error("language: en\ntranslations:\n  EN: English\n");
+        assert_eq!((line, column), (3, 3));
+        assert_eq!(
+            message,
+            "translations: \"EN\" is the site's own language (`language: en`): list only the \
+             languages the pages are translated into"
+        );
+        for (text, twice, first) in [
+            (
+                "translations:\n  fr: Français\n  FR: Français\n",
+                "FR",
+                "fr",
+            ),
+            (
+                "translations:\n  fr: Français\n  de: Deutsch\n  fr: Franglais\n",
+                "fr",
+                "fr",
+            ),
+        ] {
+            let (line, column, message) = error(text);
+            assert_eq!((line, column), (text.lines().count(), 3), "{text}");
+            assert_eq!(
+                message,
+                format!(
+                    "translations: {twice:?} is listed twice (as {first:?} above; capitals \
+                     aside, a tag names one language): list each language once"
+                )
+            );
+        }
 
         let (line, _, message) = error("translations:\n  fr: \"\"\n");
         assert_eq!(line, 2);

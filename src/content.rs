@@ -219,6 +219,17 @@ fn read_translation(
                 .into(),
         ));
     }
+    if rest.starts_with(TRANSLATIONS) {
+        return Err(located(
+            &name,
+            format!(
+                "a translations folder inside another: content/{TRANSLATIONS}{lang}/ holds the \
+                 pages of content/ in {lang}, each at its own path, and no page of content/ is \
+                 below {TRANSLATIONS}; move this file into its language's folder, \
+                 content/{TRANSLATIONS}<lang>/, or remove it"
+            ),
+        ));
+    }
     if rest == glossary::SOURCE {
         let text = utf8(bytes, &name)?;
         let entries = glossary::parse(&text, &format!("{prefix}{TRANSLATIONS}{lang}/"))?;

@@ -94,10 +94,12 @@ enum Command {
     Report {
         /// The scenario YAML file.
         file: PathBuf,
-        /// The HTML file to write; an existing file is refused unless --force.
+        /// The HTML file to write (`-` for standard output); an existing
+        /// file is refused unless --force.
         #[arg(short, long)]
         output: PathBuf,
-        /// Replace an existing OUTPUT file (never the scenario file itself).
+        /// Replace an existing regular file OUTPUT (never the scenario file,
+        /// a link, a folder, a FIFO or a device).
         #[arg(long)]
         force: bool,
         /// Multiply the time and memory budgets by this factor (0.001 to 1000).
@@ -119,10 +121,11 @@ enum Command {
     /// page numbers, bookmarks, and the rules' release on every page.
     Pdf {
         /// The PDF file to write: a new file, or an earlier PDF (never a
-        /// source, a folder, a link, a FIFO or a device).
+        /// source, a folder, a link, a FIFO or a device); `-` for standard
+        /// output.
         #[arg(short, long)]
         output: PathBuf,
-        /// Replace an existing file that is not a PDF.
+        /// Replace an existing regular file that is not a PDF.
         #[arg(long)]
         force: bool,
         /// Print every page of the site, in reading order, not only the
@@ -523,9 +526,16 @@ fn report(file: &Path, output: &Path, force: bool, budget: &Budget, ui: Ui) -> E
         ui.error(&err);
         return Exit::Usage;
     }
-    match build::report(file, output, budget, &Progress::new(!ui.quiet)) {
+    let written = build::report(file, budget, &Progress::new(!ui.quiet))
+        .and_then(|html| target.write(html.as_bytes()));
+    wrote(&target, written, ui)
+}
+
+/// The end of a command that writes one `-o` file.
+fn wrote(target: &fairdice::output::Target, written: Result<(), Error>, ui: Ui) -> Exit {
+    match written {
         Ok(()) => {
-            ui.note(&format!("wrote {}", output.display()));
+            ui.note(&format!("wrote the {} to {}", target.what, target.shown()));
             Exit::Success
         }
         Err(err) => failed(&err, ui),
@@ -547,6 +557,10 @@ fn serve(project: Project, port: u16, ui: Ui) -> Exit {
 
 fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) -> Exit {
     let effective = effective.unwrap_or_else(fairdice::rulebook::publish::today);
+    if let Err(err) = fairdice::rulebook::publish::check_request(version, &effective) {
+        ui.error(&err);
+        return Exit::Usage;
+    }
     match fairdice::rulebook::publish::release(project, version, &effective) {
         Ok(path) => {
             ui.note(&format!(
@@ -561,6 +575,16 @@ fn release(project: &Project, version: &str, effective: Option<String>, ui: Ui) 
 
 /// `what`: the whole site (`--all`), or the rule book in a language.
 fn pdf(project: &Project, output: &Path, force: bool, what: (bool, Option<&str>), ui: Ui) -> Exit {
+    if let Some(lang) = what.1 {
+        match fairdice::rulebook::publish::check_language(project, lang) {
+            Ok(_) => {}
+            Err(err @ Error::Usage(_)) => {
+                ui.error(&err);
+                return Exit::Usage;
+            }
+            Err(err) => return failed(&err, ui),
+        }
+    }
     let folders = [
         project.root.join("content"),
         project.root.join("templates"),
@@ -578,13 +602,9 @@ fn pdf(project: &Project, output: &Path, force: bool, what: (bool, Option<&str>)
         ui.error(&err);
         return Exit::Usage;
     }
-    match fairdice::rulebook::publish::pdf(project, output, what) {
-        Ok(()) => {
-            ui.note(&format!("wrote {}", output.display()));
-            Exit::Success
-        }
-        Err(err) => failed(&err, ui),
-    }
+    let written =
+        fairdice::rulebook::publish::pdf(project, what).and_then(|pdf| target.write(&pdf));
+    wrote(&target, written, ui)
 }
 
 fn init(dir: &Path, ui: Ui) -> Exit {

@@ -6,6 +6,9 @@ use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::Path;
 
+mod target;
+pub use target::Target;
+
 /// A site in memory: output path (`/`-separated) to file contents, as
 /// rendering makes it and writing takes it.
 pub(crate) type SiteFiles = std::collections::BTreeMap<String, Vec<u8>>;
@@ -557,134 +560,6 @@ pub mod files {
     }
 }
 
-/// One file a command writes on request (`report -o`, `pdf -o`), and
-/// what it must never write over.
-pub struct Target<'a> {
-    /// What is written, for messages: "report", "PDF".
-    pub what: &'a str,
-    /// The file to write.
-    pub out: &'a Path,
-    /// Files read to make it, each with its noun ("scenario file"):
-    /// never replaced.
-    pub sources: &'a [(&'a str, &'a Path)],
-    /// Folders fairdice reads or rebuilds (a project's `content/`,
-    /// `templates/` and site): nothing is written inside them.
-    pub source_folders: &'a [&'a Path],
-    /// Leading bytes of an earlier output of the same command, replaced
-    /// without `force` (a PDF over a PDF); none to require `force`.
-    pub earlier_output: Option<&'a [u8]>,
-    /// Replace any other existing regular file.
-    pub force: bool,
-}
-
-impl Target<'_> {
-    /// Refuse a source, a file inside a source folder, anything that is not
-    /// a regular file or a link (a folder, a FIFO, a device), and, without
-    /// `force`, an existing file that is not an earlier output: the
-    /// command replaces only what the user asked it to.
-    pub fn check(&self) -> Result<()> {
-        let refuse = |why: String| {
-            Err(Error::Usage(format!(
-                "refusing to write the {} to {}: {why}",
-                self.what,
-                self.out.display()
-            )))
-        };
-        let example = if self.what == "PDF" {
-            "rules.pdf"
-        } else {
-            "report.html"
-        };
-        if let Some(folder) = self.source_folders.iter().find(|f| inside(self.out, f)) {
-            return refuse(format!(
-                "it is inside {}, which fairdice reads or rebuilds: choose a file outside it, such as {example}",
-                folder.display()
-            ));
-        }
-        let Ok(meta) = std::fs::symlink_metadata(self.out) else {
-            return Ok(());
-        };
-        if let Some((noun, source)) = self.sources.iter().find(|(_, s)| same_file(s, self.out)) {
-            return refuse(format!(
-                "it is the {noun} {} itself: choose another -o file, such as {example}",
-                source.display()
-            ));
-        }
-        if meta.is_dir() {
-            return refuse(format!(
-                "it is a folder: name the file to write, such as {example}"
-            ));
-        }
-        // A link is replaced, never written through; anything else that is
-        // not a regular file (a FIFO, a device, a socket) is never replaced.
-        if !meta.is_file() && !meta.file_type().is_symlink() {
-            return refuse(
-                "it is not a regular file (a FIFO, a device or a socket): choose a new file".into(),
-            );
-        }
-        let earlier = self
-            .earlier_output
-            .is_some_and(|magic| starts_with(self.out, magic));
-        if !self.force && !earlier {
-            return refuse(
-                "it exists: pass --force to replace it, or choose another -o file".into(),
-            );
-        }
-        Ok(())
-    }
-}
-
-/// Whether `path` lies inside `folder`, either of which may not exist
-/// yet, compared by their real paths.
-fn inside(path: &Path, folder: &Path) -> bool {
-    real(path).starts_with(real(folder))
-}
-
-/// The real path of `path`: its nearest existing ancestor resolved
-/// through links, then the rest of it as written (`..` taken lexically).
-fn real(path: &Path) -> std::path::PathBuf {
-    let absolute = std::env::current_dir().unwrap_or_default().join(path);
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    while existing.canonicalize().is_err() {
-        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
-            break;
-        };
-        rest.push(name.to_os_string());
-        existing = parent;
-    }
-    let mut real = existing
-        .canonicalize()
-        .unwrap_or_else(|_| existing.to_path_buf());
-    for name in rest.iter().rev() {
-        match name.to_str() {
-            Some(".") => {}
-            Some("..") => {
-                real.pop();
-            }
-            _ => real.push(name),
-        }
-    }
-    real
-}
-
-/// Whether the regular file at `path` begins with `magic`.
-fn starts_with(path: &Path, magic: &[u8]) -> bool {
-    files::read_prefix(path, magic.len()).is_ok_and(|head| head == magic)
-}
-
-/// Whether two paths name the same file (through links and hard links).
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return a.dev() == b.dev() && a.ino() == b.ino();
-        }
-    }
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
-}
-
 /// Compare the built files with the folder on disk. Anything on disk that
 /// is not a regular file or folder (a symbolic link, a FIFO) is a
 /// difference: a site must never publish what a link points to.
@@ -758,59 +633,6 @@ mod tests {
     use super::*;
     use std::fs;
     use std::path::PathBuf;
-
-    fn pdf_target<'a>(out: &'a Path, folders: &'a [&'a Path], force: bool) -> Target<'a> {
-        Target {
-            what: "PDF",
-            out,
-            sources: &[],
-            source_folders: folders,
-            earlier_output: Some(b"%PDF-"),
-            force,
-        }
-    }
-
-    #[test]
-    fn an_earlier_pdf_is_replaced_another_file_only_with_force() {
-        let dir = tempfile::tempdir().unwrap();
-        let (pdf, notes) = (dir.path().join("old.pdf"), dir.path().join("notes.pdf"));
-        fs::write(&pdf, "%PDF-1.4 ...").unwrap();
-        fs::write(&notes, "not a PDF").unwrap();
-        assert!(pdf_target(&pdf, &[], false).check().is_ok());
-        assert!(pdf_target(&dir.path().join("new.pdf"), &[], false)
-            .check()
-            .is_ok());
-        let refused = pdf_target(&notes, &[], false)
-            .check()
-            .unwrap_err()
-            .to_string();
-        assert!(refused.contains("it exists: pass --force"), "{refused}");
-        assert!(pdf_target(&notes, &[], true).check().is_ok());
-    }
-
-    #[test]
-    fn nothing_is_written_inside_a_source_folder_however_it_is_spelled() {
-        let dir = tempfile::tempdir().unwrap();
-        let content = dir.path().join("content");
-        fs::create_dir(&content).unwrap();
-        fs::create_dir(dir.path().join("other")).unwrap();
-        let folders = [content.as_path()];
-        for out in [
-            "content/a.pdf",
-            "other/../content/a.pdf",
-            "content/new/deep.pdf",
-            "./content/./x",
-        ] {
-            let out = dir.path().join(out);
-            assert!(
-                pdf_target(&out, &folders, true).check().is_err(),
-                "{}",
-                out.display()
-            );
-        }
-        let beside = dir.path().join("content.pdf");
-        assert!(pdf_target(&beside, &folders, true).check().is_ok());
-    }
 
     fn marked(parent: &Path, name: &str, pid: u32) -> PathBuf {
         let path = parent.join(name);

@@ -133,8 +133,10 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
 /// each source's "last updated" date.
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
-    /// The site file, `fairdice.yaml`.
+    /// The site file, `fairdice.yaml` (the defaults when it did not load).
     pub config: Config,
+    /// Whether it loaded (if not, no translation is said to be undeclared).
+    pub config_loaded: bool,
     /// `YYYY-MM-DD` by source path (relative to `content/`).
     pub updated: BTreeMap<String, String>,
 }
@@ -158,7 +160,8 @@ pub fn render(
     let scenario_sources = computed.iter().map(|c| c.scenario);
     let (book, mut book_errors) =
         rulebook::Book::new(content, &nav.reading_order(), scenario_sources);
-    let (translations, translation_errors) = rulebook::Translations::new(content, &meta.config);
+    let (translations, translation_errors) =
+        rulebook::Translations::new(content, &meta.config, meta.config_loaded);
     book_errors.extend(translation_errors);
     book_errors.extend(rulebook::glossary_errors(content, &book));
     let glossaries = translated::glossaries(content, tera)?;

@@ -464,10 +464,13 @@ pub(crate) fn binomial_exact_power(trials: u64, fair: f64, alternative: f64) -> 
     // so nothing underflows before it is compared.
     let log_chances = |p: f64| {
         let (ln_p, ln_q) = (p.ln(), (1.0 - p).ln());
+        // No factor at all for none of an outcome: a chance of 0 or 1 has
+        // a log of -inf, and 0 times it is no number.
+        let times = |count: usize, ln: f64| if count == 0 { 0.0 } else { count as f64 * ln };
         let mut logs = Vec::with_capacity(n + 1);
         let mut ln_choose = 0.0f64;
         for k in 0..=n {
-            logs.push(ln_choose + k as f64 * ln_p + (n - k) as f64 * ln_q);
+            logs.push(ln_choose + times(k, ln_p) + times(n - k, ln_q));
             if k < n {
                 ln_choose += ((n - k) as f64).ln() - ((k + 1) as f64).ln();
             }
@@ -509,7 +512,9 @@ pub(crate) fn binomial_exact_power(trials: u64, fair: f64, alternative: f64) -> 
 /// in a saw-tooth, so the search brackets by doubling, bisects, then walks
 /// down through the teeth below. `None` past [`MOST_EXACT_TRIALS`].
 pub(crate) fn binomial_exact_trials_needed(fair: f64, alternative: f64) -> Option<u64> {
-    if alternative == fair || !(0.0..1.0).contains(&alternative) || !(0.0..1.0).contains(&fair) {
+    // A certain alternative (0 or 1) is noticed as any other: the fewest
+    // trials whose every outcome alike is rejected.
+    if alternative == fair || !(0.0..=1.0).contains(&alternative) || !(0.0..1.0).contains(&fair) {
         return None;
     }
     let power = |n: u64| binomial_exact_power(n, fair, alternative);

@@ -35,8 +35,16 @@ impl Layout for Deck {
 /// What the mulligan's figures assume, in words.
 fn mulligan_policy(redraws: u64) -> String {
     let (times, hands) = match redraws {
+        0 => {
+            return "With no redraws (`redraws: 0`), a player keeps the first hand drawn: the \
+                    kept hand meets each question as often as the first hand does."
+                .into()
+        }
         1 => ("once".to_string(), "both".to_string()),
-        n => (format!("up to {n} times"), format!("all {}", n + 1)),
+        n => (
+            format!("up to {n} times"),
+            format!("all {}", u128::from(n) + 1),
+        ),
     };
     format!(
         "With a mulligan, a player whose hand fails the question shuffles it back and draws \
@@ -46,11 +54,28 @@ fn mulligan_policy(redraws: u64) -> String {
     )
 }
 
+/// `1 card`, `7 cards`.
+fn cards(count: u64) -> String {
+    match count {
+        1 => "1 card".into(),
+        n => format!("{n} cards"),
+    }
+}
+
+/// `with no redraws`, `with up to 1 redraw`, `with up to 3 redraws`.
+fn redraws_in_words(redraws: u64) -> String {
+    match redraws {
+        0 => "no redraws".into(),
+        1 => "up to 1 redraw".into(),
+        n => format!("up to {n} redraws"),
+    }
+}
+
 /// `7 cards (on the play)`, or `7 cards`.
 fn hand_label(draw: u64, hand: Option<&str>) -> String {
     match hand {
-        Some(name) => format!("{draw} cards ({name})"),
-        None => format!("{draw} cards"),
+        Some(name) => format!("{} ({name})", cards(draw)),
+        None => cards(draw),
     }
 }
 
@@ -60,17 +85,16 @@ fn verdict(params: &Params, cases: &[Case]) -> String {
         return String::new();
     };
     let mut text = format!(
-        "A hand of {} from {} cards meets \"{}\" {} of the time",
+        "A hand of {} from {} meets \"{}\" {} of the time",
         hand_label(first.draw, first.hand.as_deref()),
-        params.deck.cards,
+        cards(params.deck.cards),
         first.question,
         format::rough_percent(to_f64(&first.probability)),
     );
     match (&first.with_mulligans, &params.mulligan) {
         (Some(kept), Some(m)) => text.push_str(&format!(
-            "; with up to {} redraw{}, the kept hand meets it {} of the time.",
-            m.redraws,
-            if m.redraws == 1 { "" } else { "s" },
+            "; with {}, the kept hand meets it {} of the time.",
+            redraws_in_words(m.redraws),
             format::rough_percent(to_f64(kept))
         )),
         _ => text.push('.'),
@@ -88,7 +112,7 @@ fn named_hands(params: &Params) -> Option<String> {
     let names: Vec<String> = params
         .names
         .iter()
-        .map(|(size, name)| format!("{name} is a hand of {size} cards"))
+        .map(|(size, name)| format!("{name} is a hand of {}", cards(*size)))
         .collect();
     Some(format!(
         "On the play means going first: that player skips the first turn's draw, so on \
@@ -103,8 +127,7 @@ fn questions_table(params: &Params, cases: &[Case]) -> Table {
         .map(String::from)
         .to_vec();
     if let Some(m) = &params.mulligan {
-        let plural = if m.redraws == 1 { "" } else { "s" };
-        columns.push(format!("kept hand, up to {} redraw{plural}", m.redraws));
+        columns.push(format!("kept hand, {}", redraws_in_words(m.redraws)));
     }
     Table {
         id: "questions".into(),

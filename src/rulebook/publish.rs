@@ -17,13 +17,13 @@ use std::process::Command;
 /// latest release to writing the new one, so two releases at once cannot
 /// both pass the check against the same latest release and both write.
 pub fn release(project: &Project, version: &str, effective: &str) -> Result<PathBuf> {
-    let parsed = Version::parse(version).map_err(Error::Usage)?;
-    releases::check_date(effective).map_err(Error::Usage)?;
+    let parsed = check_request(version, effective)?;
     let _lock = crate::output::lock_project(&project.out)?;
     let content_dir = project.root.join("content");
     let loaded = content::load_with_budget(&content_dir, &project.budget)?;
     releases::check_newer(parsed, loaded.releases.last(), "content/")?;
-    let built = render_site(project)?;
+    releases::check_effective((parsed, effective), loaded.releases.last(), "content/")?;
+    let built = crate::build::render_for_release(project, &parsed.to_string())?;
     if let Some(err) = Error::grouped(built.gate_failures) {
         return Err(err);
     }
@@ -52,6 +52,15 @@ pub fn release(project: &Project, version: &str, effective: &str) -> Result<Path
     crate::output::files::replace(&path, snapshot.to_text().as_bytes())
         .map_err(|e| Error::io(&path, e))?;
     Ok(path)
+}
+
+/// The version and effective date a release is asked for, as written on
+/// the command line: the version parsed, or an [`Error::Usage`] saying
+/// what was expected (checked before anything is read).
+pub fn check_request(version: &str, effective: &str) -> Result<Version> {
+    let parsed = Version::parse(version).map_err(Error::Usage)?;
+    releases::check_date(effective).map_err(Error::Usage)?;
+    Ok(parsed)
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`: the default effective date of a
@@ -155,11 +164,12 @@ impl Drop for Scratch {
 
 /// `fairdice pdf`: build the site in memory, write it to a private
 /// temporary folder, and print the rule book's print page (its numbered
-/// sections and the glossary), or with `all` the whole site's, to `out`
-/// with headless Chromium. It prints twice: the first print shows on which
-/// page each page of the site starts (marks read back with `pdftotext`),
-/// the second the contents with those page numbers.
-pub fn pdf(project: &Project, out: &Path, (all, lang): (bool, Option<&str>)) -> Result<()> {
+/// sections and the glossary), or with `all` the whole site's, with
+/// headless Chromium, and return the PDF's bytes. It prints twice: the
+/// first print shows on which page each page of the site starts (marks
+/// read back with `pdftotext`), the second the contents with those page
+/// numbers.
+pub fn pdf(project: &Project, (all, lang): (bool, Option<&str>)) -> Result<Vec<u8>> {
     let browser = find_browser()?;
     let reader = find_tool("pdftotext", "poppler-utils")?;
     let built = render_site(project)?;
@@ -208,28 +218,36 @@ pub fn pdf(project: &Project, out: &Path, (all, lang): (bool, Option<&str>)) -> 
         .filter_map(|(i, anchor)| marks.get(&i).map(|&page| (anchor, page)))
         .collect();
     write(with_marks(&html, Some(&starts)).0)?;
-    let pdf = print(&browser, folder.path(), &page)?;
-    crate::output::files::replace(out, &pdf).map_err(|e| Error::io(out, e))
+    print(&browser, folder.path(), &page)
+}
+
+/// `lang` as the site file declares it among its translations (compared
+/// without regard to case), or an [`Error::Usage`] listing those it does
+/// declare: `pdf --lang` checks it before anything is built.
+pub fn check_language(project: &Project, lang: &str) -> Result<String> {
+    let config = crate::config::load(&project.root)?;
+    let declared: Vec<&str> = config.translations.keys().map(|l| l.0.as_str()).collect();
+    if let Some(found) = declared.iter().find(|l| l.eq_ignore_ascii_case(lang)) {
+        return Ok((*found).to_string());
+    }
+    let known = if declared.is_empty() {
+        "fairdice.yaml declares none (`translations:` with `fr: Français`, say)".into()
+    } else {
+        format!("fairdice.yaml declares {}", declared.join(", "))
+    };
+    Err(Error::Usage(format!(
+        "--lang {lang}: not a language of the site's translations; {known}"
+    )))
 }
 
 /// The rule book's print page in `lang`, which the site file must declare.
 fn translated_print(project: &Project, built: &crate::build::Built, lang: &str) -> Result<String> {
-    let config = crate::config::load(&project.root)?;
-    let declared: Vec<&str> = config.translations.keys().map(|l| l.0.as_str()).collect();
-    if !declared.contains(&lang) {
-        let known = if declared.is_empty() {
-            "fairdice.yaml declares none (`translations:` with `fr: Français`, say)".into()
-        } else {
-            format!("fairdice.yaml declares {}", declared.join(", "))
-        };
-        return Err(Error::Usage(format!(
-            "--lang {lang}: not a language of the site's translations; {known}"
-        )));
-    }
-    let name = crate::site::translated_print_page(lang);
+    let lang = check_language(project, lang)?;
+    let name = crate::site::translated_print_page(&lang);
     if !built.files.contains_key(&name) {
         return Err(Error::Usage(
-            "the site has no numbered rules to print (a section's _index.md says              `numbered: true`)"
+            "the site has no numbered rules to print (a section's _index.md says \
+             `numbered: true`)"
                 .into(),
         ));
     }

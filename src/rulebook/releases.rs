@@ -320,6 +320,35 @@ pub fn check_newer(new: Version, latest: Option<&Release>, prefix: &str) -> Resu
     })
 }
 
+/// Refuse an effective date before the latest release's (a release takes
+/// effect on or after the one before it), naming that release's file and
+/// line. Dates are `YYYY-MM-DD`, checked, so their text sorts as they do.
+pub fn check_effective(
+    (new, effective): (Version, &str),
+    latest: Option<&Release>,
+    prefix: &str,
+) -> Result<(), Error> {
+    let Some(latest) = latest else {
+        return Ok(());
+    };
+    let before = latest.snapshot.effective.as_str();
+    if effective >= before {
+        return Ok(());
+    }
+    let (line, column) = place_of(&latest.text, "\"effective\"");
+    Err(Error::Source {
+        file: format!("{prefix}{}", latest.source),
+        line,
+        column,
+        message: format!(
+            "release {new} would take effect on {effective}, before the latest release, {}, \
+             effective {before}: a release takes effect on or after the one before it; pass \
+             --effective {before} or a later day",
+            latest.version
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,6 +69,9 @@ pub(crate) struct Translations<'c> {
     pub languages: Vec<Language>,
     /// Checked translated pages, sorted by file.
     pub pages: Vec<Translated<'c>>,
+    /// Whether the site file loaded, so that its languages say which
+    /// translations are declared.
+    config_loaded: bool,
 }
 
 /// A link from one version of a page to another.
@@ -88,7 +91,13 @@ impl<'c> Translations<'c> {
     /// The translations of `content`, each checked against the site file's
     /// languages, the pages and the releases; the errors of those that do
     /// not hold, each at its place.
-    pub(crate) fn new(content: &'c Content, config: &Config) -> (Self, Vec<Error>) {
+    /// When the site file did not load (`config_loaded` false, `config`
+    /// the defaults), no translation is said to be undeclared.
+    pub(crate) fn new(
+        content: &'c Content,
+        config: &Config,
+        config_loaded: bool,
+    ) -> (Self, Vec<Error>) {
         let own = &config.language.0;
         let mut languages = vec![Language {
             code: own.clone(),
@@ -101,6 +110,7 @@ impl<'c> Translations<'c> {
         let mut translations = Translations {
             languages,
             pages: Vec::new(),
+            config_loaded,
         };
         let mut errors = Vec::new();
         for lang in content.translated_glossaries.keys() {
@@ -174,28 +184,41 @@ impl<'c> Translations<'c> {
         })
     }
 
-    /// `lang` as declared in the site file, or an error naming `inside`
-    /// (the file's path below `_translations/`).
+    /// `lang` as declared in the site file (in the same capitals, since
+    /// it names the folder published), or an error naming `inside` (the
+    /// file's path below `_translations/`). Nothing is checked when the
+    /// site file did not load: its own error says why.
     fn declared(&self, lang: &str, inside: &str) -> Result<(), Error> {
-        match self.languages.iter().skip(1).find(|l| l.code == lang) {
-            Some(_) => Ok(()),
-            None => {
-                let own = &self.languages[0].code;
-                let why = if lang == own {
-                    format!("{lang:?} is the site's own language (`language: {own}`): its pages are the sources in content/")
-                } else {
-                    format!(
-                        "the language {lang:?} is not declared in fairdice.yaml: add it under \
-                         `translations:` with its name in its own language (`translations:\\n  \
-                         {lang}: <name>`), or move the file to a declared language's folder"
-                    )
-                };
-                Err(Error::file(
-                    paths::content_file(&format!("{TRANSLATIONS}{inside}")),
-                    why,
-                ))
-            }
+        if !self.config_loaded {
+            return Ok(());
         }
+        let own = &self.languages[0].code;
+        let found = self
+            .languages
+            .iter()
+            .skip(1)
+            .find(|l| l.code.eq_ignore_ascii_case(lang));
+        let why = match found {
+            Some(language) if language.code == lang => return Ok(()),
+            Some(language) => format!(
+                "the folder {lang}/ is the language fairdice.yaml declares as {:?}: name the \
+                 folder content/{TRANSLATIONS}{}/ as the language is declared",
+                language.code, language.code
+            ),
+            None if lang.eq_ignore_ascii_case(own) => format!(
+                "{lang:?} is the site's own language (`language: {own}`): its pages are the \
+                 sources in content/"
+            ),
+            None => format!(
+                "the language {lang:?} is not declared in fairdice.yaml: add it under \
+                 `translations:` with its name in its own language (`translations:\\n  \
+                 {lang}: <name>`), or move the file to a declared language's folder"
+            ),
+        };
+        Err(Error::file(
+            paths::content_file(&format!("{TRANSLATIONS}{inside}")),
+            why,
+        ))
     }
 
     /// The translations of the page `source`.

@@ -90,3 +90,59 @@ fn the_match_form_gives_the_best_of_three_figure() {
     };
     assert_eq!(key.as_deref(), Some("best_of"));
 }
+
+// Issue 39: a first player who always wins, or always loses, is as easy to
+// notice either way: the same number of matches, not a number one way and
+// none the other.
+#[test]
+fn a_certain_p_first_needs_as_many_matches_either_way() {
+    let dir = crate::common::fixture(&[
+        (
+            "always.yaml",
+            "title: A\nkind: match\nbest_of: 1\np_first: \"1/1\"\nlater_games: alternate\n",
+        ),
+        (
+            "never.yaml",
+            "title: N\nkind: match\nbest_of: 1\np_first: \"0/1\"\nlater_games: alternate\n",
+        ),
+    ]);
+    let run = crate::common::fairdice(
+        &["eval", "always.yaml", "never.yaml", "--json", "-q"],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let printed: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let case = |i: usize| printed["scenarios"][i]["results"]["cases"][0].clone();
+    assert_eq!(case(0)["p_match"], "1/1");
+    assert_eq!(case(1)["p_match"], "0/1");
+    // Six matches: all six won (or lost) has a chance of 2/64 under a fair
+    // start, under 5 %; five (2/32) does not.
+    assert_eq!(case(0)["matches_needed"], 6);
+    assert_eq!(case(1)["matches_needed"], 6);
+}
+
+// Issue 39: one card is "1 card", and no redraws are said as such.
+#[test]
+fn a_hand_of_one_card_and_no_redraws_are_said_in_words() {
+    let dir = crate::common::fixture(&[(
+        "one.yaml",
+        "title: One\nkind: deck\ndeck:\n  cards: 2\n  groups: {ace: 1}\ndraws: [1, 2]\n\
+         names: {1: on the play}\nwant:\n  an-ace: {ace: 1}\nmulligan: {redraws: 0}\n",
+    )]);
+    let run = crate::common::fairdice(&["eval", "one.yaml"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let text = String::from_utf8(run.stdout.clone()).unwrap();
+    for said in [
+        "A hand of 1 card (on the play) from 2 cards meets \"an-ace\" 50 % of the time; with no \
+         redraws, the kept hand meets it 50 % of the time.",
+        "on the play is a hand of 1 card.",
+        "With no redraws (`redraws: 0`), a player keeps the first hand drawn: the kept hand \
+         meets each question as often as the first hand does.",
+        "kept hand, no redraws",
+    ] {
+        assert!(text.contains(said), "{said}\n{text}");
+    }
+    for never in ["1 cards", "up to 0"] {
+        assert!(!text.contains(never), "{never}\n{text}");
+    }
+}

@@ -48,6 +48,16 @@ fn build_failures_are_1_and_located() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Run fairdice in `dir`: a usage error (exit 2) with nothing on stdout.
+/// Returns what it said on stderr.
+fn usage_error(args: &[&str], dir: &std::path::Path) -> String {
+    let out = fairdice(args, dir);
+    let stderr = out.stderr_text();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    stderr
+}
+
 #[test]
 fn usage_errors_are_2() {
     let dir = site();
@@ -60,14 +70,7 @@ fn usage_errors_are_2() {
         &["build", "--out", "content"],
         &["eval"],
     ] {
-        let out = fairdice(args, dir.path());
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            out.stderr_text()
-        );
-        assert!(out.stdout.is_empty(), "{args:?}");
+        usage_error(args, dir.path());
     }
     let stderr = fairdice(&["build", "--root", "nowhere"], dir.path()).stderr_text();
     assert!(stderr.contains("no content/ folder here"), "{stderr}");
@@ -120,5 +123,78 @@ fn help_lists_every_command() {
         "--verbose",
     ] {
         assert!(text.contains(command), "{command}: {text}");
+    }
+}
+
+/// A site with one numbered page to release, and a French translation
+/// declared.
+fn rules_site() -> tempfile::TempDir {
+    fixture(&[
+        ("fairdice.yaml", "translations:\n  fr: Français\n"),
+        ("content/_index.md", "---\ntitle: Home\n---\nHello.\n"),
+        (
+            "content/rules/_index.md",
+            "---\ntitle: Rules\nnumbered: true\n---\n",
+        ),
+        (
+            "content/rules/start.md",
+            "---\ntitle: Start\n---\nEach player rolls two dice. {#roll}\n",
+        ),
+    ])
+}
+
+// Issue 39: a language the site does not have, and a version or date that
+// is not one, are usage errors (2), refused before anything is built.
+#[test]
+fn release_and_pdf_arguments_that_are_not_usable_are_2() {
+    let dir = rules_site();
+    for (args, said) in [
+        (
+            &["pdf", "--lang", "de", "-o", "rules.pdf"][..],
+            "error: --lang de: not a language of the site's translations; fairdice.yaml \
+             declares fr\n",
+        ),
+        (
+            &["release", "banana"],
+            "error: version \"banana\" is not MAJOR.MINOR.PATCH: write three whole numbers \
+             such as 1.0.0\n",
+        ),
+        (
+            &["release", "1.0.0", "--effective", "2026-02-30"],
+            "error: effective date \"2026-02-30\" is not a date: expected YYYY-MM-DD, such as \
+             2026-11-23\n",
+        ),
+    ] {
+        assert_eq!(usage_error(args, dir.path()), said, "{args:?}");
+    }
+    assert!(!dir.path().join("rules.pdf").exists());
+    assert!(!dir.path().join("content/releases").exists());
+}
+
+// Issue 39: a release cannot take effect before the release it follows.
+#[test]
+fn a_release_effective_before_the_latest_is_refused() {
+    let dir = rules_site();
+    let run = fairdice(
+        &["release", "1.0.0", "--effective", "2026-11-23", "-q"],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let run = fairdice(
+        &["release", "1.0.1", "--effective", "1970-01-01"],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr_text());
+    assert_eq!(
+        run.stderr_text(),
+        "error: content/releases/1.0.0.json:3:3: release 1.0.1 would take effect on \
+         1970-01-01, before the latest release, 1.0.0, effective 2026-11-23: a release takes \
+         effect on or after the one before it; pass --effective 2026-11-23 or a later day\n"
+    );
+    assert!(!dir.path().join("content/releases/1.0.1.json").exists());
+    // The same day, or a later one, is a release.
+    for (version, day) in [("1.0.1", "2026-11-23"), ("1.1.0", "2026-12-01")] {
+        let run = fairdice(&["release", version, "--effective", day, "-q"], dir.path());
+        assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     }
 }

@@ -261,6 +261,7 @@ fn a_pdf_never_overwrites_a_source_a_special_file_or_another_file() {
     let fifo = here.join("pipe.pdf");
     let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    symlink("/dev/null", here.join("null.pdf")).unwrap();
     for (output, why) in [
         ("content/_index.md", "which fairdice reads or rebuilds"),
         ("content/new.pdf", "which fairdice reads or rebuilds"),
@@ -270,6 +271,7 @@ fn a_pdf_never_overwrites_a_source_a_special_file_or_another_file() {
         ("docs", "it is a folder"),
         ("pipe.pdf", "it is not a regular file"),
         ("/dev/null", "it is not a regular file"),
+        ("null.pdf", "it is a symbolic link (to /dev/null)"),
     ] {
         for force in [false, true] {
             let mut args = vec!["pdf", "-o", output];
@@ -296,6 +298,10 @@ fn a_pdf_never_overwrites_a_source_a_special_file_or_another_file() {
         "my notes\n"
     );
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(fs::symlink_metadata(here.join("null.pdf"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
     assert!(!here.join("content/new.pdf").exists() && !here.join("site").exists());
 }
 
@@ -326,32 +332,77 @@ fn a_report_never_overwrites_its_scenario_or_a_file_it_was_not_told_to() {
         assert_eq!(fs::read_to_string(here.join("s.yaml")).unwrap(), FAIR);
     }
 
-    // Another file, or a link to one outside: refused unless --force, and
-    // --force replaces the link, never its target.
+    // Another file: refused unless --force, which replaces it.
     fs::write(here.join("notes.html"), "my notes\n").unwrap();
+    let exists = "it exists: pass --force to replace it";
+    says(&["report", "s.yaml", "-o", "notes.html"], here, 2, exists);
+    let stderr = says(
+        &["report", "s.yaml", "-o", "notes.html", "--force"],
+        here,
+        0,
+        "",
+    );
+    assert_eq!(stderr, "wrote the report to notes.html\n");
+    let html = fs::read_to_string(here.join("notes.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    assert!(temporaries(here).is_empty(), "{:?}", temporaries(here));
+
+    // A link, whatever it points to, is neither replaced nor written
+    // through, even with --force: `/dev/stdout` is such a link.
     let target = outside_file(outside.path(), "page.html");
     symlink(&target, here.join("link.html")).unwrap();
-    for output in ["notes.html", "link.html"] {
-        let exists = "it exists: pass --force to replace it";
-        says(&["report", "s.yaml", "-o", output], here, 2, exists);
-        says(
-            &["report", "s.yaml", "-o", output, "--force"],
-            here,
-            0,
-            "wrote",
-        );
-        let html = fs::read_to_string(here.join(output)).unwrap();
-        assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    symlink("/proc/self/fd/1", here.join("stdout.html")).unwrap();
+    symlink("/dev/null", here.join("null.html")).unwrap();
+    for (output, to) in [
+        ("link.html", target.display().to_string()),
+        ("stdout.html", "/proc/self/fd/1".into()),
+        ("null.html", "/dev/null".into()),
+    ] {
+        for force in [false, true] {
+            let mut args = vec!["report", "s.yaml", "-o", output];
+            if force {
+                args.push("--force");
+            }
+            let refusal = format!(
+                "error: refusing to write the report to {output}: it is a symbolic link (to \
+                 {to}), and --force replaces only a regular file: name the file itself, or \
+                 `-o -` for standard output\n"
+            );
+            assert_eq!(says(&args, here, 2, ""), refusal);
+        }
+        let link = fs::read_link(here.join(output)).unwrap();
+        assert_eq!(link.display().to_string(), to);
     }
-    assert!(!fs::symlink_metadata(here.join("link.html"))
-        .unwrap()
-        .file_type()
-        .is_symlink());
     assert_eq!(
         fs::read_to_string(&target).unwrap(),
         "precious: not fairdice's\n"
     );
     assert!(temporaries(here).is_empty(), "{:?}", temporaries(here));
+}
+
+// Issue 39, item 8: `-o -` is standard output (a file named `-` is `./-`),
+// for the report as for the PDF; nothing special is replaced.
+
+#[test]
+fn a_report_to_dash_goes_to_standard_output() {
+    let dir = fixture(&[("s.yaml", FAIR)]);
+    let here = dir.path();
+    let run = fairdice(&["report", "s.yaml", "-o", "-"], here);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    assert_eq!(run.stderr_text(), "wrote the report to standard output\n");
+    let html = String::from_utf8(run.stdout.clone()).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    assert!(!here.join("-").exists());
+    // Whatever --force says, standard output is written, never replaced.
+    let run = fairdice(&["report", "s.yaml", "-o", "-", "--force", "-q"], here);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    assert_eq!(String::from_utf8(run.stdout.clone()).unwrap(), html);
+    assert!(!here.join("-").exists());
+    // A file named `-` is written as `./-`.
+    let run = fairdice(&["report", "s.yaml", "-o", "./-", "-q"], here);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    assert!(run.stdout.is_empty());
+    assert_eq!(fs::read_to_string(here.join("-")).unwrap(), html);
 }
 
 #[test]

@@ -177,3 +177,68 @@ fn two_matches_naming_each_other_are_a_cycle() {
         run.stderr_text()
     );
 }
+
+// Issue 39: a name is looked for from the naming file's folder up to its
+// project's root, never above it nor through a link out of it; a file in no
+// project looks in its own folder only. Nothing outside is read or quoted.
+#[test]
+fn a_reference_never_reads_a_file_outside_the_project() {
+    let outside = tempfile::tempdir().unwrap();
+    let top = outside.path();
+    write(
+        top,
+        "secret.yaml",
+        &LOG.replace("Example log", "Secret log"),
+    );
+    write(
+        top,
+        "proj/content/_index.md",
+        "---\ntitle: Home\n---\nHi.\n",
+    );
+    write(top, "proj/content/logs/two.yaml", LOG);
+    write(top, "proj/content/cards/matches.yaml", &a_match("secret"));
+    write(top, "proj/content/cards/leak.yaml", &a_match("logs/leak"));
+    write(top, "proj/content/cards/good.yaml", &a_match("logs/two"));
+    write(top, "loose/m.yaml", &a_match("secret"));
+    std::os::unix::fs::symlink(
+        top.join("secret.yaml"),
+        top.join("proj/content/logs/leak.yaml"),
+    )
+    .unwrap();
+    let absolute = top.join("proj/content/cards/matches.yaml");
+    for (args, here, name) in [
+        (
+            vec!["eval", absolute.to_str().unwrap()],
+            top.join("proj"),
+            "secret",
+        ),
+        (
+            vec!["eval", "../../../proj/content/cards/matches.yaml"],
+            top.join("proj/content/cards"),
+            "secret",
+        ),
+        (vec!["eval", "loose/m.yaml"], top.to_path_buf(), "secret"),
+        (
+            vec!["eval", "proj/content/cards/leak.yaml"],
+            top.to_path_buf(),
+            "logs/leak",
+        ),
+    ] {
+        let run = fairdice(&args, &here);
+        let stderr = run.stderr_text();
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("4:10: p_first: no scenario {name:?} in content/")),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("Secret"), "{args:?}: {stderr}");
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+    // Inside the project a name is found from any working folder.
+    let run = fairdice(&["eval", "proj/content/cards/good.yaml", "--json"], top);
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let printed: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let results = &printed["scenarios"][0]["results"];
+    assert_eq!(results["p_first_from"]["scenario"], "logs/two");
+    assert_eq!(results["p_first_from"]["share"], "11/20");
+}

@@ -23,11 +23,10 @@ const TRANSLATION: &str = "---\ntitle: Début\ntranslated_from: \"1.0.0\"\n---\n
 Chaque joueur lance deux dés. {#roll}\n\n\
 Les joueurs à égalité relancent. {#ties}\n";
 
-/// A site with one numbered page, released as 1.0.0; then the source's
-/// rule `roll` is edited, and the French translation (from 1.0.0) lacks
-/// the rule `rounds`.
-fn translated_site() -> tempfile::TempDir {
-    let dir = fixture(&[
+/// A site with one numbered page, the French translation declared, no
+/// release and no translation yet.
+fn source_site() -> tempfile::TempDir {
+    fixture(&[
         ("fairdice.yaml", SITE_FILE),
         ("content/_index.md", "---\ntitle: Home\n---\nHello.\n"),
         (
@@ -35,7 +34,14 @@ fn translated_site() -> tempfile::TempDir {
             "---\ntitle: Rules\nnumbered: true\n---\n",
         ),
         ("content/rules/start.md", SOURCE),
-    ]);
+    ])
+}
+
+/// A site with one numbered page, released as 1.0.0; then the source's
+/// rule `roll` is edited, and the French translation (from 1.0.0) lacks
+/// the rule `rounds`.
+fn translated_site() -> tempfile::TempDir {
+    let dir = source_site();
     let project = Project::at(dir.path());
     fairdice::rulebook::publish::release(&project, "1.0.0", "2026-01-15").unwrap();
     write(
@@ -361,6 +367,101 @@ fn sibling_bad_inputs_are_refused_too() {
     assert!(
         said.contains("fairdice.yaml:3:3: translations: \"en\" is the site's own language"),
         "{said}"
+    );
+}
+
+// Issue 39: language codes are one language in any capitals, listed once
+// and never the site's own; a bad site file is its own error alone; a
+// translations folder inside another is said to be one.
+#[test]
+fn language_codes_are_compared_case_aside_and_listed_once() {
+    for (site_file, said) in [
+        (
+            "translations:\n  fr: Français\n  FR: Français\n",
+            "fairdice.yaml:3:3: translations: \"FR\" is listed twice (as \"fr\" above; capitals \
+             aside, a tag names one language): list each language once",
+        ),
+        (
+            "translations:\n  fr: Français\n  de: Deutsch\n  fr: Franglais\n",
+            "fairdice.yaml:4:3: translations: \"fr\" is listed twice (as \"fr\" above; capitals \
+             aside, a tag names one language): list each language once",
+        ),
+        (
+            "language: en\ntranslations:\n  EN: English\n",
+            "fairdice.yaml:3:3: translations: \"EN\" is the site's own language (`language: \
+             en`): list only the languages the pages are translated into",
+        ),
+        (
+            "language: en\ntranslations:\n  fr: Français\ncolour: red\n",
+            "fairdice.yaml:4:1: unknown field `colour`, expected one of `title`, `base_url`, \
+             `language`, `repository`, `branch`, `translations`",
+        ),
+    ] {
+        // The whole error: no translation is said to be undeclared
+        // because the site file did not load.
+        assert_eq!(refused("fairdice.yaml", site_file), said, "{site_file}");
+    }
+    assert_eq!(
+        refused("content/_translations/FR/rules/start.md", TRANSLATION),
+        "content/_translations/FR/rules/start.md: the folder FR/ is the language fairdice.yaml \
+         declares as \"fr\": name the folder content/_translations/fr/ as the language is \
+         declared"
+    );
+    assert_eq!(
+        refused("content/_translations/EN/rules/start.md", TRANSLATION),
+        "content/_translations/EN/rules/start.md: \"EN\" is the site's own language (`language: \
+         en`): its pages are the sources in content/"
+    );
+    assert_eq!(
+        refused(
+            "content/_translations/fr/_translations/fr/rules/start.md",
+            TRANSLATION
+        ),
+        "content/_translations/fr/_translations/fr/rules/start.md:1:1: a translations folder \
+         inside another: content/_translations/fr/ holds the pages of content/ in fr, each at \
+         its own path, and no page of content/ is below _translations/; move this file into its \
+         language's folder, content/_translations/<lang>/, or remove it"
+    );
+}
+
+// Issue 39: the first release can be made with translations in place that
+// name it; they are checked against its snapshot by the build after it.
+#[test]
+fn a_translation_from_the_release_being_made_does_not_block_it() {
+    let dir = source_site();
+    write(
+        dir.path(),
+        "content/_translations/fr/rules/start.md",
+        TRANSLATION,
+    );
+    let run = fairdice(
+        &["release", "1.0.0", "--effective", "2026-01-15", "-q"],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let snapshot = fs::read_to_string(dir.path().join("content/releases/1.0.0.json")).unwrap();
+    let snapshot: Value = serde_json::from_str(&snapshot).unwrap();
+    let keys: Vec<&str> = (snapshot["rules"].as_array().unwrap().iter())
+        .map(|rule| rule["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["procedure", "roll", "ties", "rounds"]);
+    build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+    assert!(read(dir.path(), "fr/rules/start.html").contains("Chaque joueur lance deux dés."));
+    // A translation from a release still to come is refused as before.
+    write(
+        dir.path(),
+        "content/_translations/fr/rules/start.md",
+        &TRANSLATION.replace("1.0.0", "1.1.0"),
+    );
+    let run = fairdice(&["release", "1.0.1", "-q"], dir.path());
+    assert_eq!(run.status.code(), Some(1), "{}", run.stderr_text());
+    assert!(
+        run.stderr_text().contains(
+            "content/_translations/fr/rules/start.md:3:18: front matter: translated_from: \
+             \"1.1.0\" is not a release of content/releases/"
+        ),
+        "{}",
+        run.stderr_text()
     );
 }
 
