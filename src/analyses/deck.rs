@@ -159,11 +159,6 @@ pub struct CopiesInHand {
 }
 
 impl DeckList {
-    /// Cards in no named group.
-    fn others(&self) -> u64 {
-        self.cards - self.grouped()
-    }
-
     fn grouped(&self) -> u64 {
         self.groups.0.iter().map(|(_, k)| k).sum()
     }
@@ -500,11 +495,13 @@ impl Question {
     }
 }
 
-/// Shuffled decks, as a table deals them: the deck laid out group by group,
-/// the top `draw` cards dealt by a partial Fisher-Yates shuffle, and a
-/// failed hand shuffled back and dealt again while redraws remain. Each
-/// question, each kept hand and every group's copies against their exact
-/// figures.
+/// Shuffled decks, as a table deals them: the top `draw` cards of a
+/// shuffled deck, one at a time, each equally likely to be any card still
+/// in the deck, and a failed hand shuffled back and dealt again while
+/// redraws remain. Each question, each kept hand and every group's copies
+/// against their exact figures. The deck is held as counts per group, never
+/// card by card, so a deck of 10^12 cards deals as fast as one of 60 (laid
+/// out, it asked 16 TB).
 impl Simulate for Deck {
     fn simulation(params: &Params, results: &Results) -> Simulation {
         let experiments = params
@@ -519,12 +516,8 @@ impl Simulate for Deck {
 
 fn deal_experiment(params: &Params, results: &Results, draw: u64) -> Experiment {
     let groups = &params.deck.groups.0;
-    // Card i of the laid-out deck belongs to group layout[i]; others to none.
-    let mut layout: Vec<Option<usize>> = Vec::new();
-    for (g, (_, copies)) in groups.iter().enumerate() {
-        layout.extend(std::iter::repeat_n(Some(g), *copies as usize));
-    }
-    layout.extend(std::iter::repeat_n(None, params.deck.others() as usize));
+    let copies: Vec<u64> = groups.iter().map(|(_, k)| *k).collect();
+    let cards = params.deck.cards;
     let questions: Vec<Vec<(usize, u64)>> = params
         .want
         .0
@@ -543,12 +536,13 @@ fn deal_experiment(params: &Params, results: &Results, draw: u64) -> Experiment 
         })
         .collect();
     let redraws = params.mulligan.as_ref().map(|m| m.redraws);
+    let cases: Vec<&Case> = results.cases.iter().filter(|c| c.draw == draw).collect();
     let mut events = Vec::new();
-    for case in results.cases.iter().filter(|c| c.draw == draw) {
+    for case in &cases {
         events.push(Event::new(case.question.clone(), case.probability.clone()));
     }
     if redraws.is_some() {
-        for case in results.cases.iter().filter(|c| c.draw == draw) {
+        for case in &cases {
             let kept = case.with_mulligans.clone().unwrap_or_else(Exact::zero);
             events.push(Event::new(format!("{}, kept hand", case.question), kept));
         }
@@ -567,31 +561,23 @@ fn deal_experiment(params: &Params, results: &Results, draw: u64) -> Experiment 
         }
     }
     let count = questions.len();
-    let group_count = groups.len();
-    let attempts = redraws.unwrap_or(0) + 1;
+    let hands = 1.0 + redraws.map_or(0.0, |r| expected_redraws(&cases, r));
     Experiment {
-        label: format!("{draw} cards from {}", params.deck.cards),
+        label: format!("{draw} cards from {cards}"),
         events,
         means: Vec::new(),
-        steps_per_trial: (draw * attempts) as f64,
+        steps_per_trial: draw as f64 * (copies.len() as f64 + 1.0) * hands,
         trial: Box::new(move |sampler, trial| {
-            let mut deck = layout.clone();
-            let first = deal(sampler, &mut deck, draw, group_count);
+            let first = deal(sampler, &copies, cards, draw);
             for (q, needs) in questions.iter().enumerate() {
                 if meets(&first, needs) {
                     trial.hit(q);
                 }
             }
-            if redraws.is_some() {
+            if let Some(redraws) = redraws {
                 for (q, needs) in questions.iter().enumerate() {
-                    let kept = (0..attempts).any(|attempt| {
-                        let held = if attempt == 0 {
-                            first.clone()
-                        } else {
-                            deal(sampler, &mut deck, draw, group_count)
-                        };
-                        meets(&held, needs)
-                    });
+                    let kept = meets(&first, needs)
+                        || (0..redraws).any(|_| meets(&deal(sampler, &copies, cards, draw), needs));
                     if kept {
                         trial.hit(count + q);
                     }
@@ -604,16 +590,40 @@ fn deal_experiment(params: &Params, results: &Results, draw: u64) -> Experiment 
     }
 }
 
-/// Shuffle the whole deck back and deal the top `draw` cards: the copies
-/// of each of `groups` groups in the hand.
-fn deal(sampler: &mut Sampler, deck: &mut [Option<usize>], draw: u64, groups: usize) -> Vec<u64> {
-    let mut held = vec![0u64; groups];
-    let cards = deck.len() as u64;
-    for i in 0..draw {
-        let j = i + sampler.below(cards - i);
-        deck.swap(i as usize, j as usize);
-        if let Some(g) = deck[i as usize] {
-            held[g] += 1;
+/// Fresh hands a trial deals on average beyond the first, over every
+/// question: a question met with chance p is dealt again until met, so
+/// (1 - p) / p more hands, but never more than `redraws` (all of them
+/// when no hand can meet it).
+fn expected_redraws(cases: &[&Case], redraws: u64) -> f64 {
+    let redraws = redraws as f64;
+    cases
+        .iter()
+        .map(|case| {
+            let p = crate::engine::to_f64(&case.probability);
+            if p > 0.0 {
+                ((1.0 - p) / p).min(redraws)
+            } else {
+                redraws
+            }
+        })
+        .sum()
+}
+
+/// Deal `draw` cards from a shuffled deck of `cards` holding `copies` of
+/// each group (the rest other cards): each card dealt is any card left
+/// with equal chance, so it belongs to a group with chance copies left /
+/// cards left. The copies of each group in the hand.
+fn deal(sampler: &mut Sampler, copies: &[u64], cards: u64, draw: u64) -> Vec<u64> {
+    let mut held = vec![0u64; copies.len()];
+    for dealt in 0..draw {
+        let mut card = sampler.below(cards - dealt);
+        for (g, &k) in copies.iter().enumerate() {
+            let left = k - held[g];
+            if card < left {
+                held[g] += 1;
+                break;
+            }
+            card -= left;
         }
     }
     held
@@ -853,6 +863,21 @@ mod tests {
             (huge - (7.0 * 1e12f64.log2() - 5040f64.log2())).abs() < 1.5,
             "{huge}"
         );
+    }
+
+    #[test]
+    fn a_deck_of_a_trillion_cards_deals_without_laying_it_out() {
+        let p = params(
+            "deck: {cards: 1000000000000, groups: {a: 300000000000, b: 1}}\ndraws: 4\n\
+             want: {one-a: {a: 1}}\nmulligan: {redraws: 2}",
+        );
+        let r = Deck::analyse(&p, &Progress::hidden());
+        let simulation = Deck::simulation(&p, &r);
+        // One question, its kept hand, copies of a (0..=4) and of b (0..=1).
+        let figures = crate::analyses::simulate::assert_agrees(&simulation, 20_000);
+        assert_eq!(figures, 1 + 1 + 5 + 2);
+        let steps = simulation.experiments[0].steps_per_trial;
+        assert!(steps < 100.0, "{steps}");
     }
 
     #[test]
