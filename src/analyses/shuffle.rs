@@ -257,7 +257,7 @@ fn riffle_experiment(cards: u64, riffles: u64, eulerian: &[BigUint]) -> Experime
             .map(|(s, p)| Event::new(format!("{s} rising sequences"), p))
             .collect(),
         means: Vec::new(),
-        steps_per_trial: (2 * riffles * cards) as f64,
+        steps_per_trial: 2.0 * riffles as f64 * cards as f64,
         trial: Box::new(move |sampler, trial| {
             let mut pile: Vec<u64> = (0..cards).collect();
             for _ in 0..riffles {
