@@ -112,6 +112,11 @@ impl Cache {
         Cache { dir: None }
     }
 
+    /// Whether entries are read and written (false for [`Cache::disabled`]).
+    pub fn is_enabled(&self) -> bool {
+        self.dir.is_some()
+    }
+
     /// The folder, when enabled.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()

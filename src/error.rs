@@ -91,16 +91,6 @@ impl Error {
         }
     }
 
-    /// The error for a caught panic, with its message where it has one.
-    pub(crate) fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
-        Error::Internal(message)
-    }
-
     /// One error from a list, or `Many` when there are several.
     pub(crate) fn from_list(mut errors: Vec<Error>) -> Option<Error> {
         match errors.len() {

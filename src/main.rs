@@ -156,6 +156,18 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
+    /// serve's child for one playground roll (not for users): the status
+    /// code on the first line of standard output, then the body.
+    #[command(name = "__serve-roll", hide = true)]
+    ServeRoll {
+        /// The playground's query (`roll=2d6&depth=3`).
+        query: String,
+        /// Answer with the scenario's YAML instead of a page.
+        #[arg(long)]
+        yaml: bool,
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
+    },
     /// Replay every scenario by seeded simulation and compare each exact
     /// figure with its simulated value; exit 1 if one strays too far.
     Verify {
@@ -231,6 +243,17 @@ fn main() -> ExitCode {
             |o| o,
             |p| pdf(&p, &output, force, (all, lang.as_deref()), ui),
         ),
+        Command::ServeRoll {
+            query,
+            yaml,
+            budget,
+        } => {
+            let mut out = std::io::stdout().lock();
+            match fairdice::serve::answer_roll(&query, yaml, &Budget::new(budget), &mut out) {
+                Ok(()) => Exit::Success,
+                Err(err) => failed(&Error::Usage(format!("cannot write the answer: {err}")), ui),
+            }
+        }
         Command::Roll {
             expressions,
             json,

@@ -13,10 +13,16 @@
 //! redirects only to its own paths, and bounds each request's size and
 //! time and the number of connections.
 
+mod isolated;
+mod roll;
+
+pub use roll::answer_roll;
+use roll::roll_in_child;
+
 use crate::analyses::Budget;
-use crate::build::{self, Project};
+use crate::build::Project;
 use crate::error::{Error, Result};
-use crate::ui::{self, Ui};
+use crate::ui::Ui;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -109,29 +115,67 @@ impl Server {
     }
 }
 
-/// Build, and record the outcome for the pages and the terminal.
+/// Build in a child process (see [`isolated`]), and record the outcome
+/// for the pages and the terminal: whatever the build does (a panic, an
+/// allocation the system refuses, the watchdog stopping it), the server
+/// goes on serving the last good site.
 fn rebuild(project: &Project, status: &Mutex<Status>, ui: Ui) {
-    let result = guarded(|| build::build(project));
+    let budget = project.budget;
+    // The build's own watchdog stops it at its budget; the wall clock is
+    // the guard for what it does not time.
+    let time = Duration::from_secs_f64(budget.build_seconds() * 5.0);
+    let finished = isolated::run(&build_args(project), &budget, time);
     let mut status = status.lock().unwrap_or_else(|e| e.into_inner());
-    match result {
-        Ok(summary) => {
-            ui.summary("built", &project.out, &summary);
+    match finished {
+        Ok(done) if done.code == Some(0) => {
+            if !ui.quiet {
+                eprint!("{}", String::from_utf8_lossy(&done.stderr));
+            }
             status.version += 1;
             status.error = None;
         }
-        Err(err) => {
-            ui.error(&err);
+        outcome => {
+            let message = match outcome {
+                Ok(done) => error_text(&done),
+                Err(err) => format!("cannot start the build: {err}"),
+            };
+            ui.error(&Error::Usage(message.clone()));
             ui.note("the last good site is still served");
-            status.error = Some(ui::error_lines(&err).join("\n"));
+            status.error = Some(message);
         }
     }
 }
 
-/// Run `work`, turning a panic into an error: a panic is a bug, but it
-/// must not end the watch loop, so the next save still rebuilds.
-fn guarded<T>(work: impl FnOnce() -> crate::error::Result<T>) -> crate::error::Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-        .unwrap_or_else(|panic| Err(crate::error::Error::from_panic(panic.as_ref())))
+/// The command line of a build of `project`, as `fairdice build` reads it.
+fn build_args(project: &Project) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = vec![
+        "build".into(),
+        "--root".into(),
+        project.root.clone().into(),
+        "--out".into(),
+        project.out.clone().into(),
+        "--budget".into(),
+        project.budget.factor.to_string().into(),
+    ];
+    if !project.cache.is_enabled() {
+        args.push("--no-cache".into());
+    }
+    args
+}
+
+/// A failed child's errors without their `error: ` labels, or what ended
+/// it when it said nothing.
+fn error_text(done: &isolated::Finished) -> String {
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("error: "))
+        .collect();
+    if errors.is_empty() || done.stopped.is_some() {
+        done.failure()
+    } else {
+        errors.join("\n")
+    }
 }
 
 /// Files the watcher follows: path to (modified time, length).
@@ -592,7 +636,7 @@ fn respond(target: &str, site: &Site) -> Response {
         ROLL_PATH | ROLL_YAML_PATH => {
             let query = target.split('#').next().unwrap_or("");
             let query = query.split_once('?').map_or("", |(_, q)| q);
-            return playground_roll(query, path == ROLL_YAML_PATH, &site.budget);
+            return roll_in_child(query, path == ROLL_YAML_PATH, &site.budget);
         }
         _ => {}
     }
@@ -645,57 +689,6 @@ fn html(code: u16, body: Vec<u8>) -> Response {
         content_type: "text/html; charset=utf-8",
         location: None,
         body,
-    }
-}
-
-/// The rolls of a playground query, checked and priced as a build would,
-/// as a report page (or the scenario's YAML); a refused expression
-/// answers 422 with the build's message. Each request runs on its own
-/// connection thread, so a long roll never holds up other requests.
-fn playground_roll(query: &str, yaml: bool, budget: &Budget) -> Response {
-    let mut expressions = Vec::new();
-    let mut depth = None;
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let Some(value) = percent_decode(&value.replace('+', " ")) else {
-            return Response::text(400, "malformed query");
-        };
-        match key {
-            "roll" => expressions.push(value),
-            "depth" => match value.parse() {
-                Ok(n) => depth = Some(n),
-                Err(_) => {
-                    return Response::text(422, "depth: expected a whole number from 0 to 20")
-                }
-            },
-            _ => {}
-        }
-    }
-    let prepared = crate::roll_command::prepare(&expressions, depth, budget);
-    let page = prepared.and_then(|params| {
-        if yaml {
-            Ok(crate::roll_command::scenario_yaml(&params).into_bytes())
-        } else {
-            crate::roll_command::report(&params, budget, &crate::progress::Progress::hidden())
-                .map(String::into_bytes)
-        }
-    });
-    match (page, yaml) {
-        (Ok(body), true) => Response {
-            body,
-            ..Response::text(200, "")
-        },
-        (Ok(body), false) => html(200, body),
-        (Err(message), true) => Response::text(422, &message),
-        (Err(message), false) => html(
-            422,
-            format!(
-                "<!DOCTYPE html><html lang=\"en\"><meta charset=\"utf-8\"><title>Cannot roll</title>\
-                 <p role=\"alert\" style=\"font: 16px system-ui, sans-serif; color: #b00020\">{}</p></html>",
-                crate::html::escape(&message)
-            )
-            .into_bytes(),
-        ),
     }
 }
 
@@ -816,19 +809,6 @@ fn with_reload_script(html: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_panicking_build_becomes_an_error_and_the_next_one_runs() {
-        let failed = guarded::<()>(|| panic!("attempt to add with overflow"));
-        let message = failed.unwrap_err().to_string();
-        assert_eq!(
-            message,
-            "internal error (please report it): attempt to add with overflow"
-        );
-        let owned = guarded::<()>(|| panic!("{} rolls", 4));
-        assert!(owned.unwrap_err().to_string().ends_with("4 rolls"));
-        assert_eq!(guarded(|| Ok(7)).unwrap(), 7);
-    }
 
     #[test]
     fn url_paths_stay_inside_the_site() {

@@ -5,7 +5,7 @@
 //! so nothing normalises them on the way.
 
 use crate::common::fixture;
-use crate::serve::{start, wait_for, Serving};
+use crate::serve::{start, start_with, status, wait_for, Serving};
 use fairdice::serve::{MAX_CONNECTIONS, VERSION_PATH};
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -307,4 +307,47 @@ fn connection_floods_are_turned_away() {
     }
     drop(held);
     wait_for("a free place", || code(&get(&addr, "/", "")) == 200);
+}
+
+/// Issue 39: nothing a request or a saved file does takes the server down.
+/// A rebuild that the watchdog stops (a template that never ends) and a
+/// roll the engine once panicked on each run in a child process; the
+/// server answers on, shows the error, and rebuilds on the next save.
+#[test]
+fn a_build_or_roll_that_stops_its_process_leaves_the_server_serving() {
+    let dir = fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHi.\n"),
+        (
+            "content/s.yaml",
+            "title: S\nkind: sum-mod\ndice: d6\ntargets: [2]\n",
+        ),
+    ]);
+    let root = dir.path();
+    let (_serving, addr) = start_with(root, &["--budget", "0.1"]);
+    let (code, body) = crate::serve::get(&addr, "/__fairdice/roll?roll=d6!kh0");
+    assert_eq!(code, 422, "{body}");
+    assert!(body.contains("keeps no dice"), "{body}");
+    let (code, body) = crate::serve::get(&addr, "/__fairdice/roll.yaml?roll=2d6");
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("2d6"), "{body}");
+    // A template that loops for ever: the build's watchdog stops the
+    // build's process, which is no longer the server's.
+    let forever = "{% for i in range(end=100000) %}{% for j in range(end=100000) %}\
+                   {% if i == j %}.{% endif %}{% endfor %}{% endfor %}";
+    let template = root.join("templates/page.html");
+    let original = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(
+        &template,
+        original.replacen("{{", &format!("{forever}{{{{"), 1),
+    )
+    .unwrap();
+    wait_for("the stopped build", || status(&addr)["error"].is_string());
+    let error = status(&addr)["error"].as_str().unwrap().to_string();
+    assert!(
+        error.contains("took more than 1 s and was stopped"),
+        "{error}"
+    );
+    assert_eq!(crate::serve::get(&addr, "/index.html").0, 200);
+    std::fs::write(&template, original).unwrap();
+    wait_for("the next build", || status(&addr)["error"].is_null());
 }

@@ -19,8 +19,14 @@ impl Drop for Serving {
 }
 
 pub(crate) fn start(root: &std::path::Path) -> (Serving, String) {
+    start_with(root, &[])
+}
+
+/// [`start`] with more arguments for `serve`.
+pub(crate) fn start_with(root: &std::path::Path, more: &[&str]) -> (Serving, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairdice"))
         .args(["serve", "--port", "0", "--quiet"])
+        .args(more)
         .current_dir(root)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -57,7 +63,7 @@ pub(crate) fn get(addr: &str, path: &str) -> (u16, String) {
     (code, body)
 }
 
-fn status(addr: &str) -> serde_json::Value {
+pub(crate) fn status(addr: &str) -> serde_json::Value {
     serde_json::from_str(&get(addr, "/__fairdice/version").1).unwrap()
 }
 
