@@ -5,6 +5,7 @@
 use super::{error_text, html, isolated, percent_decode, Response};
 use crate::analyses::Budget;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The rolls of a playground query, checked and priced as a build would,
@@ -89,9 +90,41 @@ pub fn answer_roll(
     out.flush()
 }
 
+/// Rolls computed at once: each child may use a scenario's whole budget,
+/// so more than two would let a few requests take the machine's memory
+/// (four took `serve` to 3.65 GB when rolls ran in its own process).
+pub const MAX_ROLLS_AT_ONCE: usize = 2;
+
+/// Rolls being computed now.
+static ROLLING: AtomicUsize = AtomicUsize::new(0);
+
+/// A place among the rolls computed at once, given back when dropped.
+struct Turn;
+
+impl Turn {
+    fn take() -> Option<Turn> {
+        ROLLING
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < MAX_ROLLS_AT_ONCE).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Turn)
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        ROLLING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// A playground roll computed by a child process of this program (see
-/// [`isolated`]), so no roll can stop the server.
+/// [`isolated`]), so no roll can stop the server; past
+/// [`MAX_ROLLS_AT_ONCE`], answered 503.
 pub(super) fn roll_in_child(query: &str, yaml: bool, budget: &Budget) -> Response {
+    let Some(_turn) = Turn::take() else {
+        return Response::text(503, "other rolls are being computed: try again in a moment");
+    };
     let mut args: Vec<std::ffi::OsString> = vec![
         "__serve-roll".into(),
         "--budget".into(),
@@ -121,5 +154,25 @@ pub(super) fn roll_in_child(query: &str, yaml: bool, budget: &Budget) -> Respons
         Some((code @ (200 | 422), body)) => roll_response(code, body, yaml),
         Some((code, body)) => Response::text(code, &String::from_utf8_lossy(&body)),
         None => cannot_roll(&error_text(&done), yaml),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_more_than_two_rolls_are_computed_at_once() {
+        let first = Turn::take().expect("a first turn");
+        let second = Turn::take().expect("a second turn");
+        assert!(Turn::take().is_none());
+        assert_eq!(
+            roll_in_child("roll=d6", false, &Budget::default()).code,
+            503
+        );
+        drop(first);
+        let third = Turn::take().expect("a turn given back");
+        drop((second, third));
+        assert_eq!(ROLLING.load(Ordering::SeqCst), 0);
     }
 }
