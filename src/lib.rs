@@ -20,6 +20,7 @@ pub mod hash;
 pub(crate) mod history;
 pub mod html;
 pub mod init;
+pub(crate) mod isolated;
 pub mod kinds;
 pub mod layout;
 pub mod limits;

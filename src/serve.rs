@@ -13,7 +13,6 @@
 //! redirects only to its own paths, and bounds each request's size and
 //! time and the number of connections.
 
-mod isolated;
 mod roll;
 
 pub use roll::answer_roll;
@@ -22,6 +21,7 @@ use roll::roll_in_child;
 use crate::analyses::Budget;
 use crate::build::Project;
 use crate::error::{Error, Result};
+use crate::isolated;
 use crate::ui::Ui;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};

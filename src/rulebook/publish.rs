@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// Record release `version` of the rules, effective `effective`
 /// (`YYYY-MM-DD`), as `content/releases/VERSION.json`. The site must build
@@ -187,6 +188,7 @@ pub fn pdf(project: &Project, (all, lang): (bool, Option<&str>)) -> Result<Vec<u
         ));
     };
     let html = String::from_utf8_lossy(html).into_owned();
+    let deadline = Instant::now() + admit_print(name, html.len(), &project.budget)?;
     let folder = Scratch::new()?;
     let site = folder.path().join("site");
     for (path, bytes) in &built.files {
@@ -200,7 +202,7 @@ pub fn pdf(project: &Project, (all, lang): (bool, Option<&str>)) -> Result<Vec<u
     let write = |text: String| std::fs::write(&page, text).map_err(|e| Error::io(&page, e));
     let (marked, anchors) = with_marks(&html, None);
     write(marked)?;
-    let first = print(&browser, folder.path(), &page)?;
+    let first = print(&browser, folder.path(), &page, deadline)?;
     let marks = page_starts(&reader, folder.path(), &first)?;
     let lost = (0..anchors.len()).find(|i| !marks.contains_key(i));
     if let Some(lost) = lost {
@@ -218,7 +220,39 @@ pub fn pdf(project: &Project, (all, lang): (bool, Option<&str>)) -> Result<Vec<u
         .filter_map(|(i, anchor)| marks.get(&i).map(|&page| (anchor, page)))
         .collect();
     write(with_marks(&html, Some(&starts)).0)?;
-    print(&browser, folder.path(), &page)
+    print(&browser, folder.path(), &page, deadline)
+}
+
+/// Seconds the browser is estimated to take for the two prints of a print
+/// page of `bytes`: this project's own `pdf --all`, a 7.1 MB page, took
+/// 53 s for both (about 3.7 s a megabyte each, on top of its start).
+fn print_seconds(bytes: usize) -> f64 {
+    2.0 * (2.0 + 4e-6 * bytes as f64)
+}
+
+/// The time the two prints of `name` may take: a whole build's time
+/// ([`crate::limits::Budget::build_seconds`]); a page estimated to take
+/// longer is refused before the browser starts.
+fn admit_print(name: &str, bytes: usize, budget: &crate::limits::Budget) -> Result<Duration> {
+    let allowed = budget.build_seconds();
+    let estimate = print_seconds(bytes);
+    if estimate > allowed {
+        let flag = crate::limits::Budget::advice(budget.factor * estimate / allowed)
+            .map_or("split the site".to_string(), |flag| {
+                format!("raise the budget with {flag}")
+            });
+        return Err(Error::file(
+            name,
+            format!(
+                "printing this page of {} is estimated to take about {:.0} s, over the \
+                 budget of {:.0} s: print the rule book alone (without --all), or {flag}",
+                crate::limits::megabytes(bytes as f64),
+                estimate,
+                allowed
+            ),
+        ));
+    }
+    Ok(Duration::from_secs_f64(allowed))
 }
 
 /// `lang` as the site file declares it among its translations (compared
@@ -270,10 +304,11 @@ fn find_tool(name: &str, package: &str) -> Result<PathBuf> {
 
 /// Print `page` to a PDF with headless Chromium, with bookmarks made from
 /// its headings; returns the PDF's bytes.
-fn print(browser: &Path, folder: &Path, page: &Path) -> Result<Vec<u8>> {
+fn print(browser: &Path, folder: &Path, page: &Path, deadline: Instant) -> Result<Vec<u8>> {
     let written = folder.join("out.pdf");
     let _ = std::fs::remove_file(&written);
-    let output = Command::new(browser)
+    let mut command = Command::new(browser);
+    command
         .args([
             "--headless",
             "--no-sandbox",
@@ -291,9 +326,19 @@ fn print(browser: &Path, folder: &Path, page: &Path) -> Result<Vec<u8>> {
             folder.join("profile").display()
         ))
         .arg(format!("--print-to-pdf={}", written.display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .map_err(|e| Error::io(browser, e))?;
+        .arg(format!("file://{}", page.display()));
+    let time = deadline.saturating_duration_since(Instant::now());
+    let output = crate::isolated::run_command(command, time).map_err(|e| Error::io(browser, e))?;
+    if output.stopped.is_some() {
+        return Err(Error::file(
+            browser.display(),
+            format!(
+                "printing took more than {:.0} s and was stopped: print the rule book \
+                 alone (without --all), or raise the budget with --budget",
+                time.as_secs_f64()
+            ),
+        ));
+    }
     let pdf = std::fs::read(&written)
         .ok()
         .filter(|b| b.starts_with(b"%PDF"));
@@ -301,8 +346,8 @@ fn print(browser: &Path, folder: &Path, page: &Path) -> Result<Vec<u8>> {
         Error::file(
             browser.display(),
             format!(
-                "did not print a PDF (exit {}): {}",
-                output.status,
+                "did not print a PDF (exit {:?}): {}",
+                output.code,
                 String::from_utf8_lossy(&output.stderr)
                     .lines()
                     .rev()
@@ -412,6 +457,25 @@ fn pages_of_marks(text: &str) -> BTreeMap<usize, usize> {
 
 #[cfg(test)]
 mod tests {
+    /// Issue 39: the print is priced before the browser starts: the
+    /// project's own 7.1 MB page fits the default budget (it took 53 s),
+    /// a page five times larger does not, and `--budget` lets it through.
+    #[test]
+    fn a_print_is_priced_before_the_browser_starts() {
+        use crate::limits::Budget;
+        let own = admit_print("print.html", 7_100_000, &Budget::default()).unwrap();
+        assert_eq!(own, Duration::from_secs(120));
+        let err = admit_print("print.html", 36_000_000, &Budget::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("print.html: printing this page of 36 MB is estimated to take about 292 s, over the budget of 120 s"),
+            "{err}"
+        );
+        assert!(err.ends_with("raise the budget with `--budget 3`"), "{err}");
+        assert!(admit_print("print.html", 36_000_000, &Budget::new(3.0)).is_ok());
+    }
+
     use super::*;
 
     #[test]

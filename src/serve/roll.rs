@@ -1,9 +1,10 @@
 //! The playground's rolls: each computed in a child process of this
-//! program (see [`super::isolated`]), so that no roll can stop the server,
+//! program (see [`crate::isolated`]), so that no roll can stop the server,
 //! and answered as a report page or the scenario's YAML.
 
-use super::{error_text, html, isolated, percent_decode, Response};
+use super::{error_text, html, percent_decode, Response};
 use crate::analyses::Budget;
+use crate::isolated;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;

@@ -1,9 +1,10 @@
-//! Work that can end a process runs in a child process of this program,
-//! so that `serve` outlives it: a rebuild and a playground roll may panic
-//! (a bug), be refused memory by the system (an abort no Rust code can
-//! catch), or be stopped by the watchdog (which exits the process it
-//! watches). The child gets a hard cap on its address space and a wall
-//! clock; whatever happens to it, the server reads an outcome.
+//! Work that can end a process, or run without end, runs in a child
+//! process with a wall clock (and, for this program's own children, a cap
+//! on its address space): `serve`'s rebuilds and playground rolls may
+//! panic (a bug), be refused memory by the system (an abort no Rust code
+//! can catch) or be stopped by the watchdog (which exits the process it
+//! watches), and the browser that prints the PDF may take minutes on a
+//! large site. Whatever happens to the child, the caller reads an outcome.
 
 use crate::analyses::Budget;
 use std::ffi::OsString;
@@ -58,17 +59,21 @@ fn address_space(budget: &Budget) -> u64 {
 }
 
 /// Run this program with `args` under `budget`'s memory cap, for at most
-/// `time`; its output is read while it runs (so a full pipe never blocks
-/// it) and it is killed at the deadline.
+/// `time`.
 pub(crate) fn run(args: &[OsString], budget: &Budget, time: Duration) -> std::io::Result<Finished> {
-    let program = std::env::current_exe()?;
-    let mut command = Command::new(program);
+    let mut command = Command::new(std::env::current_exe()?);
+    command.args(args);
+    cap_memory(&mut command, address_space(budget));
+    run_command(command, time)
+}
+
+/// Run `command` for at most `time`: its output is read while it runs (so
+/// a full pipe never blocks it) and it is killed at the deadline.
+pub(crate) fn run_command(mut command: Command, time: Duration) -> std::io::Result<Finished> {
     command
-        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    cap_memory(&mut command, address_space(budget));
     let mut child = command.spawn()?;
     let read = |stream: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
