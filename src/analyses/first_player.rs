@@ -25,6 +25,11 @@ pub(crate) struct FirstPlayer;
 /// the test profile (40 players with 10d20 took about 8 s).
 const UNITS_PER_SECOND: f64 = 3.3e5;
 
+/// Seconds per player^3 per squared bit of one player's outcomes, for long
+/// numbers (see [`Params::estimated_seconds`]): 4.8e-9 measured with
+/// reroll-tied, the costlier rule, rounded up.
+const SECONDS_PER_SQUARED_BIT: f64 = 5e-9;
+
 /// How many rounds `rounds_more_than` covers.
 pub(crate) const ROUNDS_SHOWN: u64 = 5;
 
@@ -278,16 +283,21 @@ pub struct Params {
 
 impl Params {
     /// The fractions of a chain grow with the players and the bits of one
-    /// player's outcomes; measured, the time follows p^3 times those bits.
+    /// player's outcomes; measured, the time follows p^3 times those bits,
+    /// and once the numbers are long, p^3 times their square (each product
+    /// is reduced by a gcd): 12 players with 400d6 took 8.8 s (reroll-tied)
+    /// and 1.9 s (reroll-all), with 800d6 four times as long; 1000d6 with
+    /// both rules, priced 27 s by the linear rule alone, took 97.7 s.
     fn estimated_seconds(&self) -> f64 {
-        let mut units = 0.0;
+        let mut seconds = 0.0;
         for dice in &self.dice {
-            let bits_per_player = dice.count as f64 * (dice.sides as f64).log2();
+            let bits = dice.bits();
+            let per_cube = (bits / UNITS_PER_SECOND).max(SECONDS_PER_SQUARED_BIT * bits * bits);
             for &p in self.players.values() {
-                units += (p as f64).powi(3) * bits_per_player * self.ties.len() as f64;
+                seconds += (p as f64).powi(3) * per_cube * self.ties.len() as f64;
             }
         }
-        units / UNITS_PER_SECOND
+        seconds
     }
 
     /// Every (players, dice, tie rule), players first.
@@ -514,6 +524,20 @@ mod tests {
             crate::analyses::simulate::assert_agrees(&simulation, 20_000),
             2 * 2 * (2 + 7) + 2 * 2 * (4 + 7)
         );
+    }
+
+    /// Issue 39, item 6: long numbers are priced by their square (12
+    /// players with 1000d6 and both rules took 97.7 s, priced 27 s); the
+    /// profile the linear rule was measured on keeps its price.
+    #[test]
+    fn long_chains_are_priced_by_the_square_of_their_bits() {
+        let seconds = |yaml: &str| params(yaml).estimated_seconds();
+        let both = seconds("players: 12\ndice: 1000d6\nties: [reroll-all, reroll-tied]");
+        assert!((90.0..300.0).contains(&both), "{both}");
+        let tied = seconds("players: 12\ndice: 400d6\nties: reroll-tied");
+        assert!((8.0..20.0).contains(&tied), "{tied}");
+        let profile = seconds("players: 40\ndice: 10d20\nties: reroll-all");
+        assert!((profile - 64000.0 * 10.0 * 20f64.log2() / 3.3e5).abs() < 1e-9);
     }
 
     fn params(yaml: &str) -> Params {

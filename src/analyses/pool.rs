@@ -17,6 +17,14 @@ pub struct IdenticalDice {
     pub sides: u64,
 }
 
+impl IdenticalDice {
+    /// log2 of the outcome count, sides^count: the size of the numbers
+    /// exact arithmetic on these dice carries.
+    pub fn bits(&self) -> f64 {
+        self.count as f64 * (self.sides as f64).log2()
+    }
+}
+
 impl fmt::Display for IdenticalDice {
     /// `2d6`, the count written even for one die.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
