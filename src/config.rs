@@ -347,6 +347,11 @@ fn language_names<'de, D: Deserializer<'de>>(
     d.deserialize_map(Map)
 }
 
+/// The most translations a site may declare: enough for every official
+/// language of the European Union (24) and then some; a site grows by a
+/// copy of itself for each.
+pub const MAX_TRANSLATIONS: usize = 40;
+
 /// A language code not among those already listed, checked while it is
 /// read so that an error is located at the key written twice.
 struct NewLanguage<'a>(&'a std::collections::BTreeMap<Language, String>);
@@ -364,6 +369,13 @@ impl<'de> de::Visitor<'de> for NewLanguage<'_> {
         f.write_str("a language tag")
     }
     fn visit_str<E: de::Error>(self, text: &str) -> std::result::Result<Language, E> {
+        if self.0.len() >= MAX_TRANSLATIONS {
+            return Err(E::custom(format!(
+                "a site has at most {MAX_TRANSLATIONS} translations (each is a copy of every \
+                 page: 200 made a 136 MB site): list fewer, or publish the others as sites \
+                 of their own"
+            )));
+        }
         let code = Language::parse(text).map_err(E::custom)?;
         match self.0.keys().find(|listed| listed.is(text)) {
             Some(listed) => Err(E::custom(format!(
@@ -510,6 +522,21 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn translations_are_bounded() {
+        let listed = |n: usize| {
+            let mut text = String::from("translations:\n");
+            for i in 0..n {
+                text.push_str(&format!("  fr-x{i}: L{i}\n"));
+            }
+            text
+        };
+        assert!(parse(&listed(MAX_TRANSLATIONS)).is_ok());
+        let (line, column, message) = error(&listed(MAX_TRANSLATIONS + 1));
+        assert_eq!((line, column), (MAX_TRANSLATIONS + 2, 3), "{message}");
+        assert!(message.contains("at most 40 translations"), "{message}");
     }
 
     #[test]
