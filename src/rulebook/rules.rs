@@ -39,6 +39,11 @@ impl Placed {
     }
 }
 
+/// The most numbered rules a site may have: Magic: The Gathering's
+/// comprehensive rules, among the longest rule books, number about 3,000
+/// rules and 6,000 subrules.
+pub(crate) const MAX_RULES: usize = 20_000;
+
 /// Every rule of the site, in reading order.
 #[derive(Debug, Default)]
 pub(crate) struct Book {
@@ -54,6 +59,8 @@ pub(crate) struct Book {
     /// may be one of its rules: not an error of its own (the page's error
     /// is reported), so a build lists no follow-on errors.
     incomplete: bool,
+    /// [`MAX_RULES`] were reached: later rules are dropped, unreported.
+    full: bool,
 }
 
 impl Book {
@@ -186,6 +193,26 @@ impl Book {
     }
 
     fn add(&mut self, rule: Rule, page: &Page, errors: &mut Vec<Error>) {
+        if self.rules.len() >= MAX_RULES {
+            if self.full {
+                return;
+            }
+            // Said once, at the first rule past the limit.
+            self.full = true;
+            self.incomplete = true;
+            errors.push(Error::Source {
+                file: crate::paths::content_file(&page.source),
+                line: rule.line,
+                column: rule.column,
+                message: format!(
+                    "a rule book has at most {MAX_RULES} numbered rules (each gets an anchor, \
+                     a history and a place in the search: 2 MB of list items made a 67 MB \
+                     site): number fewer items, or move some into a section without \
+                     `numbered: true`"
+                ),
+            });
+            return;
+        }
         if let Some(&first) = self.by_key.get(&rule.key) {
             let first = &self.rules[first];
             let how = |r: &Rule| if r.explicit { "" } else { " (derived)" };

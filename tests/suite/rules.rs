@@ -928,3 +928,25 @@ fn releases_compare_figures_by_their_exact_values() {
          <td>Total variation distance</td><td>0.5</td><td>0</td></tr>\n"
     );
 }
+
+/// Issue 39: a rule book is bounded; the first rule past the limit is
+/// named, and the site is left as it was.
+#[test]
+fn a_rule_book_past_its_limit_is_refused_at_the_first_rule_over() {
+    let dir = rules_site();
+    let mut many = String::from("---\ntitle: Many\nweight: 3\n---\n");
+    for i in 0..20_000 {
+        many.push_str(&format!("- item {i}\n"));
+    }
+    write(dir.path(), "content/rules/many.md", &many);
+    let run = fairdice(&["build"], dir.path());
+    let stderr = run.stderr_text();
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("content/rules/many.md:")
+            && stderr.contains("a rule book has at most 20000 numbered rules"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("at most 20000").count(), 1, "{stderr}");
+    assert!(!dir.path().join("site").exists());
+}
