@@ -335,6 +335,9 @@ fn simulate(sources: &[&str], simulations: &[Simulation], options: &Options) -> 
             .map(|&(s, e, block)| {
                 let experiment = &experiments(&simulations[s])[e];
                 let name = format!("{}#{e}", sources[s]);
+                // Priced by `admit`, and stopped at a scenario's time
+                // whatever that price said.
+                let _phase = limits::compute(format!("simulating {name}"));
                 let tally = experiment.run_block(options.trials, block, options.seed, &name);
                 bar.inc(1);
                 tally
