@@ -6,7 +6,7 @@
 //! watches), and the browser that prints the PDF may take minutes on a
 //! large site. Whatever happens to the child, the caller reads an outcome.
 
-use crate::analyses::Budget;
+use crate::limits::Budget;
 use std::ffi::OsString;
 use std::io::Read;
 use std::process::{Command, Stdio};

@@ -42,7 +42,7 @@ impl Placed {
 /// The most numbered rules a site may have: Magic: The Gathering's
 /// comprehensive rules, among the longest rule books, number about 3,000
 /// rules and 6,000 subrules.
-pub(crate) const MAX_RULES: usize = 20_000;
+pub(crate) const MAX_RULES: usize = 50_000;
 
 /// Every rule of the site, in reading order.
 #[derive(Debug, Default)]

@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "limits",
             "printable",
             "flow",
+            "isolated",
         ],
     ),
     ("analyses", &["analyses"]),

@@ -6,14 +6,12 @@
 //! in `f64`, 2^53 + 1 rounds back to 2^53 and a value past the limit
 //! would pass.
 
-use super::rules::{counts_something, explodes_sometimes, keeps_some, some_face_meets, Faces};
+use super::rules::{
+    counts_something, explodes_sometimes, keeps_some, some_face_meets, Faces, MAX_VALUE,
+};
 use super::{BinaryOp, Explosion, Expr, Function, KeepRule, LangError, Node, Pool, Span};
 use crate::engine::pool::MAX_SORTED_FACES;
 use crate::engine::window_is_cheaper;
-
-/// Values beyond this cannot be computed (they must stay exact in `i64`
-/// sums and products, and in the `f64` of charts).
-pub(crate) const MAX_VALUE: i128 = 1 << 53;
 
 /// The most dice a rolled number of dice (`(1d4)d6`) may reach: each
 /// count is computed in turn.

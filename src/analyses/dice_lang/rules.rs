@@ -4,9 +4,12 @@
 //! a keep keeps at least one die. [`super::check`] applies them while it
 //! prices, from [`Faces`], what is known of a die before any work.
 
-use super::check::MAX_VALUE;
 use super::{Die, LangError, Modifier, Pool, Span};
 use crate::engine::pool::Condition;
+
+/// Values beyond this cannot be computed (they must stay exact in `i64`
+/// sums and products, and in the `f64` of charts).
+pub(crate) const MAX_VALUE: i128 = 1 << 53;
 
 /// Refuses an explosion that every face the die can still show meets:
 /// each roll would explode until the depth ran out, so the result would
