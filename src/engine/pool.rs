@@ -404,13 +404,19 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
         Keep::Highest(m) | Keep::Lowest(m) => m,
     };
     assert!(kept <= count, "callers check that M <= N");
-    if kept > 0 && fits(&die.total().pow(count as u32)) {
+    if kept > 0 && count <= PROGRAM_DICE && fits(&die.total().pow(count as u32)) {
         if let Some(outcomes) = keep_program(die, count, keep, &value) {
             return outcomes;
         }
     }
     keep_by_convolution(die, count, keep, value)
 }
+
+/// The most dice [`keep_program`] takes: its table of binomials grows with
+/// the square of the dice. A die of two ways or more never fits past 188
+/// dice; a certain die (`d1`, `d{1,2}rr2`: one way) fits any number, and
+/// 2000 of them asked a gigabyte of binomials its price never counted.
+const PROGRAM_DICE: u64 = 188;
 
 /// [`keep`] faces best first, carrying only the dice placed so far (fewer
 /// than M, all kept) and their sum; once M are placed the rest are counted

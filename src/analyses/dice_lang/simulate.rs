@@ -9,6 +9,7 @@
 use super::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::analyses::simulate::Sampler;
 use crate::engine::pool::Condition;
+use std::collections::BTreeMap;
 
 /// One roll of a checked expression, with exploding dice allowed
 /// `explode_depth` extra rolls.
@@ -49,7 +50,7 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
                 let die = OneDie::new(pool);
                 let mut dice = Vec::new();
                 for _ in 0..pool.count {
-                    die.roll(explode_depth, sampler, &mut dice);
+                    die.roll(explode_depth, sampler, |v| dice.push(v));
                 }
                 dice.sort_unstable_by(|x, y| y.cmp(x));
                 dice
@@ -104,38 +105,224 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
 }
 
 /// The pool: every die rolled (rerolled, exploded), then kept or dropped
-/// by value, then counted or summed.
+/// by value, then counted or summed. Die by die: a pool without a keep
+/// or drop adds each die as it is rolled, and one with them holds only
+/// the dice its rules may keep or drop (see [`Window`]), as counts per
+/// value, so `1000000000d1` or `1000000000d6kh3` need no list of dice.
 fn roll_pool(pool: &Pool, explode_depth: u32, sampler: &mut Sampler) -> i64 {
     let die = OneDie::new(pool);
     let count = match &pool.rolled {
         Some(rolled) => roll(rolled, explode_depth, sampler) as u64,
         None => pool.count,
     };
-    let mut dice: Vec<i64> = Vec::new();
+    let score = pool.scorer();
+    let mut kept = Kept::new(&pool.keep);
     for _ in 0..count {
-        die.roll(explode_depth, sampler, &mut dice);
+        die.roll(explode_depth, sampler, |v| kept.push(v, &score));
     }
-    // Each keep or drop in turn, on the dice the last one left.
-    for keep in &pool.keep {
-        dice.sort_unstable();
-        let count = dice.len();
-        let kept = match keep.rule {
-            KeepRule::KeepHighest(m) => count - m as usize..count,
-            KeepRule::KeepLowest(m) => 0..m as usize,
-            KeepRule::DropHighest(m) => 0..count - m as usize,
-            KeepRule::DropLowest(m) => m as usize..count,
-        };
-        dice = dice[kept].to_vec();
-    }
-    let (successes, failures) = (pool.successes, pool.failures);
-    dice.iter()
-        .map(|&v| match successes {
-            Some(s) => {
-                i64::from(s.rule.holds(v)) - i64::from(failures.is_some_and(|f| f.rule.holds(v)))
+    kept.score(&score)
+}
+
+/// A pool's dice as they are rolled, holding only those its keeps and
+/// drops need: the sum of all, the lowest dropped, and the extreme ones
+/// (the highest dropped, or the window that holds the kept).
+struct Kept {
+    window: Window,
+    total: i128,
+    lowest: Extremes,
+    held: Extremes,
+}
+
+impl Kept {
+    fn new(rules: &[super::Modifier<KeepRule>]) -> Kept {
+        let window = Window::of(rules);
+        let (lowest, held) = match window {
+            Window::Drop { low, high } => (Extremes::new(low, false), Extremes::new(high, true)),
+            Window::Within { highest, size, .. } => {
+                (Extremes::new(0, false), Extremes::new(size, highest))
             }
-            None => v,
-        })
-        .sum()
+        };
+        Kept {
+            window,
+            total: 0,
+            lowest,
+            held,
+        }
+    }
+
+    fn push(&mut self, value: i64, score: &impl Fn(i64) -> i64) {
+        if let Window::Drop { .. } = self.window {
+            self.total += i128::from(score(value));
+        }
+        self.lowest.push(value);
+        self.held.push(value);
+    }
+
+    /// The kept dice counted or summed.
+    fn score(&self, score: &impl Fn(i64) -> i64) -> i64 {
+        let sum = match self.window {
+            // Every die, less the lowest and the highest dropped.
+            Window::Drop { .. } => {
+                self.total
+                    - self.lowest.score(0, u64::MAX, score)
+                    - self.held.score(0, u64::MAX, score)
+            }
+            // The dice kept among the extreme ones held, counted from the
+            // lowest of them; fewer held than the window (a pool short of
+            // dice) moves a window of the highest down.
+            Window::Within {
+                highest,
+                size,
+                start,
+                end,
+            } => {
+                let short = if highest { size - self.held.len } else { 0 };
+                self.held.score(
+                    start.saturating_sub(short),
+                    end.saturating_sub(short),
+                    score,
+                )
+            }
+        };
+        sum as i64
+    }
+}
+
+/// Which dice of a pool sorted lowest first its keeps and drops leave,
+/// whatever the number rolled (explosions add dice).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Window {
+    /// Drops alone: every die but the `low` lowest and the `high` highest.
+    Drop { low: u64, high: u64 },
+    /// From the first keep on: among the `size` highest dice (or lowest),
+    /// those at `start..end`, counted from the lowest of them.
+    Within {
+        highest: bool,
+        size: u64,
+        start: u64,
+        end: u64,
+    },
+}
+
+impl Window {
+    /// The rules in the order written, each on the dice the last one left.
+    fn of(rules: &[super::Modifier<KeepRule>]) -> Window {
+        let mut window = Window::Drop { low: 0, high: 0 };
+        for rule in rules {
+            window = match (window, rule.rule) {
+                (Window::Drop { low, high }, KeepRule::DropLowest(m)) => Window::Drop {
+                    low: low.saturating_add(m),
+                    high,
+                },
+                (Window::Drop { low, high }, KeepRule::DropHighest(m)) => Window::Drop {
+                    low,
+                    high: high.saturating_add(m),
+                },
+                // The first keep: the highest m of those left are the m
+                // below the `high` dropped; the lowest m, above `low`.
+                (Window::Drop { high, .. }, KeepRule::KeepHighest(m)) => Window::Within {
+                    highest: true,
+                    size: high.saturating_add(m),
+                    start: 0,
+                    end: m,
+                },
+                (Window::Drop { low, .. }, KeepRule::KeepLowest(m)) => Window::Within {
+                    highest: false,
+                    size: low.saturating_add(m),
+                    start: low,
+                    end: low.saturating_add(m),
+                },
+                (
+                    Window::Within {
+                        highest,
+                        size,
+                        start,
+                        end,
+                    },
+                    rule,
+                ) => {
+                    // Checked: no rule asks for more dice than are left.
+                    let m = rule.amount().min(end - start);
+                    let (start, end) = match rule {
+                        KeepRule::KeepHighest(_) => (end - m, end),
+                        KeepRule::KeepLowest(_) => (start, start + m),
+                        KeepRule::DropHighest(_) => (start, end - m),
+                        KeepRule::DropLowest(_) => (start + m, end),
+                    };
+                    Window::Within {
+                        highest,
+                        size,
+                        start,
+                        end,
+                    }
+                }
+            };
+        }
+        window
+    }
+}
+
+/// The `limit` highest (or lowest) values seen, as counts per value: at
+/// most `limit` entries, and no more than the die has values.
+struct Extremes {
+    counts: BTreeMap<i64, u64>,
+    len: u64,
+    limit: u64,
+    highest: bool,
+}
+
+impl Extremes {
+    fn new(limit: u64, highest: bool) -> Extremes {
+        Extremes {
+            counts: BTreeMap::new(),
+            len: 0,
+            limit,
+            highest,
+        }
+    }
+
+    /// One more die: held if it is among the extremes so far.
+    fn push(&mut self, value: i64) {
+        if self.limit == 0 {
+            return;
+        }
+        if self.len == self.limit {
+            // Full: the value displaces the least extreme one, if beyond it.
+            let mut least = if self.highest {
+                self.counts.first_entry()
+            } else {
+                self.counts.last_entry()
+            }
+            .expect("full, so not empty");
+            let beyond = if self.highest {
+                value > *least.key()
+            } else {
+                value < *least.key()
+            };
+            if !beyond {
+                return;
+            }
+            *least.get_mut() -= 1;
+            if *least.get() == 0 {
+                least.remove();
+            }
+            self.len -= 1;
+        }
+        *self.counts.entry(value).or_default() += 1;
+        self.len += 1;
+    }
+
+    /// The score of the dice held at `start..end`, sorted lowest first.
+    fn score(&self, start: u64, end: u64, score: &impl Fn(i64) -> i64) -> i128 {
+        let mut sum = 0i128;
+        let mut at = 0u64;
+        for (&value, &count) in &self.counts {
+            let overlap = end.min(at + count).saturating_sub(start.max(at));
+            sum += i128::from(score(value)) * i128::from(overlap);
+            at += count;
+        }
+        sum
+    }
 }
 
 /// One die of a pool with its reroll and explosion rules.
@@ -198,25 +385,28 @@ impl<'a> OneDie<'a> {
         face
     }
 
-    /// The die onto `dice`: its face, and another roll each time the last
-    /// one explodes, at most `depth` extra rolls: a new die each (`!`), or
-    /// added into this one (`!!`), one less each (`!p`).
-    fn roll(&self, depth: u32, sampler: &mut Sampler, dice: &mut Vec<i64>) {
+    /// The die, given to `die` when done: its face, and another roll each
+    /// time the last one explodes, at most `depth` extra rolls: a new die
+    /// each (`!`), or added into this one (`!!`), one less each (`!p`).
+    fn roll(&self, depth: u32, sampler: &mut Sampler, mut done: impl FnMut(i64)) {
         let mut last = self.face(sampler);
-        dice.push(last);
-        let Some(explode) = self.explode else {
-            return;
-        };
-        let mut extra = 0;
-        while extra < depth && explode.holds(last) {
-            last = self.face(sampler);
-            match self.explosion {
-                Explosion::Pool => dice.push(last),
-                Explosion::Compound => *dice.last_mut().expect("pushed") += last,
-                Explosion::Penetrate => *dice.last_mut().expect("pushed") += last - 1,
+        let mut value = last;
+        if let Some(explode) = self.explode {
+            let mut extra = 0;
+            while extra < depth && explode.holds(last) {
+                last = self.face(sampler);
+                match self.explosion {
+                    Explosion::Pool => {
+                        done(value);
+                        value = last;
+                    }
+                    Explosion::Compound => value += last,
+                    Explosion::Penetrate => value += last - 1,
+                }
+                extra += 1;
             }
-            extra += 1;
         }
+        done(value);
     }
 }
 
@@ -328,6 +518,96 @@ mod tests {
         // One explosion too many: the tail of d6! moves.
         assert!(largest_deviation("d6!", 3, 2).is_infinite());
         assert!(largest_deviation("2d6!!kh1", 2, 1) > 20.0);
+    }
+
+    /// The score of `dice` kept by `rules` as the rules read: sorted, and
+    /// each rule on the dice the last one left.
+    fn by_sorting(dice: &[i64], rules: &[KeepRule]) -> i64 {
+        let mut dice = dice.to_vec();
+        dice.sort_unstable();
+        for rule in rules {
+            let n = dice.len();
+            dice = match *rule {
+                KeepRule::KeepHighest(m) => dice[n - m as usize..].to_vec(),
+                KeepRule::KeepLowest(m) => dice[..m as usize].to_vec(),
+                KeepRule::DropHighest(m) => dice[..n - m as usize].to_vec(),
+                KeepRule::DropLowest(m) => dice[m as usize..].to_vec(),
+            };
+        }
+        dice.iter().sum()
+    }
+
+    fn by_window(dice: &[i64], rules: &[KeepRule]) -> (i64, usize) {
+        let rules: Vec<_> = rules
+            .iter()
+            .map(|&rule| super::super::Modifier {
+                rule,
+                span: super::super::Span { start: 0, end: 0 },
+            })
+            .collect();
+        let mut kept = Kept::new(&rules);
+        for &v in dice {
+            kept.push(v, &|v| v);
+        }
+        let held = kept.lowest.counts.len() + kept.held.counts.len();
+        (kept.score(&|v| v), held)
+    }
+
+    #[test]
+    fn keeps_and_drops_die_by_die_agree_with_sorting() {
+        use KeepRule::*;
+        let mut sampler = Sampler::new(9, "keeps");
+        let sequences: &[&[KeepRule]] = &[
+            &[],
+            &[KeepHighest(3)],
+            &[KeepLowest(2)],
+            &[DropHighest(1)],
+            &[DropLowest(2)],
+            &[DropLowest(1), DropHighest(1)],
+            &[DropHighest(2), KeepHighest(3)],
+            &[DropLowest(2), KeepLowest(3), DropHighest(1)],
+            &[KeepHighest(5), KeepLowest(3)],
+            &[KeepLowest(6), DropLowest(2), KeepHighest(2)],
+            &[DropLowest(1), DropLowest(1), KeepHighest(4), DropHighest(1)],
+        ];
+        for rules in sequences {
+            for trial in 0..200 {
+                let n = 8 + sampler.below(8) as usize;
+                let dice: Vec<i64> = (0..n).map(|_| sampler.below(13) as i64 - 6).collect();
+                let (score, _) = by_window(&dice, rules);
+                assert_eq!(
+                    score,
+                    by_sorting(&dice, rules),
+                    "{rules:?} on {dice:?} ({trial})"
+                );
+            }
+        }
+        // `4d6dl1dh1` on 6, 2, 5, 3: the middle two, 3 + 5.
+        assert_eq!(
+            by_window(&[6, 2, 5, 3], &[DropLowest(1), DropHighest(1)]).0,
+            8
+        );
+    }
+
+    #[test]
+    fn a_huge_pool_is_held_in_memory_bounded_by_its_rules() {
+        // A million dice kept or dropped hold a few counts per value, not
+        // a million dice (a billion asked 8 GB a trial).
+        let mut sampler = Sampler::new(3, "huge");
+        let dice: Vec<i64> = (0..1_000_000).map(|_| sampler.die(6) as i64).collect();
+        let sum: i64 = dice.iter().sum();
+        let (kept, held) = by_window(&dice, &[KeepRule::KeepHighest(3)]);
+        assert_eq!((kept, held), (18, 1));
+        let (kept, held) = by_window(&dice, &[KeepRule::KeepHighest(500_000)]);
+        assert_eq!(kept, by_sorting(&dice, &[KeepRule::KeepHighest(500_000)]));
+        assert!(held <= 6, "{held} values held");
+        let (kept, held) = by_window(&dice, &[KeepRule::DropLowest(2), KeepRule::DropHighest(2)]);
+        assert_eq!((kept, held), (sum - 2 - 12, 2));
+        // Rolled: a million d1 add up to a million; kept, to the rule's dice.
+        let expr = parse("1000000d1").unwrap();
+        assert_eq!(roll(&expr, 3, &mut sampler), 1_000_000);
+        let expr = parse("1000000d1kh999990dl5").unwrap();
+        assert_eq!(roll(&expr, 3, &mut sampler), 999_985);
     }
 
     #[test]
