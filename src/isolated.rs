@@ -22,6 +22,8 @@ pub(crate) struct Finished {
     pub stderr: Vec<u8>,
     /// Why it did not end by itself, if it did not.
     pub stopped: Option<String>,
+    /// The address space it was allowed, if capped.
+    pub cap: Option<u64>,
 }
 
 impl Finished {
@@ -33,9 +35,12 @@ impl Finished {
             (None, Some(_)) if !said.is_empty() => said,
             (None, Some(code)) => format!("the work ended with exit code {code}"),
             (None, None) => format!(
-                "the work was ended by the system (it ran out of the memory it may use, \
-                 {}, or crashed): make it smaller{}",
-                crate::limits::megabytes(address_space(&Budget::default()) as f64),
+                "the work was ended by the system (it ran out of the memory it may use{}, \
+                 or crashed): make it smaller{}",
+                self.cap.map_or(String::new(), |cap| format!(
+                    ", {}",
+                    crate::limits::megabytes(cap as f64)
+                )),
                 if said.is_empty() {
                     String::new()
                 } else {
@@ -63,8 +68,12 @@ fn address_space(budget: &Budget) -> u64 {
 pub(crate) fn run(args: &[OsString], budget: &Budget, time: Duration) -> std::io::Result<Finished> {
     let mut command = Command::new(std::env::current_exe()?);
     command.args(args);
-    cap_memory(&mut command, address_space(budget));
-    run_command(command, time)
+    let cap = address_space(budget);
+    cap_memory(&mut command, cap);
+    Ok(Finished {
+        cap: Some(cap),
+        ..run_command(command, time)?
+    })
 }
 
 /// Run `command` for at most `time`: its output is read while it runs (so
@@ -121,6 +130,7 @@ pub(crate) fn run_command(mut command: Command, time: Duration) -> std::io::Resu
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
         stopped,
+        cap: None,
     })
 }
 
@@ -146,4 +156,34 @@ fn cap_memory(command: &mut Command, bytes: u64) {
     }
     #[cfg(not(unix))]
     let _ = (command, bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child ended by a signal is reported with the cap it really had,
+    /// not the default budget's.
+    #[test]
+    fn a_child_ended_by_the_system_names_its_own_cap() {
+        let budget = Budget::new(2.0);
+        let ended = Finished {
+            code: None,
+            stdout: Vec::new(),
+            stderr: b"memory allocation of 9 bytes failed\n".to_vec(),
+            stopped: None,
+            cap: Some(address_space(&budget)),
+        };
+        assert_eq!(address_space(&budget), 2_048_000_000 + (4 << 30));
+        assert_eq!(
+            ended.failure(),
+            "the work was ended by the system (it ran out of the memory it may use, \
+             6343 MB, or crashed): make it smaller: memory allocation of 9 bytes failed"
+        );
+        let stopped = Finished {
+            stopped: Some("took too long".into()),
+            ..ended
+        };
+        assert_eq!(stopped.failure(), "took too long");
+    }
 }
