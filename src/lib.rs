@@ -6,6 +6,7 @@
 //! in order.
 
 pub mod analyses;
+pub mod anydice_command;
 pub mod build;
 pub mod cache;
 pub mod calculator;
@@ -22,6 +23,7 @@ pub mod html;
 pub mod init;
 pub(crate) mod isolated;
 pub mod kinds;
+pub mod lang;
 pub mod layout;
 pub mod limits;
 pub mod markdown;

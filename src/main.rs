@@ -156,6 +156,18 @@ enum Command {
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
     },
+    /// Run an AnyDice program exactly: each output's table, or JSON (see
+    /// "AnyDice programs" in docs/reference.md).
+    Anydice {
+        /// The program's file, or - for standard input.
+        file: PathBuf,
+        /// Print `{"outputs": [...], "warnings": [...]}` with exact probabilities.
+        #[arg(long)]
+        json: bool,
+        /// Multiply the time and memory budgets by this factor (0.001 to 1000).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
+        budget: f64,
+    },
     /// serve's child for one playground roll (not for users): the status
     /// code on the first line of standard output, then the body.
     #[command(name = "__serve-roll", hide = true)]
@@ -253,6 +265,9 @@ fn main() -> ExitCode {
                 Ok(()) => Exit::Success,
                 Err(err) => failed(&Error::Usage(format!("cannot write the answer: {err}")), ui),
             }
+        }
+        Command::Anydice { file, json, budget } => {
+            anydice(&file, json, &Budget::new(budget).printing(json), ui)
         }
         Command::Roll {
             expressions,
@@ -508,6 +523,41 @@ fn arguments() -> Cli {
         }
         std::process::exit(err.exit_code())
     })
+}
+
+fn anydice(file: &Path, json: bool, budget: &Budget, ui: Ui) -> Exit {
+    use fairdice::anydice_command as command;
+    let shown = if file == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        file.display().to_string()
+    };
+    let report = command::read(file).and_then(|source| {
+        fairdice::roll_command::watch_process(budget);
+        command::run(&shown, &source, budget.seconds())
+    });
+    match report {
+        Err(err) => failed(&err, ui),
+        Ok(report) if json => {
+            use std::io::Write;
+            let mut out = json_out();
+            let written = serde_json::to_writer_pretty(&mut out, &command::json(&report))
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+            match written {
+                Ok(()) => Exit::Success,
+                Err(err) => failed(
+                    &Error::Usage(format!("cannot write the results: {err}")),
+                    ui,
+                ),
+            }
+        }
+        Ok(report) => {
+            ui.results(&command::text(&report));
+            Exit::Success
+        }
+    }
 }
 
 fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget, ui: Ui) -> Exit {

@@ -109,7 +109,7 @@ pub fn text(params: &Params, width: usize, progress: &Progress) -> String {
 }
 
 /// A bar of up to [`BAR_WIDTH`] eighth-blocks; any value above zero shows.
-fn bar(share: f64) -> String {
+pub(crate) fn bar(share: f64) -> String {
     const EIGHTHS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
     let eighths = ((share * (BAR_WIDTH * 8) as f64).round() as usize).max(1);
     let mut text = "█".repeat(eighths / 8);

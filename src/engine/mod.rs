@@ -11,6 +11,7 @@ pub(crate) mod modular;
 pub(crate) mod nearest;
 mod outcomes;
 pub mod pool;
+mod select;
 pub mod text;
 pub(crate) mod ways;
 
@@ -21,3 +22,4 @@ pub use exact::{
 };
 pub(crate) use outcomes::window_is_cheaper;
 pub use outcomes::Outcomes;
+pub use select::{mix, picked, sorted_roll_count, sorted_roll_list};

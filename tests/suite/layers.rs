@@ -27,6 +27,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "isolated",
         ],
     ),
+    // The languages read text into the engine's types.
+    ("languages", &["lang"]),
     ("analyses", &["analyses"]),
     ("layout", &["layout", "kinds", "gates"]),
     (
@@ -53,7 +55,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("build", &["build", "cache", "rulebook::publish", "verify"]),
     (
         "command line",
-        &["ui", "terminal", "roll_command", "serve", "init", "main"],
+        &[
+            "ui",
+            "terminal",
+            "roll_command",
+            "anydice_command",
+            "serve",
+            "init",
+            "main",
+        ],
     ),
 ];
 

@@ -4,6 +4,7 @@
 //! ([`common`]).
 
 mod all_errors;
+mod anydice;
 mod authoring;
 mod bad_inputs;
 mod basics;

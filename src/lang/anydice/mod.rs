@@ -1,0 +1,112 @@
+//! AnyDice programs (anydice.com), read and run exactly: a front end over
+//! the engine. [`run`] reads a program ([`lex`], [`parse`] into
+//! [`syntax`]), runs it ([`run`](self::run) with [`ops`] and the function
+//! [`library`]) within a [`work`] budget, and gives each output as exact
+//! [`Outcomes`].
+//!
+//! The meaning follows AnyDice's documentation (`anydice.com/docs`); every
+//! deviation is listed in `docs/reference.md` ("AnyDice programs").
+
+mod lex;
+mod library;
+mod ops;
+mod parse;
+mod run;
+mod syntax;
+mod value;
+pub mod work;
+
+use crate::engine::Outcomes;
+use std::fmt;
+
+/// A place in a program: line and column, from 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// What is wrong with a program, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub at: Place,
+    pub message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(at: Place, message: impl Into<String>) -> Problem {
+        Problem {
+            at,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.at.line == 0 {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.at.line, self.at.column, self.message)
+        }
+    }
+}
+
+/// One `output` of a program: its name as AnyDice labels it, and its
+/// outcomes (`None` for the empty die).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub name: String,
+    pub outcomes: Option<Outcomes>,
+}
+
+/// What a program gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub outputs: Vec<Output>,
+    /// AnyDice's warnings, each once (recursion cut at the maximum depth).
+    pub warnings: Vec<String>,
+    /// The work done, in the budget's steps.
+    pub steps: f64,
+}
+
+/// Why a program gave no report: problems in its text (every one found),
+/// or one while it ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    Syntax(Vec<Problem>),
+    Calculation(Problem),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Syntax(problems) => {
+                let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                write!(f, "{}", lines.join("\n"))
+            }
+            Refusal::Calculation(problem) => write!(f, "{problem}"),
+        }
+    }
+}
+
+/// Reads and runs `source` within `seconds` of budgeted work.
+pub fn run(source: &str, seconds: f64) -> Result<Report, Refusal> {
+    let statements = read(source)?;
+    run::Machine::new(work::Work::new(seconds))
+        .run(&statements)
+        .map_err(Refusal::Calculation)
+}
+
+/// Reads `source` without running it: every problem in its text.
+pub fn check(source: &str) -> Result<(), Refusal> {
+    read(source).map(|_| ())
+}
+
+fn read(source: &str) -> Result<Vec<syntax::Statement>, Refusal> {
+    let tokens = lex::tokens(source).map_err(Refusal::Syntax)?;
+    parse::program(&tokens).map_err(Refusal::Syntax)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,526 @@
+//! AnyDice's operators on its values, with the coercions its documentation
+//! states: a sequence in arithmetic is its sum; a collection of dice is
+//! summed before arithmetic; a die combines value by value with the other
+//! side; a sequence compared to a number counts the matches.
+
+use super::value::{die_from, die_of_faces, Die, Pool, Value};
+use super::work::Work;
+use crate::engine::{picked, Outcomes};
+use crate::lang::anydice::syntax::{Binary, Unary};
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use std::collections::BTreeMap;
+
+/// What went wrong in an operation, without its place (the caller adds it).
+pub(crate) type Fail = String;
+
+fn overflow() -> Fail {
+    "a number past ±9223372036854775807, which AnyDice cannot hold".to_string()
+}
+
+/// `a op b` on two numbers.
+pub(crate) fn numbers(op: Binary, a: i64, b: i64, in_die: bool) -> Result<i64, Fail> {
+    use Binary::*;
+    let truth = |t: bool| Ok(i64::from(t));
+    match op {
+        Add => a.checked_add(b).ok_or_else(overflow),
+        Subtract => a.checked_sub(b).ok_or_else(overflow),
+        Multiply => a.checked_mul(b).ok_or_else(overflow),
+        // Integer division rounds toward zero; AnyDice answers 0 for a
+        // division by zero.
+        Divide if b == 0 => Ok(0),
+        Divide => a.checked_div(b).ok_or_else(overflow),
+        Power => power(a, b, in_die),
+        Equal => truth(a == b),
+        NotEqual => truth(a != b),
+        Less => truth(a < b),
+        Greater => truth(a > b),
+        AtMost => truth(a <= b),
+        AtLeast => truth(a >= b),
+        And => truth(a != 0 && b != 0),
+        Or => truth(a != 0 || b != 0),
+        At | Dice => unreachable!("not a value-by-value operator"),
+    }
+}
+
+/// `a ^ b`: a negative exponent gives the fraction rounded toward zero.
+/// `0 ^ -1` is refused for numbers; on a die AnyDice shows it as the most
+/// negative number it holds, and so does fairdice.
+fn power(a: i64, b: i64, in_die: bool) -> Result<i64, Fail> {
+    if b < 0 {
+        return match a {
+            0 if in_die => Ok(i64::MIN),
+            0 => Err("0 to a negative power has no value".to_string()),
+            1 => Ok(1),
+            -1 => Ok(if b % 2 == 0 { 1 } else { -1 }),
+            _ => Ok(0),
+        };
+    }
+    let b = u32::try_from(b).map_err(|_| overflow())?;
+    a.checked_pow(b).ok_or_else(overflow)
+}
+
+/// The sum of a collection as one die: the empty die if any die is empty.
+pub(crate) fn sum_pool(pool: &Pool, work: &mut Work) -> Result<Die, Fail> {
+    let mut total = Outcomes::constant(0);
+    for (die, count) in &pool.groups {
+        let Some(outcomes) = &die.0 else {
+            return Ok(Die::empty());
+        };
+        if *count == 0 {
+            continue;
+        }
+        let width = outcomes.width() as f64 * *count as f64;
+        work.charge(
+            width * width.min(outcomes.width() as f64 * 4.0),
+            "a sum of dice",
+        )?;
+        work.spread(
+            total.min() as f64 + outcomes.min() as f64 * *count as f64,
+            total.max() as f64 + outcomes.max() as f64 * *count as f64,
+        )?;
+        total = total.add(&outcomes.repeat_sum(*count));
+    }
+    Ok(Die(Some(total)))
+}
+
+/// A value as a single die for arithmetic: numbers and sequences (summed)
+/// are certain, collections are summed.
+pub(crate) fn as_die(value: &Value, work: &mut Work) -> Result<Die, Fail> {
+    Ok(match value {
+        Value::Number(n) => Die::constant(*n),
+        Value::Sequence(s) => Die::constant(sum(s)?),
+        Value::Die(d) => d.clone(),
+        Value::Pool(p) => sum_pool(p, work)?,
+    })
+}
+
+/// What `output` shows: a sequence is a die with its numbers as faces.
+pub(crate) fn shown(value: &Value, work: &mut Work) -> Result<Die, Fail> {
+    match value {
+        Value::Sequence(s) => Ok(die_of_faces(s)),
+        other => as_die(other, work),
+    }
+}
+
+pub(crate) fn sum(sequence: &[i64]) -> Result<i64, Fail> {
+    sequence
+        .iter()
+        .try_fold(0i64, |a, &b| a.checked_add(b))
+        .ok_or_else(overflow)
+}
+
+/// `f(a, b)` value by value over two dice.
+fn combine(
+    a: &Outcomes,
+    b: &Outcomes,
+    work: &mut Work,
+    f: impl Fn(i64, i64) -> Result<i64, Fail>,
+) -> Result<Die, Fail> {
+    let bits = a.total().bits() + b.total().bits();
+    work.charge_counts(
+        a.width() as f64 * b.width() as f64,
+        bits,
+        "an operation on two dice",
+    )?;
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (x, wx) in a.iter().filter(|(_, w)| !w.is_zero()) {
+        for (y, wy) in b.iter().filter(|(_, w)| !w.is_zero()) {
+            *counts.entry(f(x, y)?).or_default() += wx * wy;
+        }
+    }
+    spread_of(&counts, work)?;
+    Ok(die_from(counts))
+}
+
+/// Refuses counts whose values spread too wide for a dense table.
+pub(crate) fn spread_of(counts: &BTreeMap<i64, BigUint>, work: &mut Work) -> Result<(), Fail> {
+    if let (Some((&lo, _)), Some((&hi, _))) = (counts.first_key_value(), counts.last_key_value()) {
+        work.spread(lo as f64, hi as f64)?;
+    }
+    Ok(())
+}
+
+/// `a op b` for the arithmetic and boolean operators.
+fn arithmetic(op: Binary, a: &Value, b: &Value, work: &mut Work) -> Result<Value, Fail> {
+    let empty = |v: &Value| match v {
+        Value::Die(d) => d.is_empty(),
+        Value::Pool(p) => p.groups.iter().any(|(d, _)| d.is_empty()),
+        _ => false,
+    };
+    let (ea, eb) = (empty(a), empty(b));
+    if ea && eb {
+        return Ok(Value::Die(Die::empty()));
+    }
+    // AnyDice reads the empty die as 0 beside `+`, `-` and `|`.
+    let zero = Value::Number(0);
+    let (a, b) = match op {
+        Binary::Add | Binary::Subtract | Binary::Or if ea => {
+            if matches!(b, Value::Pool(_)) {
+                return Ok(b.clone());
+            }
+            (&zero, b)
+        }
+        Binary::Add | Binary::Subtract | Binary::Or if eb => {
+            if matches!(a, Value::Pool(_)) {
+                return Ok(a.clone());
+            }
+            (a, &zero)
+        }
+        _ if ea || eb => return Ok(Value::Die(Die::empty())),
+        _ => (a, b),
+    };
+    let number = |v: &Value| match v {
+        Value::Number(n) => Some(Ok(*n)),
+        Value::Sequence(s) => Some(sum(s)),
+        _ => None,
+    };
+    if let (Some(x), Some(y)) = (number(a), number(b)) {
+        return numbers(op, x?, y?, false).map(Value::Number);
+    }
+    let (Die(Some(x)), Die(Some(y))) = (as_die(a, work)?, as_die(b, work)?) else {
+        return Ok(Value::Die(Die::empty()));
+    };
+    if op == Binary::Add {
+        let bits = x.total().bits() + y.total().bits();
+        work.charge_counts(x.width() as f64 * y.width() as f64, bits, "a sum of dice")?;
+        work.spread((x.min() + y.min()) as f64, (x.max() + y.max()) as f64)?;
+        return Ok(Value::Die(Die(Some(x.add(&y)))));
+    }
+    combine(&x, &y, work, |p, q| numbers(op, p, q, true)).map(Value::Die)
+}
+
+/// `a op b` for the comparisons.
+fn comparison(op: Binary, a: &Value, b: &Value, work: &mut Work) -> Result<Value, Fail> {
+    let a = match a {
+        Value::Pool(p) => Value::Die(sum_pool(p, work)?),
+        other => other.clone(),
+    };
+    let b = match b {
+        Value::Pool(p) => Value::Die(sum_pool(p, work)?),
+        other => other.clone(),
+    };
+    if matches!(&a, Value::Die(d) if d.is_empty()) || matches!(&b, Value::Die(d) if d.is_empty()) {
+        return Ok(Value::Die(Die::empty()));
+    }
+    let holds = |x: i64, y: i64| numbers(op, x, y, false).expect("comparisons cannot fail");
+    let ordered = |o: std::cmp::Ordering| {
+        use std::cmp::Ordering::*;
+        i64::from(match op {
+            Binary::Equal => o == Equal,
+            Binary::NotEqual => o != Equal,
+            Binary::Less => o == Less,
+            Binary::Greater => o == Greater,
+            Binary::AtMost => o != Greater,
+            _ => o != Less,
+        })
+    };
+    Ok(match (&a, &b) {
+        // Sequences compare number by number, from the left.
+        (Value::Sequence(x), Value::Sequence(y)) => Value::Number(ordered(x.cmp(y))),
+        (Value::Sequence(x), Value::Number(n)) => {
+            Value::Number(x.iter().map(|&e| holds(e, *n)).sum())
+        }
+        (Value::Number(n), Value::Sequence(y)) => {
+            Value::Number(y.iter().map(|&e| holds(*n, e)).sum())
+        }
+        (Value::Number(x), Value::Number(y)) => Value::Number(holds(*x, *y)),
+        _ => {
+            let (Die(Some(x)), Die(Some(y))) = (as_die(&a, work)?, as_die(&b, work)?) else {
+                unreachable!("empty dice were answered above")
+            };
+            Value::Die(combine(&x, &y, work, |p, q| Ok(holds(p, q)))?)
+        }
+    })
+}
+
+/// Any binary operator but `@` and `d`.
+pub(crate) fn binary(op: Binary, a: &Value, b: &Value, work: &mut Work) -> Result<Value, Fail> {
+    if op.is_comparison() {
+        comparison(op, a, b, work)
+    } else {
+        arithmetic(op, a, b, work)
+    }
+}
+
+pub(crate) fn unary(op: Unary, value: Value, work: &mut Work) -> Result<Value, Fail> {
+    let value = match value {
+        Value::Sequence(s) if matches!(op, Unary::Minus | Unary::Not) => Value::Number(sum(&s)?),
+        other => other,
+    };
+    Ok(match (op, value) {
+        (Unary::Plus, v) => v,
+        (Unary::Length, v) => Value::Number(match v {
+            Value::Number(n) => n.unsigned_abs().to_string().len() as i64,
+            Value::Sequence(s) => s.len() as i64,
+            Value::Die(d) => i64::from(!d.is_empty()),
+            Value::Pool(p) => p.len() as i64,
+        }),
+        (Unary::Die, v) => match v {
+            Value::Die(_) | Value::Pool(_) => v,
+            faces => Value::Die(faces_of(&faces, work)?),
+        },
+        (Unary::Minus, Value::Number(n)) => Value::Number(n.checked_neg().ok_or_else(overflow)?),
+        (Unary::Not, Value::Number(n)) => Value::Number(i64::from(n == 0)),
+        (Unary::Minus, Value::Pool(p)) => Value::Pool(Pool {
+            groups: p
+                .groups
+                .iter()
+                .map(|(d, n)| (Die(d.0.as_ref().map(Outcomes::negate)), *n))
+                .collect(),
+        }),
+        (op, v) => {
+            let Die(Some(die)) = as_die(&v, work)? else {
+                return Ok(Value::Die(Die::empty()));
+            };
+            work.charge(die.width() as f64, "an operation on a die")?;
+            Value::Die(Die(Some(match op {
+                Unary::Minus => die.negate(),
+                _ => die.map(|x| i64::from(x == 0)),
+            })))
+        }
+    })
+}
+
+/// The die `dX` makes of `X`: `d6` is 1..6 (`d-3` is -1..-3, `d0` is 0),
+/// `d{...}` has those faces, and a die or collection is summed.
+pub(crate) fn faces_of(value: &Value, work: &mut Work) -> Result<Die, Fail> {
+    Ok(match value {
+        Value::Number(0) => Die::constant(0),
+        Value::Number(n) => {
+            work.spread(0.0, n.unsigned_abs() as f64)?;
+            let faces: Vec<i64> = if *n > 0 {
+                (1..=*n).collect()
+            } else {
+                (*n..=-1).collect()
+            };
+            die_of_faces(&faces)
+        }
+        Value::Sequence(s) => {
+            let counts = s.iter().fold(BTreeMap::<i64, BigUint>::new(), |mut m, &f| {
+                *m.entry(f).or_default() += 1u32;
+                m
+            });
+            spread_of(&counts, work)?;
+            die_from(counts)
+        }
+        Value::Die(d) => d.clone(),
+        Value::Pool(p) => sum_pool(p, work)?,
+    })
+}
+
+/// `N d X`: N dice like `dX`, a collection. A die as N rolls the count
+/// first (`d6d6`); a negative N is N dice of the negated die.
+pub(crate) fn dice(count: &Value, faces: &Value, work: &mut Work) -> Result<Value, Fail> {
+    let count = match count {
+        Value::Sequence(s) => Value::Number(sum(s)?),
+        Value::Pool(p) => Value::Die(sum_pool(p, work)?),
+        other => other.clone(),
+    };
+    match count {
+        Value::Number(n) => {
+            if n == 1 {
+                if let Value::Pool(p) = faces {
+                    return Ok(Value::Pool(p.clone()));
+                }
+            }
+            let die = faces_of(faces, work)?;
+            Ok(roll_n(n, die))
+        }
+        Value::Die(Die(None)) => Ok(Value::Pool(Pool {
+            groups: vec![(Die::empty(), 1)],
+        })),
+        Value::Die(Die(Some(counts))) => {
+            let die = faces_of(faces, work)?;
+            let Die(Some(_)) = &die else {
+                return Ok(Value::Pool(Pool {
+                    groups: vec![(Die::empty(), 1)],
+                }));
+            };
+            let mut parts = Vec::new();
+            for (n, w) in counts.iter().filter(|(_, w)| !w.is_zero()) {
+                let rolled = match roll_n(n, die.clone()) {
+                    Value::Pool(p) => sum_pool(&p, work)?,
+                    Value::Die(d) => d,
+                    _ => unreachable!("roll_n gives dice"),
+                };
+                if let Die(Some(o)) = rolled {
+                    parts.push((w.clone(), o));
+                }
+            }
+            let refs: Vec<(BigUint, &Outcomes)> =
+                parts.iter().map(|(w, o)| (w.clone(), o)).collect();
+            Ok(Value::Die(Die(crate::engine::mix(&refs))))
+        }
+        Value::Sequence(_) | Value::Pool(_) => unreachable!("summed above"),
+    }
+}
+
+fn roll_n(n: i64, die: Die) -> Value {
+    match (n, &die.0) {
+        (_, None) => Value::Die(Die::empty()),
+        (0, _) => Value::Die(Die::constant(0)),
+        (n, Some(o)) if n < 0 => Value::Pool(Pool {
+            groups: vec![(Die(Some(o.negate())), n.unsigned_abs())],
+        }),
+        (n, _) => Value::Pool(Pool {
+            groups: vec![(die, n as u64)],
+        }),
+    }
+}
+
+/// `places @ value`: the numbers at those places of a sequence, of a
+/// number's digits, or of a collection sorted by the position order;
+/// places that do not exist count 0.
+pub(crate) fn at(
+    places: &Value,
+    value: &Value,
+    highest_first: bool,
+    work: &mut Work,
+) -> Result<Value, Fail> {
+    let places: Vec<i64> = match places {
+        Value::Number(n) => vec![*n],
+        Value::Sequence(s) => s.clone(),
+        _ => return Err("the places before @ must be a number or a sequence, not a die: pass the die to a function with a number parameter (:n)".to_string()),
+    };
+    match value {
+        Value::Number(n) => {
+            let digits: Vec<i64> = n
+                .unsigned_abs()
+                .to_string()
+                .bytes()
+                .map(|b| i64::from(b - b'0'))
+                .collect();
+            let sign = if *n < 0 { -1 } else { 1 };
+            let digit = |p: i64| -> i64 {
+                if p < 1 || p as usize > digits.len() {
+                    return 0;
+                }
+                let i = if highest_first {
+                    p as usize - 1
+                } else {
+                    digits.len() - p as usize
+                };
+                sign * digits[i]
+            };
+            Ok(Value::Number(places.iter().map(|&p| digit(p)).sum()))
+        }
+        Value::Sequence(s) => {
+            let pick = |p: i64| {
+                if p >= 1 && p as usize <= s.len() {
+                    s[p as usize - 1]
+                } else {
+                    0
+                }
+            };
+            places
+                .iter()
+                .try_fold(0i64, |a, &p| a.checked_add(pick(p)))
+                .map(Value::Number)
+                .ok_or_else(overflow)
+        }
+        Value::Die(Die(None)) => Ok(Value::Die(Die::empty())),
+        Value::Die(d) => pool_at(
+            &places,
+            &Pool {
+                groups: vec![(d.clone(), 1)],
+            },
+            highest_first,
+            work,
+        ),
+        Value::Pool(p) => pool_at(&places, p, highest_first, work),
+    }
+}
+
+fn pool_at(
+    places: &[i64],
+    pool: &Pool,
+    highest_first: bool,
+    work: &mut Work,
+) -> Result<Value, Fail> {
+    let size = pool.len();
+    let mut picks: Vec<u64> = Vec::new();
+    for &p in places.iter().filter(|&&p| p >= 1 && p as u64 <= size) {
+        let i = p as usize - 1;
+        if picks.len() <= i {
+            picks.resize(i + 1, 0);
+        }
+        picks[i] += 1;
+    }
+    if picks.is_empty() {
+        return Ok(Value::Die(Die::constant(0)));
+    }
+    if pool.groups.iter().any(|(d, _)| d.is_empty()) {
+        return Ok(Value::Die(Die::empty()));
+    }
+    if let [(Die(Some(die)), count)] = pool.groups.as_slice() {
+        let faces = die.width() as f64;
+        let reach = picks.len() as f64;
+        let spread = (die.max() - die.min()) as f64 * picks.iter().sum::<u64>() as f64;
+        work.charge(
+            faces * reach * (*count as f64 + 1.0) * (spread + 1.0),
+            "picking dice from a collection",
+        )?;
+        work.spread(
+            die.min() as f64 * picks.iter().sum::<u64>() as f64,
+            die.max() as f64 * picks.iter().sum::<u64>() as f64,
+        )?;
+        return Ok(Value::Die(Die(Some(picked(
+            die,
+            *count,
+            &picks,
+            highest_first,
+        )))));
+    }
+    // Dice of different kinds: every sorted roll, listed.
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for (roll, ways) in sorted_rolls(pool, highest_first, work)? {
+        let total: i64 = picks
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| roll[i] * m as i64)
+            .sum();
+        *counts.entry(total).or_default() += ways;
+    }
+    spread_of(&counts, work)?;
+    Ok(Value::Die(die_from(counts)))
+}
+
+/// Every roll of a collection, sorted by the position order, with its
+/// ways; rolls that sort alike are merged.
+pub(crate) fn sorted_rolls(
+    pool: &Pool,
+    highest_first: bool,
+    work: &mut Work,
+) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
+    let mut rolls: BTreeMap<Vec<i64>, BigUint> = BTreeMap::from([(Vec::new(), BigUint::one())]);
+    for (die, count) in &pool.groups {
+        let Die(Some(die)) = die else {
+            return Ok(Vec::new());
+        };
+        let sorted = crate::engine::sorted_roll_list(die, *count, work.remaining())
+            .ok_or_else(|| work.refusal("listing the rolls of a collection"))?;
+        work.charge(
+            rolls.len() as f64 * sorted.len() as f64 * (pool.len() as f64 + 1.0),
+            "listing the rolls of a collection",
+        )?;
+        let mut next: BTreeMap<Vec<i64>, BigUint> = BTreeMap::new();
+        for (roll, ways) in &rolls {
+            for (more, w) in &sorted {
+                let mut merged: Vec<i64> = roll.iter().chain(more.iter()).copied().collect();
+                merged.sort_unstable();
+                *next.entry(merged).or_default() += ways * w;
+            }
+        }
+        rolls = next;
+    }
+    let mut out: Vec<(Vec<i64>, BigUint)> = rolls.into_iter().collect();
+    if highest_first {
+        for (roll, _) in &mut out {
+            roll.reverse();
+        }
+        // AnyDice walks the rolls from the highest.
+        out.sort_by(|a, b| b.0.cmp(&a.0));
+    }
+    Ok(out)
+}

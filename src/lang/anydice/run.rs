@@ -1,0 +1,587 @@
+//! Runs a program's statements: variables in frames (a function sees its
+//! callers' variables and its own shadow them until it returns, as
+//! AnyDice's documentation says), functions found by their words, and a
+//! die passed where a number or a sequence is expected expanded case by
+//! case into a weighted mixture.
+
+use super::library;
+use super::ops::{self, Fail};
+use super::syntax::*;
+use super::value::{Die, Value};
+use super::work::Work;
+use super::{Output, Place, Problem, Report};
+use crate::engine::Outcomes;
+use num_bigint::BigUint;
+use num_traits::Zero;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// AnyDice's settings and their defaults.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    pub explode_depth: u32,
+    pub max_depth: u32,
+    pub highest_first: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            explode_depth: 2,
+            max_depth: 10,
+            highest_first: true,
+        }
+    }
+}
+
+/// AnyDice's warning when recursion is cut.
+pub(crate) const DEPTH_WARNING: &str =
+    "The maximum function depth was exceeded, results are truncated.";
+
+/// The most a setting may ask: deeper recursion or explosion is priced
+/// by the work it does, but a number past this is surely a mistake.
+const MAX_SETTING: i64 = 10_000;
+
+pub(crate) struct Machine {
+    frames: Vec<HashMap<String, Value>>,
+    functions: HashMap<String, Rc<Function>>,
+    pub settings: Settings,
+    depth: u32,
+    outputs: Vec<Output>,
+    warnings: BTreeSet<String>,
+    pub work: Work,
+}
+
+/// How a block ended: by running out, or by a function's `result:`.
+enum Flow {
+    Next,
+    Result(Value),
+}
+
+type Run<T> = Result<T, Problem>;
+
+/// A failure of an operation, placed.
+fn at(place: Place) -> impl Fn(Fail) -> Problem {
+    move |message| Problem::new(place, message)
+}
+
+impl Machine {
+    pub(crate) fn new(work: Work) -> Machine {
+        Machine {
+            frames: vec![HashMap::new()],
+            functions: HashMap::new(),
+            settings: Settings::default(),
+            depth: 0,
+            outputs: Vec::new(),
+            warnings: BTreeSet::new(),
+            work,
+        }
+    }
+
+    pub(crate) fn run(mut self, program: &[Statement]) -> Run<Report> {
+        // Functions may be called before the line that defines them.
+        for statement in program {
+            if let Statement::Function(f) = statement {
+                self.functions.insert(f.key(), f.clone());
+            }
+        }
+        for statement in program {
+            self.statement(statement)?;
+        }
+        Ok(Report {
+            outputs: self.outputs,
+            warnings: self.warnings.into_iter().collect(),
+            steps: self.work.spent(),
+        })
+    }
+
+    fn block(&mut self, statements: &[Statement]) -> Run<Flow> {
+        for statement in statements {
+            if let Flow::Result(value) = self.statement(statement)? {
+                return Ok(Flow::Result(value));
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn statement(&mut self, statement: &Statement) -> Run<Flow> {
+        match statement {
+            Statement::Output {
+                value,
+                name,
+                at: place,
+            } => {
+                let shown = self.expression(value, *place)?;
+                let die = ops::shown(&shown, &mut self.work).map_err(at(*place))?;
+                let name = match name {
+                    Some(pieces) => self.name(pieces, *place)?,
+                    None => format!("output {}", self.outputs.len() + 1),
+                };
+                self.outputs.push(Output {
+                    name,
+                    outcomes: die.0,
+                });
+            }
+            Statement::Assign(name, value) => {
+                let value = self.expression(value, Place::default())?;
+                self.assign(name, value);
+            }
+            Statement::Function(f) => {
+                self.functions.insert(f.key(), f.clone());
+            }
+            Statement::If {
+                branches,
+                otherwise,
+            } => {
+                for (condition, body, place) in branches {
+                    if self.truth(condition, *place)? {
+                        return self.block(body);
+                    }
+                }
+                if let Some(body) = otherwise {
+                    return self.block(body);
+                }
+            }
+            Statement::Loop {
+                variable,
+                over,
+                body,
+                at: place,
+            } => {
+                let values = match self.expression(over, *place)? {
+                    Value::Sequence(s) => s,
+                    Value::Number(n) => vec![n],
+                    other => {
+                        return Err(Problem::new(
+                            *place,
+                            format!("a loop runs over a sequence ({{1..6}}), not over {}: to go through a die's values, write a function with a number parameter (:n)", other.kind()),
+                        ))
+                    }
+                };
+                for value in values {
+                    self.work.charge(1.0, "a loop").map_err(at(*place))?;
+                    self.assign(variable, Value::Number(value));
+                    if let Flow::Result(v) = self.block(body)? {
+                        return Ok(Flow::Result(v));
+                    }
+                }
+            }
+            Statement::Set {
+                setting,
+                value,
+                at: place,
+            } => self.set(setting, value, *place)?,
+            Statement::Result(value) => {
+                return Ok(Flow::Result(self.expression(value, Place::default())?));
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn set(&mut self, setting: &str, value: &Setting, place: Place) -> Run<()> {
+        let number = |machine: &mut Machine| -> Run<Option<i64>> {
+            match value {
+                Setting::Value(e) => match machine.expression(e, place)? {
+                    Value::Number(n) => Ok(Some(n)),
+                    _ => Ok(None),
+                },
+                Setting::Text(_) => Ok(None),
+            }
+        };
+        match setting {
+            "explode depth" | "maximum function depth" => {
+                let default = if setting == "explode depth" { 2 } else { 10 };
+                let n = number(self)?.filter(|n| (1..=MAX_SETTING).contains(n)).ok_or_else(|| {
+                    Problem::new(place, format!("\"{setting}\" can only be set to a positive integer up to {MAX_SETTING} (the default is {default})"))
+                })?;
+                if setting == "explode depth" {
+                    self.settings.explode_depth = n as u32;
+                } else {
+                    self.settings.max_depth = n as u32;
+                }
+            }
+            "position order" => match value {
+                Setting::Text(t) if t == "highest first" => self.settings.highest_first = true,
+                Setting::Text(t) if t == "lowest first" => self.settings.highest_first = false,
+                _ => {
+                    return Err(Problem::new(
+                        place,
+                        "\"position order\" can only be set to \"highest first\" (the default) or \"lowest first\"",
+                    ))
+                }
+            },
+            other => {
+                return Err(Problem::new(
+                    place,
+                    format!("there is no setting \"{other}\": AnyDice has \"explode depth\", \"maximum function depth\" and \"position order\""),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn assign(&mut self, name: &str, value: Value) {
+        self.frames
+            .last_mut()
+            .expect("the program's frame")
+            .insert(name.to_string(), value);
+    }
+
+    fn variable(&self, name: &str) -> Option<&Value> {
+        self.frames.iter().rev().find_map(|f| f.get(name))
+    }
+
+    fn name(&self, pieces: &[Piece], place: Place) -> Run<String> {
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Variable(v) => match self.variable(v) {
+                    Some(value) => out.push_str(&value.label()),
+                    None => {
+                        return Err(Problem::new(
+                            place,
+                            format!("the name refers to [{v}], which has no value here: give {v} a value before this output, or write the text without brackets"),
+                        ))
+                    }
+                },
+            }
+        }
+        Ok(out)
+    }
+
+    fn truth(&mut self, condition: &Expr, place: Place) -> Run<bool> {
+        match self.expression(condition, place)? {
+            Value::Number(n) => Ok(n != 0),
+            other => Err(Problem::new(
+                place,
+                format!(
+                    "Boolean values can only be numbers, but you provided \"{}\": to test each value of a die, pass it to a function with a number parameter (:n)",
+                    other.label()
+                ),
+            )),
+        }
+    }
+
+    fn expression(&mut self, e: &Expr, place: Place) -> Run<Value> {
+        self.work
+            .charge(1.0, "running the program")
+            .map_err(at(place))?;
+        Ok(match e {
+            Expr::Number(n) => Value::Number(*n),
+            Expr::Variable(name, place) => self.variable(name).cloned().ok_or_else(|| {
+                Problem::new(
+                    *place,
+                    format!("{name} has no value yet: give it one first ({name}: 3d6)"),
+                )
+            })?,
+            Expr::Sequence(parts) => Value::Sequence(self.sequence(parts, place)?),
+            Expr::Unary(op, operand) => {
+                let v = self.expression(operand, place)?;
+                ops::unary(*op, v, &mut self.work).map_err(at(place))?
+            }
+            Expr::Binary(op, a, b, place) => {
+                let x = self.expression(a, *place)?;
+                let y = self.expression(b, *place)?;
+                match op {
+                    Binary::At => ops::at(&x, &y, self.settings.highest_first, &mut self.work),
+                    Binary::Dice => ops::dice(&x, &y, &mut self.work),
+                    _ => ops::binary(*op, &x, &y, &mut self.work),
+                }
+                .map_err(at(*place))?
+            }
+            Expr::Call(parts, place) => self.call(parts, *place)?,
+        })
+    }
+
+    fn sequence(&mut self, parts: &[Part], place: Place) -> Run<Vec<i64>> {
+        let mut out = Vec::new();
+        for part in parts {
+            let value = self.expression(&part.value, place)?;
+            let times = match &part.times {
+                Some(t) => self.number(t, place, "a repetition count (:N)")?,
+                None => 1,
+            };
+            let one: Vec<i64> = match &part.to {
+                Some(to) => {
+                    let from = self.number_of(value, place, "a range's start")?;
+                    let to = self.number(to, place, "a range's end")?;
+                    let len = if to >= from {
+                        (to - from) as f64 + 1.0
+                    } else {
+                        0.0
+                    };
+                    self.work
+                        .charge(len * times.max(0) as f64, "a long sequence")
+                        .map_err(at(place))?;
+                    if to >= from {
+                        (from..=to).collect()
+                    } else {
+                        Vec::new()
+                    }
+                }
+                None => match value {
+                    Value::Number(n) => vec![n],
+                    Value::Sequence(s) => s,
+                    die => {
+                        let Die(d) = ops::as_die(&die, &mut self.work).map_err(at(place))?;
+                        d.map(|o| {
+                            o.iter()
+                                .filter(|(_, w)| !w.is_zero())
+                                .map(|(v, _)| v)
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                    }
+                },
+            };
+            self.work
+                .charge(one.len() as f64 * times.max(0) as f64, "a long sequence")
+                .map_err(at(place))?;
+            for _ in 0..times.max(0) {
+                out.extend_from_slice(&one);
+            }
+        }
+        Ok(out)
+    }
+
+    fn number(&mut self, e: &Expr, place: Place, what: &str) -> Run<i64> {
+        let v = self.expression(e, place)?;
+        self.number_of(v, place, what)
+    }
+
+    fn number_of(&mut self, v: Value, place: Place, what: &str) -> Run<i64> {
+        match v {
+            Value::Number(n) => Ok(n),
+            Value::Sequence(s) => ops::sum(&s).map_err(at(place)),
+            other => Err(Problem::new(
+                place,
+                format!("{what} must be a number, not {}", other.kind()),
+            )),
+        }
+    }
+
+    fn call(&mut self, parts: &[CallPart], place: Place) -> Run<Value> {
+        if self.depth >= self.settings.max_depth {
+            self.warnings.insert(DEPTH_WARNING.to_string());
+            return Ok(Value::Die(Die::empty()));
+        }
+        let key = key(parts.iter().map(|p| match p {
+            CallPart::Word(w) => Some(w.as_str()),
+            CallPart::Argument(_) => None,
+        }));
+        let mut args = Vec::new();
+        for part in parts {
+            if let CallPart::Argument(e) = part {
+                args.push(self.expression(e, place)?);
+            }
+        }
+        if let Some(function) = self.functions.get(&key).cloned() {
+            let params: Vec<(String, Type)> = function
+                .name
+                .iter()
+                .filter_map(|p| match p {
+                    NamePart::Parameter(n, t) => Some((n.clone(), *t)),
+                    NamePart::Word(_) => None,
+                })
+                .collect();
+            let types: Vec<Type> = params.iter().map(|(_, t)| *t).collect();
+            return self.invoke(
+                &types,
+                args,
+                place,
+                &mut |machine, bound| {
+                    // A parameter named twice takes its first argument.
+                    for (i, (name, _)) in params.iter().enumerate() {
+                        if params[..i].iter().all(|(n, _)| n != name) {
+                            machine.assign(name, bound[i].clone());
+                        }
+                    }
+                    match machine.block(&function.body)? {
+                        Flow::Result(v) => Ok(v),
+                        Flow::Next => Ok(Value::Die(Die::empty())),
+                    }
+                },
+                true,
+            );
+        }
+        let Some(builtin) = library::find(&key) else {
+            return Err(Problem::new(
+                place,
+                format!("there is no function [{key}]: define it with \"function: {key} {{ ... }}\" (the words must match, each _ is a value){}", library::suggestion(&key, self.functions.keys())),
+            ));
+        };
+        let settings = self.settings;
+        self.invoke(
+            builtin.types,
+            args,
+            place,
+            &mut |machine, bound| {
+                (builtin.run)(bound, &settings, &mut machine.work).map_err(at(place))
+            },
+            false,
+        )
+    }
+
+    /// Binds arguments to parameter types and runs `body` once, or once per
+    /// case of every die passed to a number or sequence parameter, mixing
+    /// the results by their weights. A user function runs in a frame of
+    /// its own, which every case shares.
+    fn invoke(
+        &mut self,
+        types: &[Type],
+        args: Vec<Value>,
+        place: Place,
+        body: &mut dyn FnMut(&mut Machine, &[Value]) -> Run<Value>,
+        own_frame: bool,
+    ) -> Run<Value> {
+        let mut bound = Vec::with_capacity(args.len());
+        let mut expanded: Vec<(usize, Vec<(Value, BigUint)>)> = Vec::new();
+        for (i, (kind, arg)) in types.iter().zip(args).enumerate() {
+            match (kind, arg) {
+                (Type::Any, arg) => bound.push(arg),
+                (Type::Number, Value::Sequence(s)) => {
+                    bound.push(Value::Number(ops::sum(&s).map_err(at(place))?))
+                }
+                (Type::Number, n @ Value::Number(_)) => bound.push(n),
+                (Type::Number, die) => {
+                    let Die(Some(o)) = ops::as_die(&die, &mut self.work).map_err(at(place))? else {
+                        return Ok(Value::Die(Die::empty()));
+                    };
+                    bound.push(Value::Number(0));
+                    expanded.push((
+                        i,
+                        o.iter()
+                            .filter(|(_, w)| !w.is_zero())
+                            .map(|(v, w)| (Value::Number(v), w.clone()))
+                            .collect(),
+                    ));
+                }
+                (Type::Die, Value::Number(n)) => bound.push(Value::Die(Die::constant(n))),
+                (Type::Die, Value::Sequence(s)) => {
+                    bound.push(Value::Die(Die::constant(ops::sum(&s).map_err(at(place))?)))
+                }
+                (Type::Die, die) => bound.push(die),
+                (Type::Sequence, Value::Number(n)) => bound.push(Value::Sequence(vec![n])),
+                (Type::Sequence, s @ Value::Sequence(_)) => bound.push(s),
+                (Type::Sequence, Value::Die(Die(None))) => return Ok(Value::Die(Die::empty())),
+                (Type::Sequence, Value::Die(Die(Some(o)))) => {
+                    bound.push(Value::Sequence(Vec::new()));
+                    expanded.push((
+                        i,
+                        o.iter()
+                            .filter(|(_, w)| !w.is_zero())
+                            .map(|(v, w)| (Value::Sequence(vec![v]), w.clone()))
+                            .collect(),
+                    ));
+                }
+                (Type::Sequence, Value::Pool(p)) => {
+                    if p.groups.iter().any(|(d, _)| d.is_empty()) {
+                        return Ok(Value::Die(Die::empty()));
+                    }
+                    // One die's rolls come lowest first, as AnyDice walks them.
+                    let highest_first = self.settings.highest_first && p.len() > 1;
+                    let rolls =
+                        ops::sorted_rolls(&p, highest_first, &mut self.work).map_err(at(place))?;
+                    bound.push(Value::Sequence(Vec::new()));
+                    expanded.push((
+                        i,
+                        rolls
+                            .into_iter()
+                            .map(|(r, w)| (Value::Sequence(r), w))
+                            .collect(),
+                    ));
+                }
+            }
+        }
+        let enter = own_frame || !expanded.is_empty();
+        if enter {
+            self.depth += 1;
+        }
+        if own_frame {
+            self.frames.push(HashMap::new());
+        }
+        let result = self.cases(&mut bound, &expanded, place, body);
+        if own_frame {
+            self.frames.pop();
+        }
+        if enter {
+            self.depth -= 1;
+        }
+        result
+    }
+
+    fn cases(
+        &mut self,
+        bound: &mut [Value],
+        expanded: &[(usize, Vec<(Value, BigUint)>)],
+        place: Place,
+        body: &mut dyn FnMut(&mut Machine, &[Value]) -> Run<Value>,
+    ) -> Run<Value> {
+        if expanded.is_empty() {
+            return body(self, bound);
+        }
+        let cases: f64 = expanded.iter().map(|(_, c)| c.len() as f64).product();
+        self.work
+            .charge(cases, "expanding a die into its cases")
+            .map_err(at(place))?;
+        // The first expanded parameter varies fastest, as AnyDice's order.
+        let mut index = vec![0usize; expanded.len()];
+        let mut parts: Vec<(BigUint, Outcomes)> = Vec::new();
+        let mut widest = 0u64;
+        loop {
+            let mut weight = BigUint::from(1u32);
+            for (j, (i, values)) in expanded.iter().enumerate() {
+                bound[*i] = values[index[j]].0.clone();
+                weight *= &values[index[j]].1;
+            }
+            let result = body(self, bound)?;
+            let Die(die) = match result {
+                Value::Sequence(s) => Die::constant(ops::sum(&s).map_err(at(place))?),
+                other => ops::as_die(&other, &mut self.work).map_err(at(place))?,
+            };
+            if let Some(o) = die {
+                // Mixing scales every count by the others' totals.
+                let bits = o.total().bits();
+                widest = widest.max(bits);
+                self.work
+                    .charge_counts(
+                        o.width() as f64 * 2.0,
+                        bits + widest,
+                        "mixing a function's cases",
+                    )
+                    .map_err(at(place))?;
+                parts.push((weight, o));
+            }
+            let mut j = 0;
+            loop {
+                if j == index.len() {
+                    // Reducing the mixture takes a gcd of its counts,
+                    // quadratic in their length.
+                    let values: usize = parts.iter().map(|(_, o)| o.width()).sum();
+                    let words = parts
+                        .iter()
+                        .map(|(w, o)| w.bits() + o.total().bits())
+                        .max()
+                        .unwrap_or(0) as f64
+                        / 64.0;
+                    self.work
+                        .charge(
+                            values as f64 * (1.0 + words * words),
+                            "mixing a function's cases",
+                        )
+                        .map_err(at(place))?;
+                    let refs: Vec<(BigUint, &Outcomes)> =
+                        parts.iter().map(|(w, o)| (w.clone(), o)).collect();
+                    return Ok(Value::Die(Die(crate::engine::mix(&refs))));
+                }
+                index[j] += 1;
+                if index[j] < expanded[j].1.len() {
+                    break;
+                }
+                index[j] = 0;
+                j += 1;
+            }
+        }
+    }
+}

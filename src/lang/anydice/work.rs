@@ -1,0 +1,81 @@
+//! The work a program may do: every operation charges its price (in
+//! elementary steps) before it runs, and the run stops with a clear
+//! message once the budget is spent, whatever the program does (loops,
+//! recursion, wide dice). Counting steps rather than reading a clock keeps
+//! the answer the same on every machine and in the browser.
+
+/// Steps per second of budget: a step is about one big-integer addition or
+/// one interpreted node, measured on the benches' machine.
+pub const STEPS_PER_SECOND: f64 = 3.0e7;
+
+/// The widest spread of values a die may have: its table holds a count for
+/// every value between its lowest and highest.
+pub const MAX_SPREAD: f64 = 5.0e6;
+
+#[derive(Debug, Clone)]
+pub(crate) struct Work {
+    spent: f64,
+    limit: f64,
+    /// What was running when the budget ran out, for the message.
+    pub seconds: f64,
+}
+
+impl Work {
+    pub(crate) fn new(seconds: f64) -> Work {
+        Work {
+            spent: 0.0,
+            limit: seconds * STEPS_PER_SECOND,
+            seconds,
+        }
+    }
+
+    /// Steps left.
+    pub(crate) fn remaining(&self) -> f64 {
+        (self.limit - self.spent).max(0.0)
+    }
+
+    pub(crate) fn spent(&self) -> f64 {
+        self.spent
+    }
+
+    /// Takes `steps` from the budget, or refuses before doing `what`.
+    pub(crate) fn charge(&mut self, steps: f64, what: &str) -> Result<(), String> {
+        // A NaN price is refused too.
+        if steps.is_nan() || steps > self.remaining() {
+            return Err(self.refusal(what));
+        }
+        self.spent += steps;
+        Ok(())
+    }
+
+    pub(crate) fn refusal(&self, what: &str) -> String {
+        format!(
+            "the program is over its budget of {} s of work at {what} (--budget N multiplies it; about {:.0} s were spent)",
+            self.seconds,
+            self.spent / STEPS_PER_SECOND
+        )
+    }
+
+    /// Takes the price of `values` products of counts of `bits` bits: a
+    /// machine word costs one step, and longer counts grow as Karatsuba's
+    /// multiplication does (words^1.6).
+    pub(crate) fn charge_counts(
+        &mut self,
+        values: f64,
+        bits: u64,
+        what: &str,
+    ) -> Result<(), String> {
+        self.charge(values * (1.0 + (bits as f64 / 64.0).powf(1.6)), what)
+    }
+
+    /// Refuses a die whose values would spread from `lo` to `hi`.
+    pub(crate) fn spread(&mut self, lo: f64, hi: f64) -> Result<(), String> {
+        let spread = hi - lo;
+        if spread > MAX_SPREAD {
+            return Err(format!(
+                "a die whose values spread from {lo} to {hi}: fairdice keeps a count for every value between, and at most {MAX_SPREAD} of them"
+            ));
+        }
+        self.charge(spread, "a wide die")
+    }
+}

@@ -1,0 +1,107 @@
+//! AnyDice programs against AnyDice's own answers (tests/data/anydice):
+//! every output's label and every value's percentage, to AnyDice's printed
+//! precision; where AnyDice refused, fairdice refuses.
+
+use fairdice::engine::{ratio, to_f64};
+use fairdice::lang::anydice::{run, Refusal};
+use serde_json::Value;
+
+/// AnyDice prints about 12 significant digits of its floating-point sums.
+fn close(ours: f64, theirs: f64) -> bool {
+    (ours - theirs).abs() <= 1e-9 + 1e-8 * theirs.abs()
+}
+
+/// Why `program` disagrees with `case`'s answer, if it does.
+fn disagreement(case: &Value) -> Option<String> {
+    let program = case["program"].as_str().unwrap();
+    let result = run(program, 2.0);
+    if case.get("refused").is_some() {
+        return match result {
+            Err(_) => None,
+            Ok(_) => Some("AnyDice refused it, fairdice answered".into()),
+        };
+    }
+    let report = match result {
+        Ok(report) => report,
+        Err(Refusal::Syntax(p)) => return Some(format!("refused: {}", p[0])),
+        Err(Refusal::Calculation(p)) => return Some(format!("refused: {p}")),
+    };
+    let expected = case["outputs"].as_array().unwrap();
+    if expected.len() != report.outputs.len() {
+        return Some(format!(
+            "{} outputs, AnyDice {}",
+            report.outputs.len(),
+            expected.len()
+        ));
+    }
+    for (output, want) in report.outputs.iter().zip(expected) {
+        let label = want[0].as_str().unwrap();
+        if output.name != label {
+            return Some(format!("label {:?}, AnyDice {label:?}", output.name));
+        }
+        let mut theirs: Vec<(i64, f64)> = want[1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_i64().unwrap(), p[1].as_f64().unwrap()))
+            .filter(|(_, p)| *p != 0.0)
+            .collect();
+        theirs.sort_by_key(|(v, _)| *v);
+        let ours: Vec<(i64, f64)> = output.outcomes.as_ref().map_or_else(Vec::new, |o| {
+            let total = o.total();
+            o.iter()
+                .map(|(v, w)| (v, to_f64(&ratio(w, &total)) * 100.0))
+                .collect()
+        });
+        let mut theirs = theirs.into_iter().peekable();
+        for (value, p) in ours {
+            let t = match theirs.peek() {
+                Some(&(v, t)) if v == value => {
+                    theirs.next();
+                    t
+                }
+                _ => 0.0,
+            };
+            if !close(p, t) {
+                return Some(format!("{label}: value {value}: {p} %, AnyDice {t} %"));
+            }
+        }
+        if let Some((v, t)) = theirs.next() {
+            return Some(format!("{label}: value {v}: AnyDice {t} %, fairdice none"));
+        }
+    }
+    None
+}
+
+#[test]
+fn programs_give_anydices_answers() {
+    let corpus = include_str!("../data/anydice/corpus-dev.jsonl");
+    let cases: Vec<Value> = corpus
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut wrong = Vec::new();
+    let (mut answered, mut refused) = (0, 0);
+    for case in &cases {
+        let problem = disagreement(case);
+        if case.get("refused").is_some() {
+            refused += 1;
+            // Where AnyDice refuses, fairdice refuses: no exception.
+            assert!(problem.is_none(), "{}: {}", case["id"], problem.unwrap());
+        } else {
+            answered += 1;
+            if let Some(p) = problem {
+                wrong.push(format!("{}: {p}", case["id"]));
+            }
+        }
+    }
+    let matched = answered - wrong.len();
+    eprintln!("matched {matched} of {answered} answered programs; {refused} refusals");
+    // The known deviations (docs/reference.md, "AnyDice programs").
+    assert!(
+        matched * 100 >= answered * 98,
+        "{} of {answered} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
