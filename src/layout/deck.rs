@@ -89,13 +89,13 @@ fn verdict(params: &Params, cases: &[Case]) -> String {
         hand_label(first.draw, first.hand.as_deref()),
         cards(params.deck.cards),
         first.question,
-        format::rough_percent(to_f64(&first.probability)),
+        format::rough_percent(&first.probability),
     );
     match (&first.with_mulligans, &params.mulligan) {
         (Some(kept), Some(m)) => text.push_str(&format!(
             "; with {}, the kept hand meets it {} of the time.",
             redraws_in_words(m.redraws),
-            format::rough_percent(to_f64(kept))
+            format::rough_percent(kept)
         )),
         _ => text.push('.'),
     }

@@ -64,7 +64,10 @@ fn verdict(params: &Params, results: &Results) -> String {
          of fair dice ({how}): {answer}.",
         format::count(&results.rolls.into()),
         params.die,
-        format::rough_percent(p)
+        match &results.exact_p_value {
+            Some(exact) => format::rough_percent(exact),
+            None => format::rough_percent_of(p),
+        }
     )
 }
 

@@ -2,6 +2,13 @@
 //!
 //! Presentation helpers for analyses filling tables. The exact value always
 //! travels beside the display form, so rounding here never loses anything.
+//!
+//! Every approximate spelling of an exact integer or fraction (pages,
+//! tooltips, the search index, CSV twin columns, the PDF and the terminal
+//! all take theirs from here) is made by [`rounded`]: the exact value
+//! rounded to so many significant digits, half to even, with integer
+//! arithmetic only. A count of 3656158440062976 reads "3.65616 × 10¹⁵",
+//! never its first digits cut ("3.65615").
 
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
@@ -13,13 +20,64 @@ const MAX_GROUPED_DIGITS: usize = 15;
 /// Significant digits shown for probabilities and other fractions.
 pub(crate) const SIGNIFICANT: usize = 6;
 
-/// A count: `4,395,456`, or `1.23457 × 10⁴⁵` when it is very long.
+/// A count: `4,395,456`, or `1.23457 × 10⁴⁵` when it is very long,
+/// rounded half to even by [`rounded`].
 pub fn count(value: &BigUint) -> String {
     let digits = value.to_string();
     if digits.len() <= MAX_GROUPED_DIGITS {
         group_thousands(&digits)
     } else {
-        scientific(&digits, digits.len() as i64 - 1)
+        let shown = rounded(&BigInt::from(value.clone()), &BigInt::from(1), SIGNIFICANT);
+        scientific(&shown.digits, shown.exponent)
+    }
+}
+
+/// A positive value rounded to a number of significant digits.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Rounded {
+    /// Exactly as many digits as asked, the first not zero.
+    pub(crate) digits: String,
+    /// The power of ten of the first digit: the value is about
+    /// `0.digits × 10^(exponent + 1)`.
+    pub(crate) exponent: i64,
+    /// Whether the digits are the value itself, nothing rounded away.
+    pub(crate) exact: bool,
+}
+
+/// `numer / denom` (both positive) rounded to `significant` digits, half
+/// to even, from the exact value: the one rounding of every number shown.
+/// A tie (the part dropped exactly half a unit of the last digit) goes to
+/// the even last digit; anything above half rounds up, anything below
+/// down. A carry into a new digit (9.999996 to 6 digits) gives `100000`
+/// with the exponent one higher.
+pub(crate) fn rounded(numer: &BigInt, denom: &BigInt, significant: usize) -> Rounded {
+    let mut exponent = decimal_exponent(numer, denom);
+    let shift = significant as i64 - 1 - exponent;
+    let ten = BigInt::from(10u32);
+    let (n, d) = if shift >= 0 {
+        (numer * num_traits::pow(ten, shift as usize), denom.clone())
+    } else {
+        (
+            numer.clone(),
+            denom * num_traits::pow(ten, (-shift) as usize),
+        )
+    };
+    let (mut quotient, remainder) = num_integer::Integer::div_rem(&n, &d);
+    let twice = &remainder * 2u32;
+    let odd = num_integer::Integer::is_odd(&quotient);
+    if twice > d || (twice == d && odd) {
+        quotient += 1u32;
+    }
+    let mut digits = quotient.to_string();
+    if digits.len() > significant {
+        // Rounding carried into a new digit: 999999.6 is 1000000.
+        digits.truncate(significant);
+        exponent += 1;
+    }
+    Rounded {
+        digits,
+        exponent,
+        exact: remainder.is_zero(),
     }
 }
 
@@ -71,15 +129,9 @@ fn decimal_to(value: &Exact, significant: usize) -> String {
     } else {
         String::new()
     };
-    let numer = value.numer().abs();
-    let denom = value.denom().clone();
-    let mut exponent = decimal_exponent(&numer, &denom);
-    let mut digits = scaled_digits(&numer, &denom, exponent, significant);
-    if digits.len() > significant {
-        // Rounding carried into a new digit, as in 9.999999 -> 10.0000.
-        digits.truncate(significant);
-        exponent += 1;
-    }
+    let Rounded {
+        digits, exponent, ..
+    } = rounded(&value.numer().abs(), value.denom(), significant);
     let body = if (-5..=5).contains(&exponent) {
         positional(&digits, exponent)
     } else {
@@ -133,24 +185,47 @@ pub(crate) fn exact_title(label: &str, value: &Exact, probability: bool) -> Stri
     }
 }
 
-/// A float chance as a percentage a reader takes in at a glance, for
-/// verdict sentences: two significant digits ("23 %", "0.028 %"), more
-/// only where two would show 0 % or 100 % for a chance that is not.
-pub(crate) fn rough_percent(chance: f64) -> String {
-    let value = chance * 100.0;
-    if value <= 0.0 || value >= 100.0 || !value.is_finite() {
-        return format!("{} %", float(value));
+/// A chance as a percentage a reader takes in at a glance, for verdict
+/// sentences: two significant digits ("23 %", "0.028 %", "5.0 %"), more
+/// only where two would show 100 % for a chance that is not; rounded half
+/// to even from the exact value by [`rounded`].
+pub(crate) fn rough_percent(chance: &Exact) -> String {
+    let value = Exact::new_raw(chance.numer() * 100, chance.denom().clone());
+    if !value.is_positive() || value >= Exact::from_integer(100.into()) {
+        return format!("{} %", decimal(&value));
     }
-    for digits in 2..=15 {
-        let magnitude = value.log10().floor() as i32;
-        let decimals = (digits - 1 - magnitude).max(0) as usize;
-        let shown = format!("{value:.decimals$}");
-        let reads: f64 = shown.parse().unwrap_or(value);
-        if reads > 0.0 && reads < 100.0 {
-            return format!("{shown} %");
+    let (numer, denom) = (value.numer().abs(), value.denom().abs());
+    for significant in 2..=MAX_SIGNIFICANT {
+        let shown = rounded(&numer, &denom, significant);
+        if !(shown.exponent == 2 && shown.digits.trim_end_matches('0') == "1") {
+            return format!("{} %", fixed(&shown));
         }
     }
-    format!("{} %", float(value))
+    "< 100 %".to_string()
+}
+
+/// [`rough_percent`] of a float chance (a statistic's p-value): its exact
+/// binary value rounded the same way.
+pub(crate) fn rough_percent_of(chance: f64) -> String {
+    match Exact::from_float(chance) {
+        Some(exact) => rough_percent(&exact),
+        None => format!("{} %", float(chance * 100.0)),
+    }
+}
+
+/// Rounded digits written out with every digit kept, trailing zeros too
+/// (`5.0`, `0.028`, `1200`).
+fn fixed(shown: &Rounded) -> String {
+    let digits = &shown.digits;
+    let whole = shown.exponent + 1;
+    if whole <= 0 {
+        format!("0.{}{digits}", "0".repeat((-whole) as usize))
+    } else if whole as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(whole as usize - digits.len()))
+    } else {
+        let (int, frac) = digits.split_at(whole as usize);
+        format!("{int}.{frac}")
+    }
 }
 
 /// A float share as a percentage, for figures irrational by nature (an
@@ -210,23 +285,6 @@ fn decimal_exponent(numer: &BigInt, denom: &BigInt) -> i64 {
         e += 1;
     }
     e
-}
-
-/// The first `SIGNIFICANT` digits of numer/denom, rounded half up, given that
-/// the value lies in `[10^(exponent-1), 10^(exponent+1))`.
-fn scaled_digits(numer: &BigInt, denom: &BigInt, exponent: i64, significant: usize) -> String {
-    let shift = significant as i64 - 1 - exponent;
-    let ten = BigInt::from(10u32);
-    let (n, d) = if shift >= 0 {
-        (numer * num_traits::pow(ten, shift as usize), denom.clone())
-    } else {
-        (
-            numer.clone(),
-            denom * num_traits::pow(ten, (-shift) as usize),
-        )
-    };
-    let rounded: BigInt = (2 * n + &d) / (2 * d);
-    rounded.to_string()
 }
 
 fn positional(digits: &str, exponent: i64) -> String {
@@ -378,7 +436,8 @@ mod tests {
     fn counts_group_or_go_scientific() {
         assert_eq!(count(&BigUint::from(4_395_456u32)), "4,395,456");
         assert_eq!(count(&BigUint::from(7u32)), "7");
-        assert_eq!(count(&BigUint::from(6u32).pow(100)), "6.53318 × 10⁷⁷");
+        // 6^100 = 6.533186... × 10^77: rounded, not cut.
+        assert_eq!(count(&BigUint::from(6u32).pow(100)), "6.53319 × 10⁷⁷");
     }
 
     #[test]
@@ -413,13 +472,13 @@ mod tests {
 
     #[test]
     fn rough_percents_read_at_a_glance_and_never_round_to_0_or_100() {
-        assert_eq!(rough_percent(0.75527875), "76 %");
-        assert_eq!(rough_percent(0.23), "23 %");
-        assert_eq!(rough_percent(0.00028301), "0.028 %");
-        assert_eq!(rough_percent(0.05), "5.0 %");
-        assert_eq!(rough_percent(0.9996), "99.96 %");
-        assert_eq!(rough_percent(0.0), "0 %");
-        assert_eq!(rough_percent(1.0), "100 %");
+        assert_eq!(rough_percent_of(0.75527875), "76 %");
+        assert_eq!(rough_percent_of(0.23), "23 %");
+        assert_eq!(rough_percent_of(0.00028301), "0.028 %");
+        assert_eq!(rough_percent_of(0.05), "5.0 %");
+        assert_eq!(rough_percent_of(0.9996), "99.96 %");
+        assert_eq!(rough_percent_of(0.0), "0 %");
+        assert_eq!(rough_percent_of(1.0), "100 %");
     }
 
     /// A rounded figure never reads as certain (1, 100 %) or as a bound

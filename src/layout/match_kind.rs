@@ -117,7 +117,7 @@ fn rule_in_words(rule: LaterGames) -> &'static str {
 
 /// Percentage points, two significant digits: `2.5`.
 fn points(edge: &Exact) -> String {
-    let shown = format::rough_percent(to_f64(edge).abs());
+    let shown = format::rough_percent(&num_traits::Signed::abs(edge));
     shown.trim_end_matches(" %").to_string()
 }
 
@@ -143,7 +143,7 @@ fn verdict(cases: &[Case]) -> String {
     let mut text = format!(
         "When the player going first wins {} of games, winning the roll for first player \
          {worth} {} points of match win rate in a {}",
-        format::rough_percent(to_f64(&case.p_first)),
+        format::rough_percent(&case.p_first),
         points(&case.match_edge),
         best_of_words(case.best_of),
     );

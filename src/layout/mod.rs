@@ -18,6 +18,8 @@ mod match_kind;
 pub(crate) mod nested_json;
 mod race;
 mod reroll;
+#[cfg(test)]
+mod rounding_tests;
 mod seat_advantage;
 mod shuffle;
 mod sum_mod;

@@ -77,16 +77,16 @@ fn overall_verdict(results: &Results) -> String {
         .iter()
         .map(|games| {
             let first = &games.seats[0];
-            let share = first.wins as f64 / games.games.max(1) as f64;
+            let share = win_share(first.wins, games.games);
             let p = to_f64(&first.p_value);
             format!(
                 "with {} players the first player won {} of {} games against a fair {} \
                  (chance alone does that in {} of such logs: {})",
                 games.players,
-                format::rough_percent(share),
+                format::rough_percent(&share),
                 format::count(&games.games.into()),
                 format::exact(&first.fair_share),
-                format::rough_percent(p),
+                format::rough_percent(&first.p_value),
                 reading(p)
             )
         })
@@ -133,24 +133,29 @@ fn rule_quote(games: &Games, rule: &first_player::Results) -> String {
         }
     };
     let first = &games.seats[0];
-    let share = first.wins as f64 / games.games.max(1) as f64;
+    let share = win_share(first.wins, games.games);
     format!(
         "Games of {n} players: the rule gives each player the same chance to go first, \
          {chance}, so over many games each player holds each place in turn order equally \
          often and can expect {chance} of the wins, however much going first is worth. In \
          these games the player who went first won {} ({} of {}) against the {} every player \
          can expect under the rule.",
-        format::rough_percent(share),
+        format::rough_percent(&share),
         format::count(&first.wins.into()),
         format::count(&games.games.into()),
         format::exact(&first.fair_share),
     )
 }
 
+/// A seat's share of the games it won, exactly (none of no games).
+fn win_share(wins: u64, games: u64) -> Exact {
+    crate::engine::ratio(&wins.into(), &games.max(1).into())
+}
+
 /// The first player's record in a sentence, with the chi-square across seats.
 fn verdict(games: &Games) -> String {
     let first = &games.seats[0];
-    let share = first.wins as f64 / games.games.max(1) as f64;
+    let share = win_share(first.wins, games.games);
     let p = to_f64(&first.p_value);
     let reading = if p < 0.01 {
         "Chance alone rarely does that: going first looks like it matters."
@@ -167,9 +172,9 @@ fn verdict(games: &Games) -> String {
         format::count(&games.games.into()),
         games.players,
         format::count(&first.wins.into()),
-        format::rough_percent(share),
+        format::rough_percent(&share),
         format::exact(&first.fair_share),
-        format::rough_percent(p),
+        format::rough_percent(&first.p_value),
         format::float(games.chi_square.p_value)
     )
 }
@@ -198,7 +203,7 @@ fn seats_table(games: &Games, id: &str) -> Table {
             .seats
             .iter()
             .map(|seat| {
-                let share = crate::engine::ratio(&seat.wins.into(), &games.games.into());
+                let share = win_share(seat.wins, games.games);
                 vec![
                     Cell::plain(seat.seat.to_string()),
                     Cell::plain(seat.wins.to_string()),
@@ -217,7 +222,7 @@ fn seats_table(games: &Games, id: &str) -> Table {
 /// Each place in turn order's share of wins with its exact interval as an
 /// error bar, against the fair share; tooltips carry the exact fractions.
 fn chart(games: &Games, id: &str) -> Chart {
-    let share = |s: &Seat| crate::engine::ratio(&s.wins.into(), &games.games.max(1).into());
+    let share = |s: &Seat| win_share(s.wins, games.games);
     Chart {
         id: format!("{id}-shares"),
         title: format!("{} players: share of wins by turn order", games.players),

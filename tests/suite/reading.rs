@@ -9,6 +9,11 @@
 //!   screenshots of every kind's page at both widths and in both themes land
 //!   in `target/reading/` (tools/browser/check.mjs: one Chromium for every
 //!   page, several tabs at once, the PDF below printed alongside);
+//! - every interactive element on those pages used at both widths
+//!   (tools/browser/interact.mjs), judged by computed style and box, not
+//!   markup: a glossary definition shows inside the viewport after hover,
+//!   focus and tap and hides after Escape; the theme switch changes the
+//!   colours and back; the phone menu opens and closes; what-if forms show;
 //! - html-validate finds no error in any page;
 //! - `print.html` printed to PDF by Chromium keeps every row of the widest
 //!   and of the longest table whole on a line, their last row and last
@@ -216,8 +221,17 @@ fn pages_to_read() -> Vec<String> {
         }
     }
     assert!(kinds.len() >= 5, "kinds found: {kinds:?}");
-    if !chosen.contains(&widest.1) {
-        chosen.push(widest.1);
+    // The page with the most glossary marks: the likeliest to have one
+    // at the right edge of a phone's screen.
+    let glossed = pages()
+        .into_iter()
+        .filter(|p| p != "print.html" && !p.starts_with("print-"))
+        .max_by_key(|p| glossary_marks(p).len())
+        .unwrap();
+    for page in [widest.1, glossed] {
+        if !chosen.contains(&page) {
+            chosen.push(page);
+        }
     }
     chosen.push("print.html:light".into());
     chosen
@@ -286,6 +300,46 @@ fn axe_text_sizes_sideways_scrolling_and_screenshots() {
         run.out.display()
     );
     eprintln!("screenshots in {}", run.out.display());
+}
+
+/// Each interactive element was used, at both widths: the check of what
+/// shows cannot pass by finding nothing to use.
+#[test]
+fn glossary_menus_theme_and_what_if_forms_are_used_at_both_widths() {
+    let Some(run) = browser_run() else {
+        return;
+    };
+    assert!(run.passed, "{}", run.said);
+    let report: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(run.out.join("report.json")).unwrap())
+            .unwrap();
+    for width in [1366, 390] {
+        let checked: Vec<&str> = report
+            .iter()
+            .filter(|r| r["theme"] == "used" && r["width"] == width)
+            .flat_map(|r| r["checked"].as_array().unwrap())
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        let has = |what: &str| checked.iter().any(|c| c.contains(what));
+        for what in [
+            "after hover",
+            "after focus",
+            "after tap",
+            "after hover and Escape",
+            "after focus and Escape",
+            "after tap and Escape",
+            "theme switch colours",
+            "what-if form",
+        ] {
+            assert!(has(what), "{what} never checked at {width}px: {checked:?}");
+        }
+        let menu = if width == 390 {
+            "navigation after the menu link"
+        } else {
+            "navigation on a wide screen"
+        };
+        assert!(has(menu), "{menu} never checked at {width}px");
+    }
 }
 
 /// The declarations of every rule that applies only in the dark theme

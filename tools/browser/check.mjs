@@ -1,8 +1,10 @@
 // Reads the built site as its readers do, in one launch of the system
 // Chromium, several pages at a time: axe-core at a desktop and a phone
 // width, the size of chart text as drawn, sideways scrolling, wide tables
-// that take the width there is, screenshots in both themes, and (with
-// --pdf) the print page printed to PDF.
+// that take the width there is, screenshots in both themes, the
+// interactive elements used as a reader uses them (interact.mjs: what
+// shows after hover, focus, tap and Escape, by computed style and box),
+// and (with --pdf) the print page printed to PDF.
 //
 //   node check.mjs SITE_DIR OUT_DIR [--pdf PAGE.html] PAGE.html[:light]...
 //
@@ -22,6 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import puppeteer from "puppeteer-core";
+import { interact } from "./interact.mjs";
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -171,6 +174,27 @@ async function readPage(browser, arg, width) {
   }
 }
 
+/// One page at one width in a tab that takes touches: its interactive
+/// elements used, what shows checked (interact.mjs). Pages read in one
+/// theme only (the print page) are not used this way.
+async function usePage(browser, arg, width) {
+  const tab = await browser.newPage();
+  try {
+    const started = Date.now();
+    await tab.setViewport({ width, height: 900, hasTouch: true });
+    // Several tabs work at once and only one has the window's focus: the
+    // others would never match `:focus`.
+    const cdp = await tab.createCDPSession();
+    await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: true });
+    await tab.goto(url(arg), { waitUntil: "load" });
+    const used = await interact(tab, width);
+    for (const p of used.problems) problems.push(`${arg} at ${width}px: ${p}`);
+    report.push({ page: arg, width, theme: "used", checked: used.checked, problems: used.problems, ms: Date.now() - started });
+  } finally {
+    await tab.close();
+  }
+}
+
 /// The print page through Chromium's print to PDF, with the page size the
 /// stylesheet asks for (as `--print-to-pdf` and `fairdice pdf` do).
 async function printPdf(browser, page) {
@@ -202,6 +226,9 @@ try {
   const tasks = [...pages]
     .sort((a, b) => size(b) - size(a))
     .flatMap((arg) => WIDTHS.map((width) => () => readPage(browser, arg, width)));
+  for (const arg of pages.filter((a) => !a.includes(":"))) {
+    for (const width of WIDTHS) tasks.push(() => usePage(browser, arg, width));
+  }
   if (pdf) tasks.unshift(() => printPdf(browser, pdf));
   const workers = Array.from({ length: TABS }, async () => {
     while (tasks.length) await tasks.shift()();
