@@ -44,25 +44,3 @@
     }
   });
 })();
-
-// A glossary term's definition opens on tap too (a tap does not focus a
-// button in every browser) and closes with Escape or a tap elsewhere.
-(function () {
-  function close(except) {
-    document.querySelectorAll(".term.open").forEach(function (term) {
-      if (term !== except) term.classList.remove("open");
-    });
-  }
-  document.addEventListener("click", function (event) {
-    var word = event.target.closest && event.target.closest(".term-word");
-    var term = word && word.parentElement;
-    close(term);
-    if (term) term.classList.toggle("open");
-  });
-  document.addEventListener("keydown", function (event) {
-    if (event.key !== "Escape") return;
-    close(null);
-    var active = document.activeElement;
-    if (active && active.classList.contains("term-word")) active.blur();
-  });
-})();
