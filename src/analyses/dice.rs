@@ -296,13 +296,12 @@ impl Analysis for Dice {
 /// The results for rolls already evaluated (shared with `fairdice roll`
 /// and the playground, which evaluate outside a scenario file).
 pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth: u32) -> Analysed {
-    let mut results = Results {
-        rolls: Vec::new(),
-        comparisons: Vec::new(),
-    };
-    let mut figures = Vec::new();
-    for (roll, outcome) in rolls.iter().zip(outcomes) {
-        let (summary, mut extra) = describe(roll, outcome);
+    let named: Vec<(&str, &str)> = rolls
+        .iter()
+        .map(|r| (r.name.as_str(), r.expression.text.as_str()))
+        .collect();
+    let mut analysed = analyse_named(&named, outcomes);
+    for (roll, extra) in rolls.iter().zip(&mut analysed.rolls) {
         let tree = &roll.expression.tree;
         // A roll explodes when deeper explosions roll more dice.
         if dice_lang::simulate::dice_per_roll(tree, 0) < dice_lang::simulate::dice_per_roll(tree, 1)
@@ -310,6 +309,20 @@ pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth
             extra.explode_depth = Some(depth);
             extra.cut_short = dice_lang::uncut(tree, depth).map(|uncut| Exact::one() - uncut);
         }
+    }
+    analysed
+}
+
+/// The results for distributions each with a name and the text that made
+/// it, wherever they came from (an expression, an AnyDice program).
+pub(crate) fn analyse_named(rolls: &[(&str, &str)], outcomes: &[Outcomes]) -> Analysed {
+    let mut results = Results {
+        rolls: Vec::new(),
+        comparisons: Vec::new(),
+    };
+    let mut figures = Vec::new();
+    for ((name, text), outcome) in rolls.iter().zip(outcomes) {
+        let (summary, extra) = describe(name, text, outcome);
         results.rolls.push(summary);
         figures.push(extra);
     }
@@ -320,8 +333,8 @@ pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth
             let all = a.total() * b.total();
             let p = ratios([higher, tie, lower].iter(), &all);
             results.comparisons.push(Comparison {
-                a: rolls[i].name.clone(),
-                b: rolls[j].name.clone(),
+                a: rolls[i].0.to_string(),
+                b: rolls[j].0.to_string(),
                 p_a_higher: p[0].clone(),
                 p_tie: p[1].clone(),
                 p_b_higher: p[2].clone(),
@@ -396,7 +409,7 @@ fn reach_targets(outcomes: &[Outcomes]) -> (Vec<i64>, Vec<Vec<Exact>>) {
     (targets, reach)
 }
 
-fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
+fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, RollFigures) {
     let total = outcomes.total();
     let pairs: Vec<(i64, &BigUint)> = outcomes.iter().collect();
     let over = Denominator::new(&total);
@@ -432,8 +445,8 @@ fn describe(roll: &NamedRoll, outcomes: &Outcomes) -> (Roll, RollFigures) {
         .map(|((v, _), _)| *v)
         .expect("the last value reaches the total");
     let summary = Roll {
-        name: roll.name.clone(),
-        expression: roll.expression.text.clone(),
+        name: name.to_string(),
+        expression: text.to_string(),
         total_outcomes: total.clone(),
         outcomes: pairs
             .iter()

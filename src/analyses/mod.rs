@@ -3,6 +3,7 @@
 //! fractions, plain integers). No formatting and no page layout here: that
 //! is [`crate::layout`]'s job, and [`crate::kinds`] joins the two.
 
+pub mod anydice_kind;
 pub mod cost;
 pub mod deck;
 pub mod dice;

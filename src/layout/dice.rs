@@ -183,13 +183,13 @@ fn difference_chart(
 
 /// What the charts of one page share: the values drawn (where every
 /// roll's mass is) and the height of the tallest bar among them.
-struct View {
-    range: (i64, i64),
+pub(crate) struct View {
+    pub(crate) range: (i64, i64),
     tallest: f64,
 }
 
 impl View {
-    fn of(results: &Results) -> View {
+    pub(crate) fn of(results: &Results) -> View {
         let points: Vec<Vec<(i64, &Exact)>> = results.rolls.iter().map(points_of).collect();
         let ranges: Vec<(i64, i64)> = points.iter().map(|p| central(p)).collect();
         let range = (
@@ -430,7 +430,7 @@ fn target_table(results: &Results, analysed: &Analysed) -> Table {
 }
 
 /// Rolls that never meet: each one's average and reach, in one sentence.
-fn spread_sentence(results: &Results) -> String {
+pub(crate) fn spread_sentence(results: &Results) -> String {
     let each: Vec<String> = results
         .rolls
         .iter()
@@ -459,7 +459,7 @@ fn ends(roll: &Roll) -> (i64, i64) {
 /// The head-to-head answer in one sentence: for one pair, who rolls higher
 /// how often; for more, the roll that beats every other (and its closest
 /// contest), or that none does.
-fn verdicts(names: &[String], comparisons: &[Comparison]) -> String {
+pub(crate) fn verdicts(names: &[String], comparisons: &[Comparison]) -> String {
     // Sentences open with words of ours, not a roll's name (which the
     // author may write in lower case).
     if let [only] = comparisons {
@@ -526,7 +526,7 @@ fn pair_sentence(c: &Comparison) -> String {
     }
 }
 
-fn comparison_table(comparisons: &[Comparison]) -> Table {
+pub(crate) fn comparison_table(comparisons: &[Comparison]) -> Table {
     Table {
         id: "comparisons".into(),
         caption: "Two players, one roll each: who rolls higher".into(),
@@ -548,7 +548,12 @@ fn comparison_table(comparisons: &[Comparison]) -> Table {
     }
 }
 
-fn roll_blocks(index: usize, roll: &Roll, figures: &RollFigures, view: &View) -> Vec<Block> {
+pub(crate) fn roll_blocks(
+    index: usize,
+    roll: &Roll,
+    figures: &RollFigures,
+    view: &View,
+) -> Vec<Block> {
     let values = |list: &[i64]| {
         list.iter()
             .map(format::signed)
@@ -665,7 +670,11 @@ fn chance_words(p: &Exact) -> String {
 
 /// Every roll's chance of at least each value, on one chart to compare,
 /// over the values the page's bars are drawn on.
-fn at_least_chart(rolls: &[Roll], figures: &[RollFigures], (lo, hi): (i64, i64)) -> Chart {
+pub(crate) fn at_least_chart(
+    rolls: &[Roll],
+    figures: &[RollFigures],
+    (lo, hi): (i64, i64),
+) -> Chart {
     let ends = ends_past(
         rolls
             .iter()
@@ -731,7 +740,7 @@ fn at_least_series(name: &str, roll: &Roll, figures: &RollFigures) -> Series {
 
 /// "Rolled once, 4d6dl1 averages 12.24, from 3 to 18; 13 is the likeliest value." The
 /// answer a reader of a single roll wants first.
-fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
+pub(crate) fn single_verdict(roll: &Roll, figures: &RollFigures) -> String {
     let (low, high) = ends(roll);
     let likeliest = match figures.modes.as_slice() {
         all if all.len() == roll.outcomes.len() => "every value is equally likely".into(),

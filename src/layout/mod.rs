@@ -6,6 +6,7 @@
 //! Layout runs on every build, from fresh or cached results alike, so a
 //! change here can never be hidden by the cache.
 
+mod anydice_kind;
 pub mod blocks;
 pub(crate) mod cells;
 pub mod csv;

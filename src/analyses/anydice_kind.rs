@@ -1,0 +1,293 @@
+//! The `anydice` kind: an AnyDice program (`program: |`, or
+//! `program_file:` beside the scenario) run exactly by the front end in
+//! `lang::anydice`; each output is a named distribution, analysed as the
+//! `dice` kind analyses its rolls.
+
+use super::dice::{self, analyse_named};
+use super::observations::DataError;
+use super::simulate::{Simulate, Simulation};
+use super::{Analysis, Cost, ParamError};
+use crate::engine::Outcomes;
+use crate::lang::anydice::{self, work::STEPS_PER_SECOND, Refusal, Report};
+use crate::progress::Progress;
+use serde::{Deserialize, Serialize};
+
+/// The `anydice` kind.
+pub struct Anydice;
+
+/// Parameters of an `anydice` scenario: the program, written in the file
+/// or read from a file beside it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Params {
+    /// The program's text.
+    #[serde(default)]
+    pub program: Option<String>,
+    /// A file beside the scenario holding the program (read into `program`).
+    #[serde(default)]
+    pub program_file: Option<String>,
+}
+
+impl Params {
+    fn text(&self) -> &str {
+        self.program.as_deref().unwrap_or("")
+    }
+}
+
+/// The outputs' exact distributions, and what the page shows of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Analysed {
+    /// Every output's name, in order, and whether it is the empty die.
+    pub outputs: Vec<OutputName>,
+    /// The outputs that have outcomes, analysed as `dice` rolls.
+    pub dice: dice::Analysed,
+    /// AnyDice's warnings, each once.
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutputName {
+    pub name: String,
+    /// The empty die `d{}`: no outcome at all.
+    pub empty: bool,
+}
+
+/// The JSON contract: each output with outcomes is a case (its name,
+/// outcomes, mean and variance, as `dice` writes a roll), then the pairs'
+/// comparisons, the empty outputs' names and the warnings.
+#[derive(Serialize)]
+struct Contract<'a> {
+    cases: &'a [dice::Roll],
+    comparisons: &'a [dice::Comparison],
+    empty: Vec<&'a str>,
+    warnings: &'a [String],
+}
+
+/// The most steps a program may take while it is priced: the default
+/// budget's 30 seconds. A longer one is refused with the price reached.
+const PRICING_SECONDS: f64 = 30.0;
+
+/// The program run within `seconds` of steps.
+fn run(params: &Params, seconds: f64) -> Result<Report, Refusal> {
+    anydice::run(params.text(), seconds)
+}
+
+fn problem(refusal: &Refusal) -> ParamError {
+    let first = match refusal {
+        Refusal::Syntax(problems) => problems.first().cloned(),
+        Refusal::Calculation(problem) => Some(problem.clone()),
+    };
+    let message = match (refusal, first) {
+        (Refusal::Syntax(problems), Some(p)) if problems.len() > 1 => {
+            let rest: Vec<String> = problems[1..].iter().map(ToString::to_string).collect();
+            format!(
+                "line {} of the program: {} (and: {})",
+                p.at.line,
+                p.message,
+                rest.join("; ")
+            )
+        }
+        (_, Some(p)) if p.at.line > 0 => format!(
+            "line {}, column {} of the program: {}",
+            p.at.line, p.at.column, p.message
+        ),
+        (_, Some(p)) => p.message,
+        (_, None) => "the program was refused".to_string(),
+    };
+    ParamError {
+        key: "program",
+        message,
+    }
+}
+
+impl Analysis for Anydice {
+    const NAME: &'static str = "anydice";
+    type Params = Params;
+    type Results = Analysed;
+
+    fn validate(params: &Params) -> Result<(), ParamError> {
+        if params.program.is_none() {
+            return Err(ParamError {
+                key: "program",
+                message: "no program: write it under `program: |`, or name a file beside the scenario with `program_file:`".into(),
+            });
+        }
+        anydice::check(params.text()).map_err(|r| problem(&r))?;
+        // A program's work is known only by running it: priced by a run
+        // held to the default budget, refused with its place if it fails.
+        match run(params, PRICING_SECONDS) {
+            Err(r @ Refusal::Calculation(_)) if !is_over_budget(&r) => Err(problem(&r)),
+            _ => Ok(()),
+        }
+    }
+
+    fn cost(params: &Params) -> Cost {
+        let (seconds, values) = match run(params, PRICING_SECONDS) {
+            Ok(report) => (
+                report.steps / STEPS_PER_SECOND,
+                report
+                    .outputs
+                    .iter()
+                    .filter_map(|o| o.outcomes.as_ref())
+                    .map(|o| o.iter().count() as f64)
+                    .sum(),
+            ),
+            // Past the pricing run: at least twice the default budget.
+            Err(_) => (PRICING_SECONDS * 2.0, 0.0),
+        };
+        Cost {
+            seconds,
+            bytes: values * 400.0,
+            key: "program",
+            ..Cost::default()
+        }
+        .with_tables(values, 40.0)
+    }
+
+    fn analyse(params: &Params, _: &Progress) -> Analysed {
+        // Validated and admitted: the watchdog holds it to the budget.
+        let report = run(params, f64::INFINITY).expect("a validated program runs");
+        let named: Vec<(&str, &str)> = report
+            .outputs
+            .iter()
+            .filter(|o| o.outcomes.is_some())
+            .map(|o| (o.name.as_str(), o.name.as_str()))
+            .collect();
+        let outcomes: Vec<Outcomes> = report
+            .outputs
+            .iter()
+            .filter_map(|o| o.outcomes.clone())
+            .collect();
+        Analysed {
+            outputs: report
+                .outputs
+                .iter()
+                .map(|o| OutputName {
+                    name: o.name.clone(),
+                    empty: o.outcomes.is_none(),
+                })
+                .collect(),
+            dice: analyse_named(&named, &outcomes),
+            warnings: report.warnings,
+        }
+    }
+
+    fn contract<S: serde::Serializer>(
+        analysed: &Analysed,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Contract {
+            cases: &analysed.dice.results.rolls,
+            comparisons: &analysed.dice.results.comparisons,
+            empty: analysed
+                .outputs
+                .iter()
+                .filter(|o| o.empty)
+                .map(|o| o.name.as_str())
+                .collect(),
+            warnings: &analysed.warnings,
+        }
+        .serialize(serializer)
+    }
+
+    fn data_files(params: &Params) -> Vec<(&'static str, String)> {
+        params
+            .program_file
+            .iter()
+            .map(|f| ("program_file", f.clone()))
+            .collect()
+    }
+
+    fn read_data(
+        params: &mut Params,
+        _key: &'static str,
+        rows: &mut dyn std::io::BufRead,
+    ) -> Result<(), DataError> {
+        if params.program.is_some() {
+            return Err(DataError {
+                line: 1,
+                column: 1,
+                message: "the scenario has both `program:` and `program_file:`: keep one".into(),
+            });
+        }
+        let mut text = String::new();
+        rows.read_to_string(&mut text).map_err(|e| DataError {
+            line: 1,
+            column: 1,
+            message: format!("cannot read the program: {e}"),
+        })?;
+        params.program = Some(text);
+        Ok(())
+    }
+}
+
+fn is_over_budget(refusal: &Refusal) -> bool {
+    matches!(refusal, Refusal::Calculation(p) if p.message.contains("over its budget"))
+}
+
+impl Simulate for Anydice {
+    fn simulation(_params: &Params, _analysed: &Analysed) -> Simulation {
+        Simulation {
+            experiments: Vec::new(),
+            not_replayed: vec![
+                "every output: an AnyDice program is not replayed yet (fairdice has no sampling interpreter for the language; its figures are checked against AnyDice's own answers instead)".into(),
+            ],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(program: &str) -> Params {
+        Params {
+            program: Some(program.into()),
+            program_file: None,
+        }
+    }
+
+    #[test]
+    fn outputs_become_cases_with_exact_figures() {
+        let p = params("output 2d6 named \"two dice\"\noutput d{}\noutput [highest 1 of 2d20] named \"advantage\"");
+        Anydice::validate(&p).unwrap();
+        let a = Anydice::analyse(&p, &Progress::new(false));
+        assert_eq!(a.outputs.len(), 3);
+        assert!(a.outputs[1].empty);
+        let rolls = &a.dice.results.rolls;
+        assert_eq!(rolls.len(), 2);
+        assert_eq!(rolls[0].name, "two dice");
+        assert_eq!(crate::engine::exact_string(&rolls[0].mean), "7/1");
+        // Advantage: P(max of 2d20 = 20) = 39/400.
+        assert_eq!(
+            crate::engine::exact_string(&rolls[1].outcomes.last().unwrap().probability),
+            "39/400"
+        );
+        assert_eq!(a.dice.results.comparisons.len(), 1);
+    }
+
+    #[test]
+    fn bad_programs_are_refused_with_their_line() {
+        let e = Anydice::validate(&params("output 1\noutput [nope]")).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("line 2, column 8 of the program: there is no function"),
+            "{}",
+            e.message
+        );
+        let e = Anydice::validate(&params("X: d6\nif X { output 1 }")).unwrap_err();
+        assert!(e.message.contains("Boolean values"), "{}", e.message);
+        assert!(Anydice::validate(&Params {
+            program: None,
+            program_file: None
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn a_runaway_program_is_priced_over_the_default_budget() {
+        let p = params("loop A over {1..100000} { loop B over {1..100000} { X: A } }");
+        Anydice::validate(&p).unwrap();
+        assert!(Anydice::cost(&p).seconds >= PRICING_SECONDS);
+        assert!(Anydice::cost(&params("output 3d6")).seconds < 0.01);
+    }
+}
