@@ -1,8 +1,11 @@
 //! The `deck` page: the chance of each question per hand size (drawn, then
-//! tabulated with the kept hand after mulligans), what the hand sizes'
-//! names mean, and every group's copies in each hand.
+//! tabulated with the kept hand after mulligans), each question in words,
+//! what the hand sizes' names mean, the mulligan rule's steps, and every
+//! group's copies in each hand.
 
-use crate::analyses::deck::{Case, Deck, GroupCopies, Params, Results};
+use crate::analyses::deck::{
+    Case, Count, Deck, GroupCopies, Method, Mulligan, MulliganSteps, Params, Results, Want,
+};
 use crate::engine::to_f64;
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, optional_fraction, percent};
@@ -11,20 +14,25 @@ use crate::layout::{format, Layout};
 impl Layout for Deck {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
         let mut blocks = vec![Block::Verdict {
-            text: verdict(params, &results.cases),
+            text: verdict(params, results),
         }];
         if let Some(text) = named_hands(params) {
             blocks.push(Block::Text { text });
         }
         if let Some(mulligan) = &params.mulligan {
-            blocks.push(Block::Text {
-                text: mulligan_policy(mulligan.redraws),
-            });
+            let text = match (&results.mulligan, mulligan.keep(&params.want)) {
+                (Some(steps), Some(keep)) => rule_policy(mulligan, keep, steps),
+                _ => mulligan_policy(mulligan.redraws),
+            };
+            blocks.push(Block::Text { text });
         }
         if params.draws.values().len() >= 2 {
             blocks.push(Block::Chart(questions_chart(params, &results.cases)));
         }
         blocks.push(Block::Table(questions_table(params, &results.cases)));
+        if let (Some(steps), Some(mulligan)) = (&results.mulligan, &params.mulligan) {
+            blocks.push(Block::Table(steps_table(mulligan, steps)));
+        }
         for (i, group) in results.groups.iter().enumerate() {
             blocks.push(Block::Table(copies_table(params, i, group)));
         }
@@ -79,16 +87,19 @@ fn hand_label(draw: u64, hand: Option<&str>) -> String {
     }
 }
 
-/// The first question in the first hand, and after mulligans if any.
-fn verdict(params: &Params, cases: &[Case]) -> String {
-    let Some(first) = cases.first() else {
+/// The first question in the first hand, and after mulligans if any: the
+/// kept hand's chance to meet it, or the rule's keepable hand and size.
+fn verdict(params: &Params, results: &Results) -> String {
+    let Some(first) = results.cases.first() else {
         return String::new();
     };
+    let asks = params.want.get(&first.question).map(want_in_words);
     let mut text = format!(
-        "A hand of {} from {} meets \"{}\" {} of the time",
+        "A hand of {} from {} meets \"{}\" ({}) {} of the time",
         hand_label(first.draw, first.hand.as_deref()),
         cards(params.deck.cards),
         first.question,
+        asks.unwrap_or_default(),
         format::rough_percent(&first.probability),
     );
     match (&first.with_mulligans, &params.mulligan) {
@@ -99,7 +110,145 @@ fn verdict(params: &Params, cases: &[Case]) -> String {
         )),
         _ => text.push('.'),
     }
+    if let Some(steps) = &results.mulligan {
+        text.push_str(&format!(
+            " With the {} mulligan, a keepable hand is kept {} of the time, and the hand kept \
+             holds {:.2} cards on average.",
+            rule_name(steps.rule),
+            format::rough_percent(&steps.keepable_kept),
+            to_f64(&steps.expected_hand),
+        ));
+    }
     text
+}
+
+/// `London`, `Vancouver`, `Paris`, `redraw`.
+fn rule_name(rule: Method) -> &'static str {
+    match rule {
+        Method::Redraw => "redraw",
+        Method::London => "London",
+        Method::Vancouver => "Vancouver",
+        Method::Paris => "Paris",
+    }
+}
+
+/// A question as players say it: `at least 1 key-card and 2 to 4 land`,
+/// `no land`, `at least 3 land or searcher`, `(3 land) or (no key)`.
+pub(crate) fn want_in_words(want: &Want) -> String {
+    match want {
+        Want::All(parts) | Want::Any(parts) if parts.len() == 1 => want_in_words(&parts[0]),
+        Want::Copies { groups, count } => count_in_words(*count, &groups.join(" or ")),
+        Want::All(parts) => format::in_words(&parts.iter().map(part_in_words).collect::<Vec<_>>()),
+        Want::Any(parts) => (parts.iter())
+            .map(part_in_words)
+            .collect::<Vec<_>>()
+            .join(" or "),
+    }
+}
+
+/// A part of a list: in brackets when it is itself a list of several.
+fn part_in_words(part: &Want) -> String {
+    match part {
+        Want::All(parts) | Want::Any(parts) if parts.len() > 1 => {
+            format!("({})", want_in_words(part))
+        }
+        _ => want_in_words(part),
+    }
+}
+
+/// `at least 2 land`, `2 to 4 land`, `exactly 2 land`, `at most 3 land`,
+/// `no land`.
+fn count_in_words(count: Count, what: &str) -> String {
+    match (count.at_least, count.at_most) {
+        (0, Some(0)) => format!("no {what}"),
+        (low, None) => format!("at least {low} {what}"),
+        (0, Some(high)) => format!("at most {high} {what}"),
+        (low, Some(high)) if low == high => format!("exactly {low} {what}"),
+        (low, Some(high)) => format!("{low} to {high} {what}"),
+    }
+}
+
+/// What a mulligan rule with `keep_if` does, in words, with the exact
+/// decision rule for the cards a London hand puts on the bottom.
+fn rule_policy(mulligan: &Mulligan, keep: &Want, steps: &MulliganSteps) -> String {
+    let opening = cards(steps.opening);
+    let up_to = match mulligan.redraws {
+        1 => "once".to_string(),
+        n => format!("up to {n} times"),
+    };
+    let keeps = format!(
+        "A player keeps a hand that holds {}; otherwise it mulligans, {up_to}, and keeps the \
+         last hand whatever it holds.",
+        want_in_words(keep)
+    );
+    let how = match mulligan.rule {
+        Method::Redraw => format!(
+            "With the redraw mulligan, a hand that is not kept is shuffled back and a fresh \
+             hand of {opening} drawn."
+        ),
+        Method::London => format!(
+            "With the London mulligan, a hand that is not kept is shuffled back and {opening} \
+             drawn again; after m mulligans the player then puts m of them on the bottom of the \
+             deck. The hand counts as keepable when some choice of those m cards leaves a hand \
+             that meets the rule, and the player bottoms such a choice (every split of the m \
+             cards among the groups the rule names and the other cards is tried); when no \
+             choice does, the player mulligans again. Which of the choices that work is taken \
+             changes none of these figures."
+        ),
+        Method::Vancouver => format!(
+            "With the Vancouver mulligan, a hand that is not kept is shuffled back and a fresh \
+             hand drawn of one card fewer per mulligan, from {opening}; a player who keeps a \
+             hand smaller than the opening one then scries 1 (looks at the top card of the \
+             deck and may put it on the bottom). The scry comes after the hand is kept and \
+             changes only the cards drawn later, so these figures are the Paris mulligan's."
+        ),
+        Method::Paris => format!(
+            "With the Paris mulligan, a hand that is not kept is shuffled back and a fresh hand \
+             drawn of one card fewer per mulligan, from {opening}."
+        ),
+    };
+    format!("{how} {keeps}")
+}
+
+/// One row per hand a player may see under the mulligan rule.
+fn steps_table(mulligan: &Mulligan, steps: &MulliganSteps) -> Table {
+    let mut rows: Vec<Vec<Cell>> = (steps.steps.iter())
+        .map(|step| {
+            vec![
+                Cell::plain(step.mulligans.to_string()),
+                Cell::plain(cards(step.hand)),
+                percent(&step.reached),
+                percent(&step.keepable),
+                percent(&step.kept_by),
+            ]
+        })
+        .collect();
+    rows.push(vec![
+        Cell::plain("hand kept"),
+        fraction(&steps.expected_hand),
+        Cell::plain("—"),
+        Cell::plain("—"),
+        percent(&steps.keepable_kept),
+    ]);
+    Table {
+        id: "mulligans".into(),
+        caption: format!(
+            "The {} mulligan, {}: each hand's chance to be seen and kept, and the mean \
+             cards in the hand kept",
+            rule_name(mulligan.rule),
+            redraws_in_words(mulligan.redraws)
+        ),
+        columns: [
+            "mulligans",
+            "cards kept",
+            "P(this hand is seen)",
+            "P(keepable)",
+            "P(kept by now)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
 }
 
 /// What the author's names for hand sizes mean: the player going first
@@ -123,15 +272,17 @@ fn named_hands(params: &Params) -> Option<String> {
 }
 
 fn questions_table(params: &Params, cases: &[Case]) -> Table {
-    let mut columns: Vec<String> = ["hand", "question", "P(meets it)"]
+    let mut columns: Vec<String> = ["hand", "question", "asks for", "P(meets it)"]
         .map(String::from)
         .to_vec();
-    if let Some(m) = &params.mulligan {
+    // The per-question kept hand is the redraw rule's alone.
+    let redraw = (params.mulligan.as_ref()).filter(|m| m.rule == Method::Redraw);
+    if let Some(m) = redraw {
         columns.push(format!("kept hand, {}", redraws_in_words(m.redraws)));
     }
     Table {
         id: "questions".into(),
-        caption: "Chance that a hand holds at least the copies each question needs".into(),
+        caption: "Chance that a hand meets each question".into(),
         columns,
         rows: cases
             .iter()
@@ -139,9 +290,16 @@ fn questions_table(params: &Params, cases: &[Case]) -> Table {
                 let mut row = vec![
                     Cell::plain(hand_label(c.draw, c.hand.as_deref())),
                     Cell::plain(c.question.clone()),
+                    Cell::plain(
+                        params
+                            .want
+                            .get(&c.question)
+                            .map(want_in_words)
+                            .unwrap_or_default(),
+                    ),
                     percent(&c.probability),
                 ];
-                if params.mulligan.is_some() {
+                if redraw.is_some() {
                     row.push(c.with_mulligans.as_ref().map_or(Cell::plain("—"), percent));
                 }
                 row
@@ -155,8 +313,8 @@ fn questions_chart(params: &Params, cases: &[Case]) -> Chart {
     Chart {
         id: "questions".into(),
         title: "Chance to meet each question by hand size".into(),
-        description: "Exact chance that a hand of each size holds at least the copies each \
-                      question needs, one line per question."
+        description: "Exact chance that a hand of each size meets each question, one line \
+                      per question."
             .into(),
         kind: ChartKind::Lines,
         x_label: "cards in hand".into(),
@@ -237,19 +395,23 @@ mod tests {
     use crate::layout::ScenarioPage;
     use crate::progress::Progress;
 
+    /// The page of a deck scenario written as YAML.
+    fn page_of(yaml: &str) -> ScenarioPage {
+        let params: Params = serde_yaml::from_str(yaml).unwrap();
+        let results = Deck::analyse(&params, &Progress::hidden());
+        ScenarioPage {
+            results: serde_json::to_value(&results).unwrap(),
+            blocks: Deck::layout(&params, &results),
+        }
+    }
+
     #[test]
     fn the_page_has_questions_copies_and_the_policy() {
-        let params: Params = serde_yaml::from_str(
+        let page = page_of(
             "deck: {cards: 60, groups: {land: 24, hero: 4}}\ndraws: [7, 8]\n\
              names: {7: on the play, 8: on the draw}\n\
              want: {a-hero: {hero: 1}, two-lands: {land: 2}}\nmulligan: {redraws: 1}",
-        )
-        .unwrap();
-        let results = Deck::analyse(&params, &Progress::hidden());
-        let page = ScenarioPage {
-            results: serde_json::to_value(&results).unwrap(),
-            blocks: Deck::layout(&params, &results),
-        };
+        );
         let verdict = page.verdict().unwrap();
         assert!(
             verdict.starts_with("A hand of 7 cards (on the play)"),
@@ -258,7 +420,8 @@ mod tests {
         assert!(verdict.contains("up to 1 redraw,"), "{verdict}");
         let questions = page.table("questions").unwrap();
         assert_eq!(questions.rows.len(), 4);
-        assert_eq!(questions.columns.len(), 4);
+        assert_eq!(questions.columns.len(), 5);
+        assert_eq!(questions.rows[1][2].shown, "at least 2 land");
         assert_eq!(questions.rows[2][0].shown, "8 cards (on the draw)");
         // Copies of 4 heroes: 0..=4 and the mean.
         let heroes = page.table("copies-2").unwrap();
@@ -268,6 +431,45 @@ mod tests {
         let policy = page.blocks.iter().any(
             |b| matches!(b, Block::Text { text } if text.contains("On the play means going first")),
         );
+        assert!(policy);
+    }
+
+    #[test]
+    fn questions_and_the_london_rule_read_in_words() {
+        let page = page_of(
+            "deck: {cards: 60, groups: {land: 22, searcher: 4, key: 4}}\ndraws: 7\n\
+             want:\n  keep: {land: 2..4, key: 1}\n  \
+             flood: {any: [{land: 5..}, {land or searcher: 6.., key: none}]}\n  \
+             few: {land: ..1}\n  exact: {key: 2..2}\n\
+             mulligan: {rule: london, redraws: 3, keep_if: keep}",
+        );
+        let verdict = page.verdict().unwrap();
+        assert!(
+            verdict.contains("meets \"keep\" (2 to 4 land and at least 1 key)"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("With the London mulligan, a keepable hand"),
+            "{verdict}"
+        );
+        let asks: Vec<&str> = (page.table("questions").unwrap().rows.iter())
+            .map(|row| row[2].shown.as_str())
+            .collect();
+        assert_eq!(
+            asks,
+            [
+                "2 to 4 land and at least 1 key",
+                "at least 5 land or (at least 6 land or searcher and no key)",
+                "at most 1 land",
+                "exactly 2 key"
+            ]
+        );
+        let steps = page.table("mulligans").unwrap();
+        assert_eq!(steps.rows.len(), 5);
+        assert_eq!(steps.rows[3][1].shown, "4 cards");
+        let policy = page.blocks.iter().any(|b| {
+            matches!(b, Block::Text { text } if text.contains("some choice of those m cards leaves a hand"))
+        });
         assert!(policy);
     }
 }

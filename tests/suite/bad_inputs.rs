@@ -169,6 +169,11 @@ fn cases() -> Vec<Case> {
         case("a need larger than the group", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: 4}}\n"), "content/bad.yaml:5:7: ", "want: question `a` needs 4 of `hero`; expected 1 to its 3 copies"),
         case("a group named twice", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3, hero: 2}}\ndraws: 5\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:3:27: ", "deck.groups: duplicate entry with key \"hero\""),
         case("a deck of minus cards", s, &scenario("kind: deck\ndeck: {cards: -3, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: 1}}\n"), "content/bad.yaml:3:", "cards"),
+        // deck questions as players ask them (issue 43): the forms named.
+        case("a range written as a list", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: [2, 4]}}\n"), "content/bad.yaml:5:18: ", "want.a.hero: a range of copies is written `2..4`, not as a list; expected `2` (at least 2), `2..4` (2 to 4), `2..2` (exactly 2), `..3` (at most 3), `2..` (at least 2) or `none` (no copies)"),
+        case("a range written as a mapping", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: {min: 2, max: 4}}}\n"), "content/bad.yaml:5:18: ", "not as a mapping; expected `2` (at least 2)"),
+        case("no copies written 0", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: 0}}\n"), "content/bad.yaml:5:18: ", "write `none` (or `..0`) for a hand without any"),
+        case("a London mulligan without keep_if", s, &scenario("kind: deck\ndeck: {cards: 10, groups: {hero: 3}}\ndraws: 5\nwant: {a: {hero: 1}}\nmulligan: {rule: london, redraws: 2}\n"), "content/bad.yaml:6:11: ", "mulligan: `rule: london` needs `keep_if`"),
         // match (issue 30).
         case("an even best of", s, &scenario("kind: match\nbest_of: [3, 4]\np_first: \"11/20\"\nlater_games: alternate\n"), "content/bad.yaml:3:10: ", "best_of: a best of 4 can end in a tie"),
         case("a chance above one", s, &scenario("kind: match\nbest_of: 3\np_first: [\"1/2\", \"6/5\"]\nlater_games: alternate\n"), "content/bad.yaml:4:", "expected a chance from 0 to 1, found \"6/5\""),

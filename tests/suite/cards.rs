@@ -133,7 +133,7 @@ fn a_hand_of_one_card_and_no_redraws_are_said_in_words() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let text = String::from_utf8(run.stdout.clone()).unwrap();
     for said in [
-        "A hand of 1 card (on the play) from 2 cards meets \"an-ace\" 50 % of the time; with no \
+        "A hand of 1 card (on the play) from 2 cards meets \"an-ace\" (at least 1 ace) 50 % of the time; with no \
          redraws, the kept hand meets it 50 % of the time.",
         "on the play is a hand of 1 card.",
         "With no redraws (`redraws: 0`), a player keeps the first hand drawn: the kept hand \
