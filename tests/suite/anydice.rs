@@ -105,3 +105,45 @@ fn programs_give_anydices_answers() {
         wrong.join("\n")
     );
 }
+
+/// A scenario of kind `anydice` reads its program from a file beside it,
+/// and a bad program fails at the scenario's key with the program's place.
+#[test]
+fn a_scenario_reads_its_program_beside_it_and_names_mistakes() {
+    use crate::common::{fairdice, fixture};
+    let dir = fixture(&[
+        ("content/_index.md", "# Home\n"),
+        (
+            "content/dice/crits.yaml",
+            "title: Crits\nkind: anydice\nprogram_file: crits.anydice\n",
+        ),
+        (
+            "content/dice/crits.anydice",
+            "output [highest 1 of 2d20] = 20 named \"a 20 with advantage\"\n",
+        ),
+    ]);
+    let run = fairdice(
+        &["eval", "content/dice/crits.yaml", "--json", "--quiet"],
+        dir.path(),
+    );
+    assert!(run.status.success(), "{}", run.stderr_text());
+    let json: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let case = &json["scenarios"][0]["results"]["cases"][0];
+    assert_eq!(case["name"], "a 20 with advantage");
+    // 1 - (19/20)^2 = 39/400.
+    assert_eq!(case["outcomes"][1]["probability"], "39/400");
+
+    crate::common::write(
+        dir.path(),
+        "content/dice/bad.yaml",
+        "title: Bad\nkind: anydice\nprogram: |\n  output 1\n  output [nope d6]\n",
+    );
+    let run = fairdice(&["eval", "content/dice/bad.yaml"], dir.path());
+    assert_eq!(run.status.code(), Some(1));
+    let err = run.stderr_text();
+    assert!(
+        err.contains("content/dice/bad.yaml:3:")
+            && err.contains("line 2, column 8 of the program: there is no function [nope _]"),
+        "{err}"
+    );
+}

@@ -2,10 +2,10 @@
 //! function lowered onto the engine rather than written in AnyDice.
 
 use super::ops::{self, Fail};
-use super::run::Settings;
 use super::syntax::Type;
 use super::value::{Die, Pool, Value};
 use super::work::Work;
+use super::Settings;
 use crate::engine::pool::{explode, Condition};
 
 pub(crate) struct Builtin {

@@ -19,6 +19,24 @@ pub mod work;
 use crate::engine::Outcomes;
 use std::fmt;
 
+/// AnyDice's settings and their defaults.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    pub explode_depth: u32,
+    pub max_depth: u32,
+    pub highest_first: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            explode_depth: 2,
+            max_depth: 10,
+            highest_first: true,
+        }
+    }
+}
+
 /// A place in a program: line and column, from 1.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Place {

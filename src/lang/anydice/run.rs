@@ -9,30 +9,12 @@ use super::ops::{self, Fail};
 use super::syntax::*;
 use super::value::{Die, Value};
 use super::work::Work;
-use super::{Output, Place, Problem, Report};
+use super::{Output, Place, Problem, Report, Settings};
 use crate::engine::Outcomes;
 use num_bigint::BigUint;
 use num_traits::Zero;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
-
-/// AnyDice's settings and their defaults.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Settings {
-    pub explode_depth: u32,
-    pub max_depth: u32,
-    pub highest_first: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            explode_depth: 2,
-            max_depth: 10,
-            highest_first: true,
-        }
-    }
-}
 
 /// AnyDice's warning when recursion is cut.
 pub(crate) const DEPTH_WARNING: &str =
