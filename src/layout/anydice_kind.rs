@@ -3,7 +3,9 @@
 //! distribution drawn and tabulated), the "at least" curves together and
 //! the pairs' head-to-head odds.
 
-use super::dice::{at_least_chart, comparison_table, roll_blocks, single_verdict, verdicts, View};
+use super::dice::{
+    at_least_chart, comparison_table, roll_blocks, single_verdict, spread_sentence, verdicts, View,
+};
 use crate::analyses::anydice_kind::{Analysed, Anydice, Params};
 use crate::layout::blocks::{Block, MAX_SERIES};
 use crate::layout::Layout;
@@ -23,7 +25,10 @@ impl Layout for Anydice {
             ([], _) => "Every output of the program is the empty die: it has no outcome to show."
                 .to_string(),
             ([roll], [f]) => single_verdict(roll, f),
-            _ => verdicts(&names, &results.comparisons),
+            // Two outputs are a contest; more are usually a series (one
+            // per number of dice): each one's average and reach.
+            ([_, _], _) => verdicts(&names, &results.comparisons),
+            _ => spread_sentence(results),
         };
         let mut blocks = vec![Block::Verdict { text: verdict }];
         for warning in &analysed.warnings {

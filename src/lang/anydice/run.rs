@@ -527,6 +527,9 @@ impl Machine {
                 let bits = o.total().bits();
                 widest = widest.max(bits);
                 self.work
+                    .count_bits(bits + widest + weight.bits())
+                    .map_err(at(place))?;
+                self.work
                     .charge_counts(
                         o.width() as f64 * 2.0,
                         bits + widest,

@@ -236,3 +236,21 @@ fn hostile_programs_stop_at_the_budget() {
         assert!(matches!(r, Err(Refusal::Calculation(_))), "{source}: {r:?}");
     }
 }
+
+#[test]
+fn a_mixture_whose_fractions_explode_is_refused_at_once() {
+    // Each turn mixes T with itself: the denominators square.
+    let program = "function: keep X:n in R:s else D:d { if X = R { result: X } result: D }\n\
+                   T: d20\nloop I over {1..30} { T: [keep T in {1..10} else T] }\noutput T";
+    let e = run(program, 30.0).unwrap_err().to_string();
+    assert!(e.starts_with("3:") && e.contains("digits, past the"), "{e}");
+    // Ten turns stay exact: P(11..20) is (1/2)^(2^10) of the start.
+    let ten = program.replace("{1..30}", "{1..10}");
+    let report = run(&ten, 30.0).unwrap();
+    let t = report.outputs[0].outcomes.as_ref().unwrap();
+    let expected = crate::engine::Exact::new(
+        1.into(),
+        num_bigint::BigInt::from(20) * num_bigint::BigInt::from(2).pow(1023),
+    );
+    assert_eq!(crate::engine::ratio(&t.ways(20), &t.total()), expected);
+}

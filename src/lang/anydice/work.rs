@@ -8,6 +8,12 @@
 /// one interpreted node, measured on the benches' machine.
 pub const STEPS_PER_SECOND: f64 = 3.0e7;
 
+/// The longest exact count a mixture may hold, in bits (about 39,000
+/// digits). A loop that mixes a die with itself squares its denominators
+/// at each turn: AnyDice rounds them away, fairdice refuses them here, in
+/// milliseconds, rather than multiply numbers of millions of digits.
+pub const MAX_COUNT_BITS: u64 = 1 << 17;
+
 /// The widest spread of values a die may have: its table holds a count for
 /// every value between its lowest and highest.
 pub const MAX_SPREAD: f64 = 5.0e6;
@@ -66,6 +72,18 @@ impl Work {
         what: &str,
     ) -> Result<(), String> {
         self.charge(values * (1.0 + (bits as f64 / 64.0).powf(1.6)), what)
+    }
+
+    /// Refuses counts of more than [`MAX_COUNT_BITS`].
+    pub(crate) fn count_bits(&self, bits: u64) -> Result<(), String> {
+        if bits > MAX_COUNT_BITS {
+            return Err(format!(
+                "the exact probabilities here need fractions of about {} digits, past the {} fairdice keeps (AnyDice rounds them away): shorten the loop or the recursion that mixes a die into itself",
+                (bits as f64 * std::f64::consts::LOG10_2) as u64,
+                (MAX_COUNT_BITS as f64 * std::f64::consts::LOG10_2) as u64
+            ));
+        }
+        Ok(())
     }
 
     /// Refuses a die whose values would spread from `lo` to `hi`.
