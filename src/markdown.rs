@@ -12,7 +12,7 @@ pub use numbered::{Block, Glossary, Holder, MarkTerms, Numbered, Opening, Plan, 
 use crate::paths::{self, is_relative};
 use crate::shortcodes::{self, Expand, Expansion, Found};
 use pulldown_cmark::{
-    html, BlockQuoteKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+    html, BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
 use std::ops::Range;
 
@@ -693,6 +693,29 @@ impl<'a> Page<'a, '_> {
             _ => {}
         }
         match event {
+            // A code block may scroll sideways on a phone: it is made
+            // reachable by keyboard, as tables are (axe's
+            // scrollable-region-focusable).
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let language: String = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .chars()
+                        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                        .collect(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                let class = if language.is_empty() {
+                    String::new()
+                } else {
+                    format!(" class=\"language-{language}\"")
+                };
+                // `pre code` is the box that scrolls (style.css).
+                Event::Html(format!("<pre><code tabindex=\"0\"{class}>").into())
+            }
+            Event::End(TagEnd::CodeBlock) => Event::Html("</code></pre>\n".into()),
             Event::Start(Tag::Link { ref dest_url, .. }) if term_name(dest_url).is_some() => {
                 self.open_term(dest_url, source, at)
             }
@@ -1140,6 +1163,25 @@ pub(crate) mod tests {
             .message
             .ends_with("write it as {#a-b} for example"));
         assert!(errors[4].message.starts_with("footnote label"));
+    }
+
+    #[test]
+    fn code_blocks_are_reachable_by_keyboard_and_keep_their_text_escaped() {
+        let body = "```yaml \"onclick=x\n<b>&\n```\n\n    indented\n";
+        let out = render(body, 1, &Fake).unwrap();
+        assert!(
+            out.html.contains(
+                "<pre><code tabindex=\"0\" class=\"language-yaml\">&lt;b&gt;&amp;\n</code></pre>"
+            ),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html
+                .contains("<pre><code tabindex=\"0\">indented\n</code></pre>"),
+            "{}",
+            out.html
+        );
     }
 
     #[test]
