@@ -558,8 +558,25 @@ fn print_keeps_every_row_and_column_of_the_widest_and_longest_tables() {
             );
         }
     }
-    for control in ["Show exact fractions", "Dark theme", "Close the menu"] {
+    // Issue 41, item 3: nothing screen-only (a scenario's links to its
+    // data), and the contents give the rules' pages their rule numbers.
+    for control in [
+        "Show exact fractions",
+        "Dark theme",
+        "Close the menu",
+        "each table links its CSV",
+    ] {
         assert!(!text.contains(control), "{control:?} printed");
+    }
+    for entry in ["1 Start of game", "2 Use of dice"] {
+        assert!(
+            text.lines().any(|l| l
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .starts_with(entry)),
+            "the contents lack {entry:?}"
+        );
     }
     assert!(
         text.contains(&format!("Page 1 of {pages}"))

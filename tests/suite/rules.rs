@@ -458,11 +458,14 @@ fn the_pdf_prints_the_rule_book_with_page_numbers_bookmarks_and_the_release() {
     ] {
         assert!(text.contains(expected), "{expected}\n{text}");
     }
+    // Nothing screen-only: the scenario's links to its data.
     for absent in [
         "Words of no rule",
         "Press /",
         "Data table",
         "rules/start.html",
+        "each table links its CSV",
+        "Scenario rules/sums.yaml",
     ] {
         assert!(!text.contains(absent), "{absent}\n{text}");
     }
@@ -480,17 +483,28 @@ fn the_pdf_prints_the_rule_book_with_page_numbers_bookmarks_and_the_release() {
             );
         }
     }
-    // Each page in the contents starts on the page the contents give it.
+    // Issue 41, item 3: each page in the contents carries its rule number
+    // (the number its rules start with; none for a page without rules, not
+    // its place in the list) and starts on the page the contents give it.
     let mut listed = 0;
-    for title in ["Rules", "Start", "Cards", "Sums", "Glossary"] {
+    for (rule, title) in [
+        (None, "Rules"),
+        (Some("1"), "Start"),
+        (Some("2"), "Cards"),
+        (None, "Sums"),
+        (None, "Glossary"),
+    ] {
         let line = pages[0]
             .lines()
             .find(|l| {
-                let words: Vec<&str> = l.split_whitespace().collect();
-                words.len() == 3 && words[1] == title
+                let words: Vec<&str> = l.split_whitespace().rev().take(2).collect();
+                words.len() == 2 && words[1] == title && words[0].parse::<usize>().is_ok()
             })
             .unwrap_or_else(|| panic!("{title} not in the contents\n{}", pages[0]));
-        let number: usize = line.split_whitespace().last().unwrap().parse().unwrap();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let expected: Vec<&str> = rule.into_iter().chain([title]).collect();
+        assert_eq!(words[..words.len() - 1], expected, "{line}");
+        let number: usize = words.last().unwrap().parse().unwrap();
         let page = &pages[number - 1];
         let first = page.lines().find(|l| !l.trim().is_empty()).unwrap();
         assert_eq!(first.trim(), title, "page {number}\n{page}");
