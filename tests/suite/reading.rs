@@ -660,3 +660,38 @@ fn search_finds_table_cells_and_the_playground_and_not_every_rules_history_link(
         "{history:?}"
     );
 }
+
+/// Issue 41, item 7a: no rule of the site has two figures links a reader
+/// cannot tell apart (rule 1.1.1 had two, both "figures").
+#[test]
+fn a_rules_figures_links_have_distinct_labels() {
+    let mut rules_with_several = 0;
+    for page in pages() {
+        let html = std::fs::read_to_string(site().join(&page)).unwrap();
+        // A rule's marks: in its paragraph or item, or after its heading.
+        let openings = ["class=\"rule\" id=", "class=\"rule-marks\""]
+            .into_iter()
+            .flat_map(|marker| html.split(marker).skip(1));
+        for opening in openings {
+            let end = ["</p>", "</li>", "<ul", "<ol"]
+                .iter()
+                .filter_map(|close| opening.find(close))
+                .min()
+                .unwrap_or(opening.len());
+            let labels: Vec<&str> = opening[..end]
+                .split("class=\"rule-figures\"")
+                .skip(1)
+                .map(|link| &link[link.find('>').unwrap() + 1..link.find("</a>").unwrap()])
+                .collect();
+            let mut distinct = labels.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), labels.len(), "{page}: {labels:?}");
+            rules_with_several += usize::from(labels.len() > 1);
+        }
+    }
+    assert!(
+        rules_with_several >= 1,
+        "no rule with several figures links"
+    );
+}

@@ -78,6 +78,36 @@ fn rules_are_numbered_keyed_and_cross_referenced() {
     assert!(crate::common::broken_links(&dir.path().join("site")).is_empty());
 }
 
+/// Issue 41, item 7a: a rule whose figures two scenarios give has two
+/// links a reader tells apart, each labelled by its scenario's title; a
+/// rule with one keeps the short "figures".
+#[test]
+fn a_rules_figures_links_each_say_which_figures() {
+    let dir = rules_site();
+    write(
+        dir.path(),
+        "content/rules/more.yaml",
+        &SCENARIO
+            .replace("Sums", "More sums")
+            .replace(", banish-die", ""),
+    );
+    build::build(&Project::at(dir.path())).unwrap();
+    let start = read(dir.path(), "rules/start.html");
+    let opening = start
+        .split("id=\"roll\">")
+        .nth(1)
+        .and_then(|rest| rest.split("Each player").next())
+        .unwrap();
+    let labels: Vec<&str> = opening
+        .split("class=\"rule-figures\"")
+        .skip(1)
+        .map(|link| &link[link.find('>').unwrap() + 1..link.find("</a>").unwrap()])
+        .collect();
+    assert_eq!(labels, ["figures: More sums", "figures: Sums"], "{opening}");
+    let cards = read(dir.path(), "rules/cards.html");
+    assert!(cards.contains("title=\"Sums\">figures</a>"), "{cards}");
+}
+
 #[test]
 fn inserting_a_rule_renumbers_but_keeps_keys_and_references() {
     let dir = rules_site();
