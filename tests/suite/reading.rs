@@ -695,3 +695,18 @@ fn a_rules_figures_links_have_distinct_labels() {
         "no rule with several figures links"
     );
 }
+
+/// Issue 41, item 7b: the glossary page lists its terms alphabetically.
+#[test]
+fn the_glossary_page_is_alphabetical() {
+    let html = std::fs::read_to_string(site().join("glossary.html")).unwrap();
+    let terms: Vec<String> = html
+        .split("<dfn>")
+        .skip(1)
+        .map(|d| d[..d.find("</dfn>").unwrap()].to_lowercase())
+        .collect();
+    assert!(terms.len() >= 10, "{terms:?}");
+    let mut sorted = terms.clone();
+    sorted.sort();
+    assert_eq!(terms, sorted);
+}
