@@ -572,6 +572,9 @@ fn playground_answer(action: &str) -> String {
     resolve({{
       state: state,
       status: form.querySelector(".calculator-status").textContent,
+      problems: Array.prototype.map.call(form.querySelectorAll(".calculator-status li"), function (li) {{
+        return li.textContent;
+      }}),
       invalid: form.elements.rolls.getAttribute("aria-invalid"),
       yaml: form.querySelector(".calculator-yaml").textContent,
       search: location.search,
@@ -701,15 +704,66 @@ fn a_bad_expression_shows_its_error_inline_with_no_console_error() {
     assert_eq!(shown["state"], "refused", "{shown}");
     assert_eq!(shown["invalid"], "true");
     let status = shown["status"].as_str().unwrap();
+    assert_eq!(
+        status,
+        "Line 1: `4d6kh5`, column 4: cannot keep 5 of 4 dice"
+    );
+    // Issue 41, item 7d: every bad line shows at once, each by its line's
+    // number, never the engine's key ("rolls.4d6kh5: ..."); good lines
+    // between them, a blank line and a roll written twice change nothing.
+    let shown = browser.eval(
+        &session,
+        &playground_answer(
+            r#"form.elements.rolls.value = "3d6\n4d6kh5\n\n2d0\n3d6\nfoo bar\n2d0\n1d20";
+               form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
+        ),
+    );
+    assert_eq!(shown["state"], "refused", "{shown}");
+    assert_eq!(shown["invalid"], "true");
+    let problems: Vec<&str> = shown["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "Line 2: `4d6kh5`, column 4: cannot keep 5 of 4 dice",
+            "Line 4: `2d0`, column 2: d0 has no faces: a die needs at least one face, as in d6",
+            "Line 6: `foo bar`, column 1: unknown name `foo`: expected dice such as 3d6, or max, \
+             min, abs, floor, ceil, round or pairs; did you mean floor?",
+        ],
+        "{shown}"
+    );
     assert!(
-        status.contains("`4d6kh5`, column 4: cannot keep 5 of 4 dice"),
-        "{status}"
+        shown["status"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 lines cannot be read:"),
+        "{shown}"
+    );
+    assert!(
+        !shown["status"].as_str().unwrap().contains("rolls."),
+        "{shown}"
+    );
+    // The depth's message names the field as the form labels it.
+    let shown = browser.eval(
+        &session,
+        &playground_answer(
+            r#"form.elements.rolls.value = "d6!"; form.elements.explode_depth.value = "99";
+               form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
+        ),
+    );
+    assert_eq!(
+        shown["status"], "Explode depth: 99 extra rolls: at most 20 are allowed",
+        "{shown}"
     );
     // A roll over the build's budget gets the build's message.
     let shown = browser.eval(
         &session,
         &playground_answer(
-            r#"form.elements.rolls.value = "100000d1000"; form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
+            r#"form.elements.rolls.value = "100000d1000"; form.elements.explode_depth.value = "3"; form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
         ),
     );
     assert_eq!(shown["state"], "refused", "{shown}");
