@@ -710,3 +710,53 @@ fn the_glossary_page_is_alphabetical() {
     sorted.sort();
     assert_eq!(terms, sorted);
 }
+
+/// Issue 41, item 3: the rule book's contents, in English and in French,
+/// give each page its rule number (a translation its source's), and none
+/// to a page without rules.
+#[test]
+fn the_rule_books_contents_carry_rule_numbers() {
+    for (page, expected) in [
+        (
+            "print-rules.html",
+            [
+                "Rules",
+                "1 Start of game",
+                "2 Use of dice",
+                "3 Random number generation",
+            ],
+        ),
+        (
+            "print-rules.fr.html",
+            [
+                "Rules",
+                "1 Début de partie",
+                "2 Usage des dés",
+                "3 Random number generation",
+            ],
+        ),
+    ] {
+        let html = std::fs::read_to_string(site().join(page)).unwrap();
+        let contents = &html[html.find("class=\"print-contents\"").unwrap()..];
+        let contents = &contents[..contents.find("</nav>").unwrap()];
+        let entries: Vec<String> = contents
+            .split("<li>")
+            .skip(1)
+            .map(|item| {
+                let title = &item[item.find("><span>").unwrap() + 7..];
+                let title = &title[..title.find("</span> <span class=\"print-at\"").unwrap()];
+                title
+                    .replace("<span class=\"print-number\">", "")
+                    .replace("</span>", "")
+            })
+            .collect();
+        assert_eq!(entries[..4], expected, "{page}: {entries:?}");
+        // The glossary, last, has no number either.
+        assert!(
+            entries[4..]
+                .iter()
+                .all(|e| !e.starts_with(char::is_numeric)),
+            "{page}: {entries:?}"
+        );
+    }
+}
