@@ -35,10 +35,7 @@ impl Renderer<'_> {
                  content/{}, such as `- term: die` with a `definition:`",
                 rulebook::glossary::SOURCE
             )),
-            Made::Glossary => {
-                let lang = self.lang.unwrap_or(&self.meta.config.language.0);
-                rulebook::glossary_html(self.tera, self.glossary, book, (output, lang))
-            }
+            Made::Glossary => rulebook::glossary_html(self.tera, self.glossary, book, output),
         }
     }
 
