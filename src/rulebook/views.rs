@@ -10,7 +10,7 @@ use crate::html::anchors::{slugify, Anchors};
 use crate::markdown::Opening;
 use crate::paths;
 use serde::Serialize;
-use similar::{ChangeTag, TextDiff};
+use similar::{capture_diff_slices, Algorithm, DiffTag};
 use std::collections::{BTreeMap, HashSet};
 use tera::{Context, Tera};
 
@@ -85,17 +85,53 @@ pub(crate) fn words(old: &RuleAt, new: &RuleAt) -> Vec<Piece> {
             Piece::new("ins", &new.text),
         ];
     }
-    let diff = TextDiff::from_words(old.text.as_str(), new.text.as_str());
-    diff.iter_all_changes()
-        .map(|change| {
-            let tag = match change.tag() {
-                ChangeTag::Equal => "",
-                ChangeTag::Delete => "del",
-                ChangeTag::Insert => "ins",
-            };
-            Piece::new(tag, change.value())
-        })
-        .collect()
+    let (before, after) = (tokens(&old.text), tokens(&new.text));
+    // One piece per run of tokens with the same tag, not one per word and
+    // space: a rewritten paragraph is a handful of pieces for the
+    // templates, where it was one map per word (hundreds of MB over a long
+    // history).
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut push = |tag: &'static str, run: &[&str]| {
+        if run.is_empty() {
+            return;
+        }
+        if !matches!(pieces.last(), Some(last) if last.tag == tag) {
+            pieces.push(Piece::new(tag, String::new()));
+        }
+        let text = &mut pieces.last_mut().expect("pushed above").text;
+        run.iter().for_each(|token| text.push_str(token));
+    };
+    for op in capture_diff_slices(Algorithm::Myers, &before, &after) {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        match tag {
+            DiffTag::Equal => push("", &after[new_range]),
+            _ => {
+                push("del", &before[old_range]);
+                push("ins", &after[new_range]);
+            }
+        }
+    }
+    pieces
+}
+
+/// A text cut into words, each with the spaces after it, so a diff never
+/// matches a lone space between two changed words and the words read as
+/// one change.
+fn tokens(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    let mut after_space = false;
+    for (at, c) in text.char_indices() {
+        if after_space && !c.is_whitespace() {
+            tokens.push(&text[start..at]);
+            start = at;
+        }
+        after_space = c.is_whitespace();
+    }
+    if start < text.len() {
+        tokens.push(&text[start..]);
+    }
+    tokens
 }
 
 /// The old number when a rule was renumbered.
@@ -256,9 +292,20 @@ impl History<'_> {
                 }
             }
         }
-        let rules: Vec<serde_json::Value> = order
+        /// One rule's history, serialized once (not through a JSON value).
+        #[derive(Serialize)]
+        struct RuleHistory<'a> {
+            key: &'a str,
+            href: Option<String>,
+            entries: Vec<EntryView<'a>>,
+        }
+        let rules: Vec<RuleHistory> = order
             .into_iter()
-            .map(|key| serde_json::json!({"key": key, "href": live(key), "entries": self.entries(key)}))
+            .map(|key| RuleHistory {
+                key,
+                href: live(key),
+                entries: self.entries(key),
+            })
             .collect();
         let mut context = Context::new();
         context.insert("rules", &rules);
@@ -436,8 +483,8 @@ pub(super) mod tests {
         let html = changed(old, new);
         assert!(
             html.contains(
-                "<dd>was rule 1.1, now rule 1.2. Roll <del class=\"word\">two</del>\
-                 <ins class=\"word\">three</ins> dice &amp; add them.</dd>"
+                "<dd>was rule 1.1, now rule 1.2. Roll <del class=\"word\">two </del>\
+                 <ins class=\"word\">three </ins>dice &amp; add them.</dd>"
             ),
             "{html}"
         );
@@ -496,7 +543,7 @@ pub(super) mod tests {
         assert!(
             html.contains(
                 "<dt id=\"r1\">r1 (no longer in the rules)</dt>\n<dd>1.0.0: added as rule 1.1: \
-             Roll one die</dd>\n<dd>1.1.0: Roll <del class=\"word\">one</del><ins class=\"word\">two</ins> \
+             Roll one die</dd>\n<dd>1.1.0: Roll <del class=\"word\">one </del><ins class=\"word\">two </ins>\
              die</dd>"
             ),
             "{html:.300}"
@@ -506,5 +553,32 @@ pub(super) mod tests {
         assert_eq!(history.changed_in("r2"), Some("1.0.0"));
         assert!(history.changed_in_latest("r1") && !history.changed_in_latest("r2"));
         assert!(history.knows("r2999") && !history.knows("r3000"));
+    }
+    #[test]
+    fn a_diff_keeps_both_texts_in_few_pieces() {
+        let read = |pieces: &[Piece], skip: &str| -> String {
+            pieces.iter().filter(|p| p.tag != skip).map(|p| p.text.as_str()).collect()
+        };
+        let cases = [
+            ("Roll two dice & add them.", "Roll three dice & add them."),
+            ("a b c d e f", "u v w x y z"),
+            ("  lead and  double  spaces ", "lead and double spaces"),
+            ("one", ""),
+            ("", "one two"),
+            ("keep this keep that", "keep these and keep those"),
+        ];
+        for (old, new) in cases {
+            let pieces = words(&rule("k", "1", old), &rule("k", "1", new));
+            // Removed plus plain words read the old text, added plus plain
+            // the new one.
+            assert_eq!(read(&pieces, "ins"), old, "{pieces:?}");
+            assert_eq!(read(&pieces, "del"), new, "{pieces:?}");
+            // No two neighbours share a tag.
+            assert!(pieces.windows(2).all(|w| w[0].tag != w[1].tag), "{pieces:?}");
+        }
+        // A whole rewrite is one removal and one addition, however long.
+        let pieces = words(&rule("k", "1", "a b c d e f"), &rule("k", "1", "u v w x y z"));
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
+        assert_eq!(tokens(" a  b c"), [" ", "a  ", "b ", "c"]);
     }
 }
