@@ -8,6 +8,9 @@
 //! timed [`phase`], and stops the process with a clear error and exit code 1
 //! when either is over budget.
 
+mod allocator;
+
+pub use allocator::Guarded;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -258,6 +261,7 @@ pub(crate) fn watch(budget: &Budget, command: &'static str) -> Watch {
         state.armed += 1;
         state.budget = *budget;
         state.command = command;
+        allocator::hold_to(Some(memory_limit(budget, machine_bytes())));
     }
     THREAD.get_or_init(|| {
         // Without the thread nothing is watched, which is how it was before;
@@ -282,6 +286,9 @@ impl Drop for Watch {
     fn drop(&mut self) {
         let mut state = state();
         state.armed = state.armed.saturating_sub(1);
+        if state.armed == 0 {
+            allocator::hold_to(None);
+        }
     }
 }
 
@@ -415,12 +422,6 @@ fn verdict(
     now: Instant,
 ) -> Option<String> {
     let budget = state.budget;
-    let most_of_machine = machine.map_or(f64::INFINITY, |m| m as f64 * 0.9);
-    let limit = budget.build_bytes().min(most_of_machine);
-    let advice = |needed: f64| match Budget::advice(needed) {
-        Some(flag) => format!("raise the budget with {flag}"),
-        None => "no budget would cover it".into(),
-    };
     // The latest late phase is the most specific (a page's comparison of
     // releases, rather than the page).
     let late = state.phases.iter().rev().find_map(|p| {
@@ -437,9 +438,25 @@ fn verdict(
         ));
     }
     let resident = resident? as f64;
-    if resident <= limit {
+    if resident <= memory_limit(&budget, machine) {
         return None;
     }
+    Some(over_memory(state, machine, resident, "used more than"))
+}
+
+/// The memory a watched process may hold: its budget, or most of the
+/// machine when the budget is beyond it (past that the system would kill
+/// the process without a word).
+fn memory_limit(budget: &Budget, machine: Option<u64>) -> f64 {
+    let most_of_machine = machine.map_or(f64::INFINITY, |m| m as f64 * 0.9);
+    budget.build_bytes().min(most_of_machine)
+}
+
+/// Why a process that `did` (used more than, or asked at once for more
+/// than) its limit, measured at `bytes`, is stopped.
+fn over_memory(state: &State, machine: Option<u64>, bytes: f64, did: &str) -> String {
+    let budget = state.budget;
+    let limit = memory_limit(&budget, machine);
     // The most recent phase is the most specific thing going on.
     let doing = state
         .phases
@@ -454,14 +471,37 @@ fn verdict(
             "use a machine with more memory".to_string(),
         )
     } else {
-        ("", advice(budget.clamped() * resident / limit))
+        ("", advice(budget.clamped() * bytes / limit))
     };
-    Some(format!(
-        "{} used more than {}{whose} of memory while {doing}, and was stopped: \
+    format!(
+        "{} {did} {}{whose} of memory while {doing}, and was stopped: \
          make the pages, scenarios or templates smaller, or {or}",
         state.command,
         megabytes(limit),
-    ))
+    )
+}
+
+/// What to do about a command that needs `needed` times the default
+/// budget.
+fn advice(needed: f64) -> String {
+    match Budget::advice(needed) {
+        Some(flag) => format!("raise the budget with {flag}"),
+        None => "no budget would cover it".into(),
+    }
+}
+
+/// Stop the process for one request of `bytes` over the armed limit (see
+/// [`allocator`]), with the watchdog's message and exit code.
+fn stop_for_request(bytes: f64) -> ! {
+    let state = state();
+    let message = over_memory(
+        &state,
+        machine_bytes(),
+        bytes,
+        "asked at once for more than",
+    );
+    eprintln!("error: {}", crate::printable::printable(&message));
+    std::process::exit(1);
 }
 
 /// The memory the system has, where it tells it cheaply.

@@ -15,6 +15,11 @@ use fairdice::ui::Ui;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// One request for more memory than the budget stops the command with the
+/// watchdog's message, where the system's allocator would abort.
+#[global_allocator]
+static ALLOCATOR: fairdice::limits::Guarded = fairdice::limits::Guarded;
+
 #[derive(Parser)]
 #[command(
     name = "fairdice",

@@ -557,7 +557,11 @@ pub(super) mod tests {
     #[test]
     fn a_diff_keeps_both_texts_in_few_pieces() {
         let read = |pieces: &[Piece], skip: &str| -> String {
-            pieces.iter().filter(|p| p.tag != skip).map(|p| p.text.as_str()).collect()
+            pieces
+                .iter()
+                .filter(|p| p.tag != skip)
+                .map(|p| p.text.as_str())
+                .collect()
         };
         let cases = [
             ("Roll two dice & add them.", "Roll three dice & add them."),
@@ -574,10 +578,16 @@ pub(super) mod tests {
             assert_eq!(read(&pieces, "ins"), old, "{pieces:?}");
             assert_eq!(read(&pieces, "del"), new, "{pieces:?}");
             // No two neighbours share a tag.
-            assert!(pieces.windows(2).all(|w| w[0].tag != w[1].tag), "{pieces:?}");
+            assert!(
+                pieces.windows(2).all(|w| w[0].tag != w[1].tag),
+                "{pieces:?}"
+            );
         }
         // A whole rewrite is one removal and one addition, however long.
-        let pieces = words(&rule("k", "1", "a b c d e f"), &rule("k", "1", "u v w x y z"));
+        let pieces = words(
+            &rule("k", "1", "a b c d e f"),
+            &rule("k", "1", "u v w x y z"),
+        );
         assert_eq!(pieces.len(), 2, "{pieces:?}");
         assert_eq!(tokens(" a  b c"), [" ", "a  ", "b ", "c"]);
     }

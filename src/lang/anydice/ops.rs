@@ -98,7 +98,7 @@ pub(crate) fn as_die(value: &Value, work: &mut Work) -> Result<Die, Fail> {
 /// What `output` shows: a sequence is a die with its numbers as faces.
 pub(crate) fn shown(value: &Value, work: &mut Work) -> Result<Die, Fail> {
     match value {
-        Value::Sequence(s) => Ok(die_of_faces(s)),
+        Value::Sequence(s) => die_of_faces(s, work),
         other => as_die(other, work),
     }
 }
@@ -129,16 +129,7 @@ fn combine(
             *counts.entry(f(x, y)?).or_default() += wx * wy;
         }
     }
-    spread_of(&counts, work)?;
-    Ok(die_from(counts))
-}
-
-/// Refuses counts whose values spread too wide for a dense table.
-pub(crate) fn spread_of(counts: &BTreeMap<i64, BigUint>, work: &mut Work) -> Result<(), Fail> {
-    if let (Some((&lo, _)), Some((&hi, _))) = (counts.first_key_value(), counts.last_key_value()) {
-        work.spread(lo as f64, hi as f64)?;
-    }
-    Ok(())
+    die_from(counts, work)
 }
 
 /// `a op b` for the arithmetic and boolean operators.
@@ -294,15 +285,14 @@ pub(crate) fn faces_of(value: &Value, work: &mut Work) -> Result<Die, Fail> {
             } else {
                 (*n..=-1).collect()
             };
-            die_of_faces(&faces)
+            die_of_faces(&faces, work)?
         }
         Value::Sequence(s) => {
             let counts = s.iter().fold(BTreeMap::<i64, BigUint>::new(), |mut m, &f| {
                 *m.entry(f).or_default() += 1u32;
                 m
             });
-            spread_of(&counts, work)?;
-            die_from(counts)
+            die_from(counts, work)?
         }
         Value::Die(d) => d.clone(),
         Value::Pool(p) => sum_pool(p, work)?,
@@ -482,8 +472,7 @@ fn pool_at(
             .sum();
         *counts.entry(total).or_default() += ways;
     }
-    spread_of(&counts, work)?;
-    Ok(Value::Die(die_from(counts)))
+    Ok(Value::Die(die_from(counts, work)?))
 }
 
 /// Every roll of a collection, sorted by the position order, with its

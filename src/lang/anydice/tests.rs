@@ -238,6 +238,33 @@ fn hostile_programs_stop_at_the_budget() {
 }
 
 #[test]
+fn every_way_to_make_a_wide_die_is_refused_where_it_is_written() {
+    // Each makes a die from values far apart: a count for every value
+    // between would ask tens of GB at once.
+    for (source, line) in [
+        ("output {-2147483647, 7}", 1),
+        ("output d{-2147483647, 7}", 1),
+        ("X: {-9223372036854775807, 7}\noutput X", 2),
+        ("output d{1, 7} * 1000000000", 1),
+        ("output d{0, 1} * 100000000 + d2", 1),
+        ("output [highest 1 of 2d{-2147483647, 7}]", 1),
+        (
+            "function: f X:n { result: X }\noutput [f d{-2147483647, 7}]",
+            2,
+        ),
+    ] {
+        let e = run(source, 10.0).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{line}:")) && e.contains("bring its values closer"),
+            "{source}: {e}"
+        );
+    }
+    // Within the limit, the die is made exactly.
+    let t = table("output {-2000000, 7}");
+    assert_eq!(t, vec![vec![(-2_000_000, 1), (7, 1)]]);
+}
+
+#[test]
 fn a_mixture_whose_fractions_explode_is_refused_at_once() {
     // Each turn mixes T with itself: the denominators square.
     let program = "function: keep X:n in R:s else D:d { if X = R { result: X } result: D }\n\

@@ -1,6 +1,7 @@
 //! AnyDice's values: numbers, sequences, dice and collections of dice,
 //! with the conversions its documentation gives between them.
 
+use super::work::Work;
 use crate::engine::Outcomes;
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
@@ -88,14 +89,22 @@ fn sides(o: &Outcomes) -> String {
     }
 }
 
-/// Outcomes from counts, or `None` for none; the caller has priced the
-/// spread of the values.
-pub(crate) fn die_from(counts: BTreeMap<i64, BigUint>) -> Die {
-    Die(Outcomes::from_map(counts))
+/// Outcomes from counts, or `None` for none. The one way a die is made
+/// from values, so the spread between them (a count is kept for every
+/// value between) is always priced first.
+pub(crate) fn die_from(counts: BTreeMap<i64, BigUint>, work: &mut Work) -> Result<Die, String> {
+    if let (Some((&lo, _)), Some((&hi, _))) = (counts.first_key_value(), counts.last_key_value()) {
+        work.spread(lo as f64, hi as f64)?;
+    }
+    Ok(Die(Outcomes::from_map(counts)))
 }
 
 /// A die with these faces, each face once (twice as likely if written
 /// twice); the empty die for no faces.
-pub(crate) fn die_of_faces(faces: &[i64]) -> Die {
-    Die(Outcomes::die(faces))
+pub(crate) fn die_of_faces(faces: &[i64], work: &mut Work) -> Result<Die, String> {
+    let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+    for &face in faces {
+        *counts.entry(face).or_default() += 1u32;
+    }
+    die_from(counts, work)
 }

@@ -91,7 +91,7 @@ impl Work {
         let spread = hi - lo;
         if spread > MAX_SPREAD {
             return Err(format!(
-                "a die whose values spread from {lo} to {hi}: fairdice keeps a count for every value between, and at most {MAX_SPREAD} of them"
+                "a die whose values spread from {lo} to {hi} is too wide: fairdice keeps a count for every value between, at most {MAX_SPREAD}; bring its values closer together"
             ));
         }
         self.charge(spread, "a wide die")
