@@ -145,7 +145,7 @@ fn quoted(text: &str) -> String {
 /// spell, never through a float. Digits and exponents are bounded
 /// ([`MAX_DIGITS`], [`MAX_EXPONENT`]) before any arithmetic, so the work is
 /// linear in the text and small.
-pub(crate) fn parse_exact(text: &str) -> Result<Exact, String> {
+pub fn parse_exact(text: &str) -> Result<Exact, String> {
     let malformed = || {
         "the bound must be an integer, a fraction like 1/1000 or a decimal like 0.001".to_string()
     };

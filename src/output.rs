@@ -11,7 +11,7 @@ pub use target::Target;
 
 /// A site in memory: output path (`/`-separated) to file contents, as
 /// rendering makes it and writing takes it.
-pub(crate) type SiteFiles = std::collections::BTreeMap<String, Vec<u8>>;
+pub type SiteFiles = std::collections::BTreeMap<String, Vec<u8>>;
 
 /// A file every fairdice output folder holds, so `--out` knows it may
 /// replace the folder.

@@ -22,7 +22,7 @@ fn fixture() -> &'static Fixture {
         let (tera, assets) = site::load_templates(&templates).expect("templates load");
         let scenario = fairdice::scenario::parse("targets.yaml", "title: T\nkind: sum-mod\ndice: d6\ntargets: [2, 10]\n")
             .expect("fixture scenario");
-        let page = scenario.params.analyse(&fairdice::progress::Progress::hidden()).page();
+        let page = scenario.analyse(&fairdice::progress::Progress::hidden()).page(&fairdice::layout::Alone);
         Fixture { tera, assets, scenario, page }
     })
 }
