@@ -46,17 +46,20 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
             let (Node::Pool(a), Node::Pool(b)) = (&a.node, &b.node) else {
                 return 0;
             };
+            // Counts per value, not a list of every die: the memory is the
+            // values a die can show, however many dice there are.
             let mut dice = |pool: &Pool| {
                 let die = OneDie::new(pool);
-                let mut dice = Vec::new();
+                let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
                 for _ in 0..pool.count {
-                    die.roll(explode_depth, sampler, |v| dice.push(v));
+                    die.roll(explode_depth, sampler, |v| {
+                        *counts.entry(v).or_default() += 1
+                    });
                 }
-                dice.sort_unstable_by(|x, y| y.cmp(x));
-                dice
+                counts
             };
             let (a, b) = (dice(a), dice(b));
-            a.iter().zip(&b).filter(|(x, y)| x > y).count() as i64
+            pairs_won(&a, &b) as i64
         }
         Node::Compare(comparison, left, right) => {
             let a = roll(left, explode_depth, sampler);
@@ -73,6 +76,33 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
         }
         Node::Pool(pool) => roll_pool(pool, explode_depth, sampler),
     }
+}
+
+/// How many places `a` wins when both pools' dice, given as counts per
+/// value, are sorted highest first and paired place by place (as long as
+/// the shorter pool lasts): a walk over runs of equal values.
+fn pairs_won(a: &BTreeMap<i64, u64>, b: &BTreeMap<i64, u64>) -> u64 {
+    let (mut a_runs, mut b_runs) = (a.iter().rev(), b.iter().rev());
+    let run = |r: Option<(&i64, &u64)>| r.map(|(&v, &n)| (v, n));
+    let (mut x, mut y) = (run(a_runs.next()), run(b_runs.next()));
+    let mut won = 0;
+    while let (Some((va, na)), Some((vb, nb))) = (x, y) {
+        let n = na.min(nb);
+        if va > vb {
+            won += n;
+        }
+        x = if na > n {
+            Some((va, na - n))
+        } else {
+            run(a_runs.next())
+        };
+        y = if nb > n {
+            Some((vb, nb - n))
+        } else {
+            run(b_runs.next())
+        };
+    }
+    won
 }
 
 /// Dice rolled (roughly) by one roll of `expr`, for the cost estimate: a
@@ -434,6 +464,34 @@ mod tests {
     use super::*;
     use crate::engine::to_f64;
     use std::collections::BTreeMap;
+
+    #[test]
+    fn pairs_won_from_counts_is_the_sorted_lists_zipped() {
+        // Pseudo-random lists of dice, against sorting and zipping them.
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for _ in 0..500 {
+            let (la, lb, faces) = (next(12), next(12), 1 + next(8) as i64);
+            let mut a: Vec<i64> = (0..la).map(|_| next(faces as u64) as i64 - 2).collect();
+            let mut b: Vec<i64> = (0..lb).map(|_| next(faces as u64) as i64 - 2).collect();
+            let counts = |v: &[i64]| {
+                v.iter().fold(BTreeMap::new(), |mut m, &x| {
+                    *m.entry(x).or_default() += 1;
+                    m
+                })
+            };
+            let won = pairs_won(&counts(&a), &counts(&b));
+            a.sort_unstable_by(|x, y| y.cmp(x));
+            b.sort_unstable_by(|x, y| y.cmp(x));
+            let zipped = a.iter().zip(&b).filter(|(x, y)| x > y).count() as u64;
+            assert_eq!(won, zipped, "{a:?} {b:?}");
+        }
+    }
 
     /// The simulated frequency of each value of `text` beside its exact
     /// chance, in standard deviations: the largest.
