@@ -92,7 +92,7 @@ impl Outcomes {
 
     /// The largest value with a way.
     pub fn max(&self) -> i64 {
-        self.min + self.ways.len() as i64 - 1
+        self.min + (self.ways.len() as i64 - 1)
     }
 
     /// How many values lie between min and max, both included.

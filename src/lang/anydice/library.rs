@@ -4,7 +4,7 @@
 use super::ops::{self, Fail};
 use super::syntax::Type;
 use super::value::{Die, Pool, Value};
-use super::work::Work;
+use super::work::{self, Work};
 use super::Settings;
 use crate::engine::pool::{explode, Condition};
 
@@ -22,9 +22,8 @@ const LIBRARY: &[(&str, Builtin)] = &[
         Builtin {
             types: &[N],
             run: |a, _, _| {
-                Ok(Value::Number(
-                    number(&a[0]).checked_abs().unwrap_or(i64::MAX),
-                ))
+                let n = number(&a[0]).checked_abs().ok_or_else(ops::overflow)?;
+                Ok(Value::Number(n))
             },
         },
     ),
@@ -185,11 +184,10 @@ const LIBRARY: &[(&str, Builtin)] = &[
                     return Ok(Value::Die(Die::empty()));
                 };
                 let depth = s.explode_depth;
-                let spread = (die.max() - die.min()) as f64 * (depth as f64 + 1.0);
-                w.spread(
-                    die.min() as f64 * (depth as f64 + 1.0),
-                    die.min() as f64 * (depth as f64 + 1.0) + spread,
-                )?;
+                let rolls = u64::from(depth) + 1;
+                let (lo, hi) = (work::times(die.min(), rolls), work::times(die.max(), rolls));
+                w.spread(lo, hi)?;
+                let spread = (hi - lo) as f64;
                 w.charge(die.width() as f64 * spread * depth as f64, "an explosion")?;
                 Ok(Value::Die(Die(Some(explode(
                     &die,

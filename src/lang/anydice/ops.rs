@@ -4,7 +4,7 @@
 //! side; a sequence compared to a number counts the matches.
 
 use super::value::{die_from, die_of_faces, Die, Pool, Value};
-use super::work::Work;
+use super::work::{times, Work};
 use crate::engine::{picked, Outcomes};
 use crate::lang::anydice::syntax::{Binary, Unary};
 use num_bigint::BigUint;
@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// What went wrong in an operation, without its place (the caller adds it).
 pub(crate) type Fail = String;
 
-fn overflow() -> Fail {
+pub(crate) fn overflow() -> Fail {
     "a number past ±9223372036854775807, which AnyDice cannot hold".to_string()
 }
 
@@ -76,8 +76,8 @@ pub(crate) fn sum_pool(pool: &Pool, work: &mut Work) -> Result<Die, Fail> {
             "a sum of dice",
         )?;
         work.spread(
-            total.min() as f64 + outcomes.min() as f64 * *count as f64,
-            total.max() as f64 + outcomes.max() as f64 * *count as f64,
+            i128::from(total.min()).saturating_add(times(outcomes.min(), *count)),
+            i128::from(total.max()).saturating_add(times(outcomes.max(), *count)),
         )?;
         total = total.add(&outcomes.repeat_sum(*count));
     }
@@ -175,7 +175,10 @@ fn arithmetic(op: Binary, a: &Value, b: &Value, work: &mut Work) -> Result<Value
     if op == Binary::Add {
         let bits = x.total().bits() + y.total().bits();
         work.charge_counts(x.width() as f64 * y.width() as f64, bits, "a sum of dice")?;
-        work.spread((x.min() + y.min()) as f64, (x.max() + y.max()) as f64)?;
+        work.spread(
+            i128::from(x.min()) + i128::from(y.min()),
+            i128::from(x.max()) + i128::from(y.max()),
+        )?;
         return Ok(Value::Die(Die(Some(x.add(&y)))));
     }
     combine(&x, &y, work, |p, q| numbers(op, p, q, true)).map(Value::Die)
@@ -257,8 +260,8 @@ pub(crate) fn unary(op: Unary, value: Value, work: &mut Work) -> Result<Value, F
             groups: p
                 .groups
                 .iter()
-                .map(|(d, n)| (Die(d.0.as_ref().map(Outcomes::negate)), *n))
-                .collect(),
+                .map(|(d, n)| Ok((Die(d.0.as_ref().map(|o| negated(o, work)).transpose()?), *n)))
+                .collect::<Result<_, Fail>>()?,
         }),
         (op, v) => {
             let Die(Some(die)) = as_die(&v, work)? else {
@@ -266,7 +269,7 @@ pub(crate) fn unary(op: Unary, value: Value, work: &mut Work) -> Result<Value, F
             };
             work.charge(die.width() as f64, "an operation on a die")?;
             Value::Die(Die(Some(match op {
-                Unary::Minus => die.negate(),
+                Unary::Minus => negated(&die, work)?,
                 _ => die.map(|x| i64::from(x == 0)),
             })))
         }
@@ -279,7 +282,7 @@ pub(crate) fn faces_of(value: &Value, work: &mut Work) -> Result<Die, Fail> {
     Ok(match value {
         Value::Number(0) => Die::constant(0),
         Value::Number(n) => {
-            work.spread(0.0, n.unsigned_abs() as f64)?;
+            work.spread(0, i128::from(n.unsigned_abs()))?;
             let faces: Vec<i64> = if *n > 0 {
                 (1..=*n).collect()
             } else {
@@ -315,7 +318,7 @@ pub(crate) fn dice(count: &Value, faces: &Value, work: &mut Work) -> Result<Valu
                 }
             }
             let die = faces_of(faces, work)?;
-            Ok(roll_n(n, die))
+            roll_n(n, die, work)
         }
         Value::Die(Die(None)) => Ok(Value::Pool(Pool {
             groups: vec![(Die::empty(), 1)],
@@ -329,7 +332,7 @@ pub(crate) fn dice(count: &Value, faces: &Value, work: &mut Work) -> Result<Valu
             };
             let mut parts = Vec::new();
             for (n, w) in counts.iter().filter(|(_, w)| !w.is_zero()) {
-                let rolled = match roll_n(n, die.clone()) {
+                let rolled = match roll_n(n, die.clone(), work)? {
                     Value::Pool(p) => sum_pool(&p, work)?,
                     Value::Die(d) => d,
                     _ => unreachable!("roll_n gives dice"),
@@ -346,17 +349,24 @@ pub(crate) fn dice(count: &Value, faces: &Value, work: &mut Work) -> Result<Valu
     }
 }
 
-fn roll_n(n: i64, die: Die) -> Value {
-    match (n, &die.0) {
+/// A die with every value negated; refused when a value would pass what
+/// AnyDice's numbers hold (the lowest, -2^63, has no opposite).
+fn negated(die: &Outcomes, work: &mut Work) -> Result<Outcomes, Fail> {
+    work.spread(-i128::from(die.max()), -i128::from(die.min()))?;
+    Ok(die.negate())
+}
+
+fn roll_n(n: i64, die: Die, work: &mut Work) -> Result<Value, Fail> {
+    Ok(match (n, &die.0) {
         (_, None) => Value::Die(Die::empty()),
         (0, _) => Value::Die(Die::constant(0)),
         (n, Some(o)) if n < 0 => Value::Pool(Pool {
-            groups: vec![(Die(Some(o.negate())), n.unsigned_abs())],
+            groups: vec![(Die(Some(negated(o, work)?)), n.unsigned_abs())],
         }),
         (n, _) => Value::Pool(Pool {
             groups: vec![(die, n as u64)],
         }),
-    }
+    })
 }
 
 /// `places @ value`: the numbers at those places of a sequence, of a
@@ -451,10 +461,8 @@ fn pool_at(
             faces * reach * (*count as f64 + 1.0) * (spread + 1.0),
             "picking dice from a collection",
         )?;
-        work.spread(
-            die.min() as f64 * picks.iter().sum::<u64>() as f64,
-            die.max() as f64 * picks.iter().sum::<u64>() as f64,
-        )?;
+        let places = picks.iter().fold(0u64, |a, &b| a.saturating_add(b));
+        work.spread(times(die.min(), places), times(die.max(), places))?;
         return Ok(Value::Die(Die(Some(picked(
             die,
             *count,

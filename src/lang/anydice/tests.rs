@@ -265,6 +265,32 @@ fn every_way_to_make_a_wide_die_is_refused_where_it_is_written() {
 }
 
 #[test]
+fn dice_whose_values_pass_what_anydice_holds_are_refused_not_wrapped() {
+    // Each would wrap past ±2^63 in the sum, product or negation of values.
+    for source in [
+        "output 9223372036854775807 + d2",
+        "output 3d{4611686018427387904}",
+        "output [highest 2 of 3d{4611686018427387904}]",
+        "output [explode d{4611686018427387904}]",
+        "output -d{-9223372036854775807-1, -9223372036854775807}",
+        "output -1d{-9223372036854775807-1, -9223372036854775806}",
+        "output [absolute -9223372036854775807-1]",
+    ] {
+        let e = run(source, 10.0).unwrap_err().to_string();
+        assert!(
+            e.starts_with("1:") && e.contains("9223372036854775807"),
+            "{source}: {e}"
+        );
+    }
+    // At the edge, exact.
+    let t = table("output -(d2 + -9223372036854775807 - 1)");
+    assert_eq!(
+        t,
+        vec![vec![(9223372036854775806, 1), (9223372036854775807, 1)]]
+    );
+}
+
+#[test]
 fn a_mixture_whose_fractions_explode_is_refused_at_once() {
     // Each turn mixes T with itself: the denominators square.
     let program = "function: keep X:n in R:s else D:d { if X = R { result: X } result: D }\n\

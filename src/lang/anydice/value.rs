@@ -94,7 +94,7 @@ fn sides(o: &Outcomes) -> String {
 /// value between) is always priced first.
 pub(crate) fn die_from(counts: BTreeMap<i64, BigUint>, work: &mut Work) -> Result<Die, String> {
     if let (Some((&lo, _)), Some((&hi, _))) = (counts.first_key_value(), counts.last_key_value()) {
-        work.spread(lo as f64, hi as f64)?;
+        work.spread(i128::from(lo), i128::from(hi))?;
     }
     Ok(Die(Outcomes::from_map(counts)))
 }

@@ -86,9 +86,18 @@ impl Work {
         Ok(())
     }
 
-    /// Refuses a die whose values would spread from `lo` to `hi`.
-    pub(crate) fn spread(&mut self, lo: f64, hi: f64) -> Result<(), String> {
-        let spread = hi - lo;
+    /// Refuses a die whose values would spread from `lo` to `hi`, exact
+    /// bounds taken before the die is made (so no sum of values can wrap):
+    /// past what AnyDice's numbers hold, or too wide for a table.
+    pub(crate) fn spread(&mut self, lo: i128, hi: i128) -> Result<(), String> {
+        let (least, most) = (i128::from(i64::MIN), i128::from(i64::MAX));
+        if lo < least || hi > most {
+            let past = if hi > most { hi } else { lo };
+            return Err(format!(
+                "a die whose values reach {past}, past ±9223372036854775807, which AnyDice cannot hold: use smaller numbers or fewer dice"
+            ));
+        }
+        let spread = (hi - lo) as f64;
         if spread > MAX_SPREAD {
             return Err(format!(
                 "a die whose values spread from {lo} to {hi} is too wide: fairdice keeps a count for every value between, at most {MAX_SPREAD}; bring its values closer together"
@@ -96,4 +105,10 @@ impl Work {
         }
         self.charge(spread, "a wide die")
     }
+}
+
+/// `value` times `count`, exactly, as a bound for [`Work::spread`]
+/// (saturated far past any value a die may hold).
+pub(crate) fn times(value: i64, count: u64) -> i128 {
+    i128::from(value).saturating_mul(i128::from(count))
 }
