@@ -33,6 +33,9 @@ pub struct Project {
     pub progress: Progress,
     /// How much each scenario may cost (`--budget`).
     pub budget: Budget,
+    /// Compute nothing: every scenario's results must be in the cache
+    /// (`build --require-cached`, the last step of a sharded build).
+    pub require_cached: bool,
 }
 
 impl Project {
@@ -45,6 +48,7 @@ impl Project {
             cache: Cache::at(root.join(cache::FOLDER)),
             progress: Progress::new(true),
             budget: Budget::default(),
+            require_cached: false,
             root,
         }
     }
@@ -182,7 +186,17 @@ fn render_with(project: &Project, gates: Gates, releasing: Option<&str>) -> Resu
     drop(stage);
     // Compute, or reuse.
     let stage = limits::stage("computing the scenarios");
-    let evaluated = compute_cached(&content.scenarios, &project.cache, &project.progress);
+    let evaluated = if project.require_cached {
+        match load_cached(&content.scenarios, &project.cache) {
+            Ok(evaluated) => evaluated,
+            Err(missing) => {
+                problems.extend(missing);
+                return Err(Error::grouped(problems).expect("missing results are problems"));
+            }
+        }
+    } else {
+        compute_cached(&content.scenarios, &project.cache, &project.progress)
+    };
     let timings = content
         .scenarios
         .iter()
@@ -248,6 +262,7 @@ pub fn compare(project: &Project) -> Result<Diff> {
     let built = render_with(
         &Project {
             cache: Cache::disabled(),
+            require_cached: false,
             ..project.clone()
         },
         Gates::Skip,
@@ -263,6 +278,7 @@ pub fn check(project: &Project) -> Result<Verification> {
     let _watch = watch(&project.budget, "the check")?;
     let built = render_site(&Project {
         cache: Cache::disabled(),
+        require_cached: false,
         ..project.clone()
     })?;
     Ok(Verification {
@@ -308,6 +324,57 @@ pub fn compute_cached(
             scenarios.par_iter().map(one).collect()
         }
     })
+}
+
+/// Every scenario's results read from the cache, computing nothing; or,
+/// when any is missing, an error for each scenario without a valid entry.
+fn load_cached(
+    scenarios: &[Scenario],
+    cache: &Cache,
+) -> std::result::Result<Vec<Evaluated>, Vec<Error>> {
+    let found: Vec<_> = scenarios
+        .par_iter()
+        .map(|scenario| {
+            let started = Instant::now();
+            let key = cache::Key::of(scenario);
+            cache
+                .lookup(&key, scenario)
+                .map(|results| Evaluated {
+                    results,
+                    origin: Origin::Cached,
+                    elapsed: started.elapsed(),
+                })
+                .map_err(|miss| not_cached(scenario, cache, &key, &miss))
+        })
+        .collect();
+    let mut evaluated = Vec::with_capacity(found.len());
+    let mut missing = Vec::new();
+    for one in found {
+        match one {
+            Ok(one) => evaluated.push(one),
+            Err(err) => missing.push(err),
+        }
+    }
+    if missing.is_empty() {
+        Ok(evaluated)
+    } else {
+        Err(missing)
+    }
+}
+
+/// The error of a scenario whose results `--require-cached` did not find.
+fn not_cached(scenario: &Scenario, cache: &Cache, key: &cache::Key, miss: &cache::Miss) -> Error {
+    let entry = match cache.dir() {
+        Some(dir) => dir.join(key.file_name()).display().to_string(),
+        None => "no cache: --no-cache".to_string(),
+    };
+    Error::File {
+        file: format!("{}{}", crate::paths::CONTENT, scenario.source),
+        message: format!(
+            "--require-cached: its results are not in the cache ({miss}: {entry}); \
+             run the build's shards into the cache first, or build without --require-cached"
+        ),
+    }
 }
 
 /// Every scenario laid out from fresh results (no cache).
@@ -533,7 +600,7 @@ fn as_shown(path: &Path) -> PathBuf {
 
 /// Arm the watchdog for `command` ("the build"), refusing a budget out of
 /// range first.
-fn watch(budget: &Budget, command: &'static str) -> Result<Watch> {
+pub(crate) fn watch(budget: &Budget, command: &'static str) -> Result<Watch> {
     budget.check().map_err(Error::Usage)?;
     Ok(limits::watch(budget, command))
 }

@@ -25,6 +25,7 @@ use crate::kinds::Results;
 use crate::output::files;
 use crate::progress::Progress;
 use crate::scenario::Scenario;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The cache folder's name under the project root (not committed).
@@ -58,6 +59,36 @@ pub enum Origin {
     Computed,
     /// Read from the cache.
     Cached,
+}
+
+/// Why the cache held no results to use for a computation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Miss {
+    /// No entry of that name (or no cache folder).
+    Absent,
+    /// An entry that cannot be read, or is not in the cache's format.
+    Unreadable,
+    /// An entry computed by another fairdice version or engine (named).
+    OtherVersion(String),
+    /// An entry stored for another computation: other parameters.
+    OtherKey,
+    /// Results that do not match their checksum, or do not parse.
+    Damaged,
+}
+
+impl fmt::Display for Miss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Miss::Absent => write!(f, "no entry"),
+            Miss::Unreadable => write!(f, "an entry that is not a readable cache entry"),
+            Miss::OtherVersion(version) => write!(
+                f,
+                "an entry computed by fairdice {version}, not {ENGINE_VERSION}"
+            ),
+            Miss::OtherKey => write!(f, "an entry stored for other parameters"),
+            Miss::Damaged => write!(f, "an entry whose results do not match their checksum"),
+        }
+    }
 }
 
 /// The first line of every entry; bump when the layout changes.
@@ -140,19 +171,50 @@ impl Cache {
 
     /// The stored results of `scenario` under `key`, if a valid entry exists.
     pub fn load(&self, key: &Key, scenario: &Scenario) -> Option<Results> {
-        let path = self.folder()?.join(key.file_name());
-        let bytes = files::read_regular(&path, u64::MAX).ok()?;
+        self.lookup(key, scenario).ok()
+    }
+
+    /// The stored results of `scenario` under `key`, or why there are none
+    /// to use. An entry is used only when its stored key equals `key`
+    /// whole (kind, parameters, fairdice version and engine digest), its
+    /// checksum matches and its results parse: an entry copied from another
+    /// machine is checked like any other, never trusted.
+    pub fn lookup(&self, key: &Key, scenario: &Scenario) -> Result<Results, Miss> {
+        let path = self.folder().ok_or(Miss::Absent)?.join(key.file_name());
+        let bytes = files::read_regular(&path, u64::MAX).map_err(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => Miss::Absent,
+            _ => Miss::Unreadable,
+        })?;
         let mut parts = bytes.splitn(4, |&b| b == b'\n');
-        let (format, stored_key, sum, results) =
-            (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-        let stored_key: String = serde_json::from_slice(stored_key).ok()?;
-        let valid = format == FORMAT.as_bytes()
-            && stored_key == key.material
-            && sum == checksum(results).as_bytes();
-        if !valid {
-            return None;
+        let (Some(format), Some(stored_key), Some(sum), Some(results)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(Miss::Unreadable);
+        };
+        let stored_key: String =
+            serde_json::from_slice(stored_key).map_err(|_| Miss::Unreadable)?;
+        if format != FORMAT.as_bytes() {
+            return Err(Miss::Unreadable);
         }
-        scenario.params.results_from_bytes(results)
+        if stored_key != key.material {
+            let version = |material: &str| {
+                let first = material.lines().next().unwrap_or_default();
+                first.strip_prefix("fairdice ").map(str::to_string)
+            };
+            return Err(match version(&stored_key) {
+                Some(stored) if Some(&stored) != version(&key.material).as_ref() => {
+                    Miss::OtherVersion(stored)
+                }
+                _ => Miss::OtherKey,
+            });
+        }
+        if sum != checksum(results).as_bytes() {
+            return Err(Miss::Damaged);
+        }
+        scenario
+            .params
+            .results_from_bytes(results)
+            .ok_or(Miss::Damaged)
     }
 
     /// Store results; failures only cost a recomputation later, so they
@@ -236,5 +298,36 @@ mod tests {
         assert_eq!(names.len(), 1);
         let loaded = cache.load(&key, &s).unwrap();
         assert_eq!(loaded.to_bytes(), results.to_bytes());
+    }
+
+    #[test]
+    fn a_lookup_says_why_an_entry_is_not_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::at(dir.path());
+        let a = scenario("title: A\nkind: sum-mod\ndice: d6\ntargets: [2, 3]\n");
+        let b = scenario("title: B\nkind: sum-mod\ndice: d8\ntargets: [2, 3]\n");
+        let (key_a, key_b) = (Key::of(&a), Key::of(&b));
+        assert_eq!(cache.lookup(&key_a, &a).err(), Some(Miss::Absent));
+        assert_eq!(
+            Cache::disabled().lookup(&key_a, &a).err(),
+            Some(Miss::Absent)
+        );
+        let results = a.params.analyse(&Progress::hidden());
+        cache.store(&key_a, &results).unwrap();
+        assert!(cache.lookup(&key_a, &a).is_ok());
+
+        let entry = std::fs::read_to_string(dir.path().join(key_a.file_name())).unwrap();
+        let at_b = dir.path().join(key_b.file_name());
+        std::fs::write(&at_b, &entry).unwrap();
+        assert_eq!(cache.lookup(&key_b, &b).err(), Some(Miss::OtherKey));
+
+        let old = entry.replacen(ENGINE_VERSION, "0.0.1+old", 1);
+        std::fs::write(dir.path().join(key_a.file_name()), old).unwrap();
+        assert_eq!(
+            cache.lookup(&key_a, &a).err(),
+            Some(Miss::OtherVersion("0.0.1+old".into()))
+        );
+        std::fs::write(dir.path().join(key_a.file_name()), "fairdice-cache 1\n").unwrap();
+        assert_eq!(cache.lookup(&key_a, &a).err(), Some(Miss::Unreadable));
     }
 }

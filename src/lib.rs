@@ -35,6 +35,7 @@ pub mod roll_command;
 pub mod rulebook;
 pub mod scenario;
 pub mod serve;
+pub mod shard;
 pub mod shortcodes;
 pub mod site;
 pub mod terminal;

@@ -10,6 +10,7 @@ use fairdice::build::{self, Project, Summary};
 use fairdice::cache::Cache;
 use fairdice::error::Error;
 use fairdice::progress::Progress;
+use fairdice::shard::Shard;
 use fairdice::site::Computed;
 use fairdice::ui::Ui;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,26 @@ enum Command {
         /// differs. Every scenario is computed afresh: the cache is not read.
         #[arg(long)]
         check: bool,
+        /// Compute only share I of N of the scenarios into the result cache
+        /// (.fairdice-cache/) and write no site: one machine's part of a
+        /// build split across N (a CI matrix). The shares are decided by a
+        /// stable hash of each computation, balanced by estimated cost, so
+        /// every machine running the same fairdice on the same content
+        /// agrees. Copy the shards' cache files into one .fairdice-cache/,
+        /// then run `fairdice build --require-cached` to render the site.
+        #[arg(
+            long,
+            value_name = "I/N",
+            value_parser = parse_shard,
+            conflicts_with_all = ["check", "require_cached", "no_cache"],
+        )]
+        shard: Option<Shard>,
+        /// Compute nothing: fail, naming each scenario whose results are not
+        /// in the result cache (as after merging the caches of a sharded
+        /// build). Entries are checked against each scenario's whole key
+        /// (kind, parameters, fairdice version and engine digest) as always.
+        #[arg(long, conflicts_with_all = ["check", "no_cache"])]
+        require_cached: bool,
     },
     /// For CI: run every scenario's gates and check that the site on disk is
     /// current, computing every scenario afresh (the cache is never read).
@@ -222,13 +243,19 @@ fn main() -> ExitCode {
     let cli = arguments();
     let ui = Ui::new(cli.quiet, cli.verbose);
     let outcome = match cli.command {
-        Command::Build { site, check } => project(&site, ui).map_or_else(
+        Command::Build {
+            site,
+            check,
+            shard,
+            require_cached,
+        } => project(&site, ui).map_or_else(
             |o| o,
-            |p| {
-                if check {
-                    stale_check(&p, ui)
-                } else {
-                    build(&p, ui)
+            |mut p| {
+                p.require_cached = require_cached;
+                match (check, shard) {
+                    (true, _) => stale_check(&p, ui),
+                    (false, Some(shard)) => build_shard(&p, shard, ui),
+                    (false, None) => build(&p, ui),
                 }
             },
         ),
@@ -361,6 +388,18 @@ fn build(project: &Project, ui: Ui) -> Exit {
         }
         Err(err) => failed(&err, ui),
     }
+}
+
+/// `build --shard I/N`: this shard's scenarios into the cache, no site.
+fn build_shard(project: &Project, shard: Shard, ui: Ui) -> Exit {
+    project.cache.remove_stale_temporaries();
+    let summary = match fairdice::shard::build_shard(project, shard) {
+        Ok(summary) => summary,
+        Err(err) => return failed(&err, ui),
+    };
+    let cache = project.cache.dir().unwrap_or(Path::new(".fairdice-cache"));
+    ui.shard_summary(cache, &summary);
+    Exit::Success
 }
 
 /// `build --check`: the stale-site comparison alone.
@@ -757,6 +796,12 @@ fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
         }
     }
     Exit::Success
+}
+
+/// A `--shard I/N` value.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse()
+        .map_err(|err: fairdice::shard::ShardError| err.to_string())
 }
 
 /// A budget factor within the range `limits::Budget` allows.

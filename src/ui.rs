@@ -5,8 +5,10 @@ use crate::build::Summary;
 use crate::cache::Origin;
 use crate::error::Error;
 use crate::printable::printable;
+use crate::shard::ShardSummary;
 use std::io::IsTerminal;
 use std::path::Path;
+use std::time::Duration;
 
 /// How chatty to be and whether to colour.
 #[derive(Debug, Clone, Copy, Default)]
@@ -89,7 +91,36 @@ impl Ui {
 
     /// The closing line of a build or check, after verbose detail.
     pub fn summary(&self, verb: &str, out: &Path, summary: &Summary) {
-        for (source, origin, elapsed) in &summary.timings {
+        self.timings(&summary.timings);
+        if !self.quiet {
+            eprintln!("{}", self.paint(GREEN, &summary_line(verb, out, summary)));
+        }
+    }
+
+    /// The closing line of `build --shard I/N`, after verbose detail: it
+    /// says that no site was written, and what to run next.
+    pub fn shard_summary(&self, cache: &Path, summary: &ShardSummary) {
+        self.timings(&summary.timings);
+        if !self.quiet {
+            let line = format!(
+                "shard {}: {} of {} ({} computed, {} cached) into {} in {:.2} s; \
+                 no site written: merge the shards' caches, then run \
+                 `fairdice build --require-cached`",
+                summary.shard,
+                summary.timings.len(),
+                counted(summary.scenarios, "scenario"),
+                summary.count(Origin::Computed),
+                summary.count(Origin::Cached),
+                cache.display(),
+                summary.elapsed.as_secs_f64()
+            );
+            eprintln!("{}", self.paint(GREEN, &line));
+        }
+    }
+
+    /// Per scenario, with `--verbose`: computed or cached, and how long.
+    fn timings(&self, timings: &[(String, Origin, Duration)]) {
+        for (source, origin, elapsed) in timings {
             let how = match origin {
                 Origin::Computed => "computed",
                 Origin::Cached => "cached",
@@ -98,9 +129,6 @@ impl Ui {
                 "  {source}: {how} in {:.3} s",
                 elapsed.as_secs_f64()
             ));
-        }
-        if !self.quiet {
-            eprintln!("{}", self.paint(GREEN, &summary_line(verb, out, summary)));
         }
     }
 }

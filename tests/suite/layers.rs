@@ -52,7 +52,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         "site",
         &["site", "markdown", "rulebook", "shortcodes", "output"],
     ),
-    ("build", &["build", "cache", "rulebook::publish", "verify"]),
+    (
+        "build",
+        &["build", "cache", "shard", "rulebook::publish", "verify"],
+    ),
     (
         "command line",
         &[

@@ -38,6 +38,7 @@ mod reading;
 mod rules;
 mod rules_pages;
 mod serve;
+mod shard;
 mod site_features;
 mod translations;
 mod verify;
