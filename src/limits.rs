@@ -490,6 +490,25 @@ fn advice(needed: f64) -> String {
     }
 }
 
+/// Stop the process for work that failed where its price said it would
+/// run (a program priced by a run cut short at the pricing limit, which
+/// fails later): the error names the phase it stopped in, exit code 1, as
+/// the watchdog does, rather than a panic with no place.
+pub(crate) fn stop_failed(message: &str) -> ! {
+    let state = state();
+    let doing = state
+        .phases
+        .iter()
+        .rev()
+        .find(|p| p.kind == Kind::Compute)
+        .map_or("working", |p| p.what.as_str());
+    eprintln!(
+        "error: {}",
+        crate::printable::printable(&format!("{doing}: {message}"))
+    );
+    std::process::exit(1);
+}
+
 /// Stop the process for one request of `bytes` over the armed limit (see
 /// [`allocator`]), with the watchdog's message and exit code.
 fn stop_for_request(bytes: f64) -> ! {

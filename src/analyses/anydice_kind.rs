@@ -144,8 +144,16 @@ impl Analysis for Anydice {
     }
 
     fn analyse(params: &Params, _: &Progress) -> Analysed {
-        // Validated and admitted: the watchdog holds it to the budget.
-        let report = run(params, f64::INFINITY).expect("a validated program runs");
+        // Validated and admitted: the watchdog holds it to the budget. A
+        // program whose pricing run was cut short may still fail later:
+        // that stops the command with the program's place, as a refusal.
+        let report = match run(params, f64::INFINITY) {
+            Ok(report) => report,
+            Err(refusal) => {
+                let problem = problem(&refusal);
+                crate::limits::stop_failed(&format!("{}: {}", problem.key, problem.message))
+            }
+        };
         // Each output is named as AnyDice labels it; its "expression" is
         // its place among the program's outputs.
         let places: Vec<String> = (1..=report.outputs.len())
