@@ -345,7 +345,7 @@ fn checked<'p>(
         paths: &reachable,
         unbuilt: &unbuilt,
     };
-    check_links(&rendered, &files, &mut errors);
+    links::check_pages(&rendered, &files, &mut errors);
     match Error::grouped(errors) {
         Some(err) => Err(err),
         None => Ok(rendered),
@@ -444,34 +444,6 @@ fn claim_outputs<'a>(
         paths: planned.into_iter().map(|(path, _)| path).collect(),
         errors: claims.errors,
     }
-}
-
-/// The search index over `pages` and, in the site's own language, the
-/// playground (its whole page), whose syntax guide answers notation
-/// questions.
-fn search_index(pages: &[&RenderedPage], playground: Option<&str>) -> String {
-    let doc = |title: &str, output: &str, description: Option<&str>, article: &str| {
-        let sections = search::sections(article);
-        let first = sections.first().map_or("", |s| s.text.as_str());
-        search::SearchDoc {
-            title: title.to_string(),
-            href: paths::href("", output),
-            summary: search::summary(description, first),
-            sections,
-        }
-    };
-    let mut docs: Vec<search::SearchDoc> = pages
-        .par_iter()
-        .map(|page| {
-            let description = page.description.as_deref();
-            doc(&page.title, &page.output, description, &page.article)
-        })
-        .collect();
-    if let Some(playground) = playground {
-        let article = article_of(playground);
-        docs.push(doc(PLAYGROUND_TITLE, paths::PLAYGROUND_PAGE, None, article));
-    }
-    search::index_js(&docs)
 }
 
 /// The playground's title, in its page and in search results.
@@ -619,7 +591,7 @@ impl Renderer<'_> {
             .collect();
         let playground = self.playground_page()?;
         let (index, print) = rayon::join(
-            || search_index(&own, Some(&playground)),
+            || search::index_of(&own, Some(&playground)),
             || self.print_page(rendered),
         );
         let mut files = SiteFiles::new();
@@ -824,7 +796,7 @@ impl Renderer<'_> {
                 (output.clone(), html.into_bytes()),
                 (
                     paths::page_markdown(&rulebook::published(&page.source)),
-                    markdown_export(page),
+                    basics::markdown_export(page),
                 ),
             ]),
             output,
@@ -990,59 +962,6 @@ impl Renderer<'_> {
         ))
     }
 
-    /// Every page in reading order on one page, for printing; and the rule
-    /// book's (its numbered sections and the glossary) when it has rules.
-    fn print_page(&self, pages: &[RenderedPage]) -> Result<(String, Option<String>)> {
-        let by_output: BTreeMap<&str, &RenderedPage> =
-            pages.iter().map(|p| (p.output.as_str(), p)).collect();
-        let order: Vec<&RenderedPage> = self
-            .nav
-            .reading_order()
-            .into_iter()
-            .filter_map(|output| by_output.get(output).copied())
-            .collect();
-        let whole = self.print_of(&order, paths::PRINT_PAGE, "The whole site")?;
-        if self.book.rules().is_empty() {
-            return Ok((whole, None));
-        }
-        let glossary = paths::page_output(rulebook::GLOSSARY_PAGE);
-        // The rules in reading order, then the glossary.
-        let book: Vec<&RenderedPage> = order
-            .iter()
-            .copied()
-            .filter(|p| self.book.in_book(&p.output) && p.output != glossary)
-            .chain(order.iter().copied().filter(|p| p.output == glossary))
-            .collect();
-        let rules = self.print_of(&book, paths::RULEBOOK_PRINT_PAGE, "The rule book")?;
-        Ok((whole, Some(rules)))
-    }
-
-    /// `order`'s pages on one page, `output`, for printing. Each contents
-    /// entry has an empty page number (`data-at`) and each page an empty
-    /// mark (`data-mark`), which `fairdice pdf` fills in.
-    fn print_of(&self, order: &[&RenderedPage], output: &str, title: &str) -> Result<String> {
-        let anchors = print::page_anchors(order.iter().map(|p| p.output.as_str()));
-        let sections: Vec<serde_json::Value> = order
-            .par_iter()
-            .map(|page| {
-                // A page not translated keeps the site's language.
-                let translated = page.source.starts_with(crate::content::TRANSLATIONS);
-                let lang = self.lang.filter(|_| translated);
-                json!({
-                    "anchor": anchors[page.output.as_str()],
-                    "lang": lang.unwrap_or(&self.meta.config.language.0),
-                    "title": page.title,
-                    "output": page.output,
-                    "html": print::rewrite(&page.article, &page.output, &anchors),
-                })
-            })
-            .collect();
-        let mut context = self.context(output, title, None, &[]);
-        context.insert("sections", &sections);
-        context.insert("whole", &(output == paths::PRINT_PAGE));
-        self.render_template("print.html", &context)
-    }
-
     /// The playground: rolls typed in, computed in the reader's browser.
     fn playground_page(&self) -> Result<String> {
         let mut context = self.context(paths::PLAYGROUND_PAGE, PLAYGROUND_TITLE, None, &[]);
@@ -1074,47 +993,4 @@ impl html::Links for SiteLinks<'_, '_> {
             href: Some(href),
         })
     }
-}
-
-/// A page's markdown as published beside it. A body that opens with raw
-/// markup gets its title as a heading first, so no browser sniffs the
-/// file as a web page (the rule content files are held to). A page the
-/// rule book made publishes the shortcode an author would write for it.
-fn markdown_export(page: &Page) -> Vec<u8> {
-    if let Some(made) = &page.made {
-        return made.markdown().into_bytes();
-    }
-    if crate::content::starts_with_markup(page.body.as_bytes()) {
-        format!("# {}\n\n{}", page.title, page.body).into_bytes()
-    } else {
-        page.body.clone().into_bytes()
-    }
-}
-
-/// Every relative link and image of every page must reach a file of the
-/// site, and its `#anchor` an id on that page.
-fn check_links(pages: &[RenderedPage], files: &links::Files, errors: &mut Vec<Error>) {
-    // Ids by page; a page two sources write (an error of its own) has no
-    // ids to check links against.
-    let mut ids: BTreeMap<&str, Option<&BTreeSet<String>>> = BTreeMap::new();
-    for page in pages {
-        ids.entry(page.output.as_str())
-            .and_modify(|seen| *seen = None)
-            .or_insert(Some(&page.anchors));
-    }
-    let ids: BTreeMap<&str, &BTreeSet<String>> = ids
-        .into_iter()
-        .filter_map(|(output, anchors)| Some((output, anchors?)))
-        .collect();
-    let checked: Vec<links::Checked> = pages
-        .iter()
-        .map(|p| links::Checked {
-            source: &p.source,
-            output: &p.output,
-            body: p.body,
-            links: &p.links,
-            refs: &p.refs,
-        })
-        .collect();
-    links::check(&checked, files, &ids, errors);
 }

@@ -136,9 +136,156 @@ pub(crate) fn check_scopes(entries: &[Entry], sources: &[&str], file: &str) -> R
     Ok(())
 }
 
+/// The entries in the order a reader of `lang` (a language tag, `en-GB`,
+/// `fr`) looks a word up: letters compared without their accents or case
+/// (`écart` between `eau` and `essai`, as French, English and German
+/// dictionaries have it), then with them; where a language's alphabet puts
+/// a letter of its own after `z` or `n` (Spanish `ñ`; Swedish and Finnish
+/// `å ä ö`; Danish and Norwegian `æ ø å`) it stands there.
+pub(crate) fn alphabetical<'e>(entries: &'e [Entry], lang: &str) -> Vec<&'e Entry> {
+    let language = lang
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let mut sorted: Vec<(Vec<u32>, String, &Entry)> = entries
+        .iter()
+        .map(|entry| {
+            let lower = entry.term.to_lowercase();
+            (primary(&lower, &language), lower, entry)
+        })
+        .collect();
+    sorted.sort_by(|a, b| (&a.0, &a.1, &a.2.term).cmp(&(&b.0, &b.1, &b.2.term)));
+    sorted.into_iter().map(|(_, _, entry)| entry).collect()
+}
+
+/// Letters with accents and the base letters they are looked up under.
+const FOLDS: &[(&str, &str)] = &[
+    ("àáâãäåāăą", "a"),
+    ("çćĉċč", "c"),
+    ("ďđ", "d"),
+    ("èéêëēĕėęě", "e"),
+    ("ĝğġģ", "g"),
+    ("ĥħ", "h"),
+    ("ìíîïĩīĭįı", "i"),
+    ("ĵ", "j"),
+    ("ķ", "k"),
+    ("ĺļľŀł", "l"),
+    ("ñńņňŉ", "n"),
+    ("òóôõöøōŏő", "o"),
+    ("ŕŗř", "r"),
+    ("śŝşšș", "s"),
+    ("ţťŧț", "t"),
+    ("ùúûüũūŭůűų", "u"),
+    ("ŵ", "w"),
+    ("ýÿŷ", "y"),
+    ("źżž", "z"),
+    ("æ", "ae"),
+    ("œ", "oe"),
+    ("ß", "ss"),
+    ("þ", "th"),
+];
+
+/// The letters a language's alphabet adds after another, in order.
+fn own_letters(language: &str) -> Option<(char, &'static str)> {
+    match language {
+        "es" => Some(('n', "ñ")),
+        "sv" | "fi" => Some(('z', "åäö")),
+        "da" | "nb" | "nn" | "no" => Some(('z', "æøå")),
+        _ => None,
+    }
+}
+
+/// The first comparison of a lowercased term: each letter as its base
+/// letter (a letter of the language's own after the one it follows).
+/// Weights are code points times 8, so a language's own letters fit in
+/// between; spaces, digits and signs keep their code points' order,
+/// before the letters.
+fn primary(lower: &str, language: &str) -> Vec<u32> {
+    let own = own_letters(language);
+    let mut weights = Vec::with_capacity(lower.len());
+    for c in lower.chars() {
+        if let Some((after, letters)) = own {
+            if let Some(place) = letters.chars().position(|l| l == c) {
+                weights.push(after as u32 * 8 + 1 + place as u32);
+                continue;
+            }
+        }
+        match FOLDS.iter().find(|(accented, _)| accented.contains(c)) {
+            Some((_, base)) => weights.extend(base.chars().map(|b| b as u32 * 8)),
+            None => weights.push(c as u32 * 8),
+        }
+    }
+    weights
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 41, item 7b: the glossary page lists its terms in the order
+    /// of the reader's language.
+    #[test]
+    fn terms_are_listed_alphabetically_in_the_readers_language() {
+        let entries = |terms: &[&str]| -> Vec<Entry> {
+            terms
+                .iter()
+                .map(|term| Entry {
+                    term: term.to_string(),
+                    definition: String::new(),
+                    aliases: Vec::new(),
+                    rule: None,
+                    scope: Vec::new(),
+                    auto: true,
+                    line: 1,
+                })
+                .collect()
+        };
+        let order = |terms: &[&str], lang: &str| -> Vec<String> {
+            alphabetical(&entries(terms), lang)
+                .into_iter()
+                .map(|e| e.term.clone())
+                .collect()
+        };
+        let terms = [
+            "tie",
+            "Round",
+            "banish",
+            "even odds",
+            "expected rolls",
+            "memory zone",
+        ];
+        assert_eq!(
+            order(&terms, "en"),
+            [
+                "banish",
+                "even odds",
+                "expected rolls",
+                "memory zone",
+                "Round",
+                "tie"
+            ]
+        );
+        let french = ["essai", "écart", "Eau", "zéro", "égalité", "dé", "de", "Dé"];
+        assert_eq!(
+            order(&french, "fr"),
+            ["de", "Dé", "dé", "Eau", "écart", "égalité", "essai", "zéro"]
+        );
+        assert_eq!(order(&["ñu", "nz", "oa"], "es"), ["nz", "ñu", "oa"]);
+        assert_eq!(order(&["ñu", "nz", "oa"], "en"), ["ñu", "nz", "oa"]);
+        assert_eq!(
+            order(&["öl", "zebra", "åra", "ära", "ob"], "sv-SE"),
+            ["ob", "zebra", "åra", "ära", "öl"]
+        );
+        assert_eq!(
+            order(&["øl", "æble", "zebra", "åben"], "da"),
+            ["zebra", "æble", "øl", "åben"]
+        );
+        assert_eq!(
+            order(&["Straße", "strasse", "strand"], "de"),
+            ["strand", "strasse", "Straße"]
+        );
+    }
 
     #[test]
     fn entries_are_read_with_their_lines() {

@@ -254,7 +254,17 @@ impl Book {
             })
     }
 
-    /// The rule named `key`.
+    /// The chapter of a numbered page, by its source; a translation's is
+    /// the page it translates (`_translations/fr/rules/a.md`: `rules/a.md`).
+    /// The number its rules start with, so the printed contents cite it.
+    pub(crate) fn chapter(&self, source: &str) -> Option<usize> {
+        let own = source
+            .strip_prefix(crate::content::TRANSLATIONS)
+            .and_then(|rest| rest.split_once('/'))
+            .map_or(source, |(_, inside)| inside);
+        self.chapters.get(own).map(|(chapter, _)| *chapter)
+    }
+
     /// Whether the page written to `output` belongs to a numbered section
     /// (its index, its pages and its scenarios, subfolders included).
     pub(crate) fn in_book(&self, output: &str) -> bool {
@@ -262,6 +272,7 @@ impl Book {
         self.roots.iter().any(|root| paths::is_within(folder, root))
     }
 
+    /// The rule named `key`.
     pub fn get(&self, key: &str) -> Option<&Placed> {
         self.by_key.get(key).map(|&i| &self.rules[i])
     }

@@ -389,17 +389,18 @@ impl History<'_> {
     }
 }
 
-/// The glossary as a definition list, each term linked to its rule.
+/// The glossary as a definition list in the alphabetical order of `lang`,
+/// each term linked to its rule.
 pub(crate) fn glossary_html(
     tera: &Tera,
     entries: &[Entry],
     book: &Book,
-    from: &str,
+    (from, lang): (&str, &str),
 ) -> Result<String, String> {
     // Terms `a b`, `a-b` and `A_B` all slug to `a-b`.
     let mut ids = Anchors::for_page();
-    let entries: Vec<serde_json::Value> = entries
-        .iter()
+    let entries: Vec<serde_json::Value> = super::glossary::alphabetical(entries, lang)
+        .into_iter()
         .map(|entry| {
             let rule = entry.rule.as_deref().and_then(|k| book.get(k)).map(|placed| {
                 serde_json::json!({"href": placed.href(from), "number": placed.rule.number})

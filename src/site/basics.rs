@@ -1,8 +1,10 @@
 //! Files every published site has besides its pages: `sitemap.xml`, for
-//! search engines, when the site file gives the site's address.
+//! search engines, when the site file gives the site's address, and each
+//! page's markdown beside it.
 
 use super::RenderedPage;
 use crate::config::Config;
+use crate::content::Page;
 use crate::html;
 
 /// The sitemap of `pages`, sorted by address, with each page's "last
@@ -30,4 +32,19 @@ pub(super) fn sitemap(config: &Config, pages: &[RenderedPage]) -> Option<String>
     }
     xml.push_str("</urlset>\n");
     Some(xml)
+}
+
+/// A page's markdown as published beside it. A body that opens with raw
+/// markup gets its title as a heading first, so no browser sniffs the
+/// file as a web page (the rule content files are held to). A page the
+/// rule book made publishes the shortcode an author would write for it.
+pub(super) fn markdown_export(page: &Page) -> Vec<u8> {
+    if let Some(made) = &page.made {
+        return made.markdown().into_bytes();
+    }
+    if crate::content::starts_with_markup(page.body.as_bytes()) {
+        format!("# {}\n\n{}", page.title, page.body).into_bytes()
+    } else {
+        page.body.clone().into_bytes()
+    }
 }

@@ -5,6 +5,7 @@
 //! file and line: a browser would otherwise read the reader's own files
 //! through `file://`.
 
+use super::RenderedPage;
 use crate::error::Error;
 use crate::markdown::Link;
 use crate::paths::{self, Target};
@@ -262,6 +263,34 @@ fn entity(name: &str) -> Option<char> {
             None => None,
         },
     }
+}
+
+/// Every relative link and image of every page must reach a file of the
+/// site, and its `#anchor` an id on that page.
+pub(super) fn check_pages(pages: &[RenderedPage], files: &Files, errors: &mut Vec<Error>) {
+    // Ids by page; a page two sources write (an error of its own) has no
+    // ids to check links against.
+    let mut ids: BTreeMap<&str, Option<&BTreeSet<String>>> = BTreeMap::new();
+    for page in pages {
+        ids.entry(page.output.as_str())
+            .and_modify(|seen| *seen = None)
+            .or_insert(Some(&page.anchors));
+    }
+    let ids: BTreeMap<&str, &BTreeSet<String>> = ids
+        .into_iter()
+        .filter_map(|(output, anchors)| Some((output, anchors?)))
+        .collect();
+    let checked: Vec<Checked> = pages
+        .iter()
+        .map(|p| Checked {
+            source: &p.source,
+            output: &p.output,
+            body: p.body,
+            links: &p.links,
+            refs: &p.refs,
+        })
+        .collect();
+    check(&checked, files, &ids, errors);
 }
 
 #[cfg(test)]

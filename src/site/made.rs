@@ -35,7 +35,10 @@ impl Renderer<'_> {
                  content/{}, such as `- term: die` with a `definition:`",
                 rulebook::glossary::SOURCE
             )),
-            Made::Glossary => rulebook::glossary_html(self.tera, self.glossary, book, output),
+            Made::Glossary => {
+                let lang = self.lang.unwrap_or(&self.meta.config.language.0);
+                rulebook::glossary_html(self.tera, self.glossary, book, (output, lang))
+            }
         }
     }
 

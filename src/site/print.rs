@@ -4,7 +4,12 @@
 //! Forms (the what-if calculators) are left out: paper cannot use them.
 
 use super::links::{self, HREF, ID, SRC};
+use super::{RenderedPage, Renderer};
+use crate::error::Result;
 use crate::paths::{self, Target};
+use crate::rulebook;
+use rayon::prelude::*;
+use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Each page's anchor in the print page, by output path: `targets/method.html`
@@ -117,6 +122,68 @@ fn link(value: &str, output: &str, prefix: &str, anchors: &BTreeMap<&str, String
         (Some(anchor), None) => format!("#{anchor}"),
         (None, Some(fragment)) => format!("{}#{fragment}", paths::href("", &path)),
         (None, None) => paths::href("", &path),
+    }
+}
+
+impl Renderer<'_> {
+    /// Every page in reading order on one page, for printing; and the rule
+    /// book's (its numbered sections and the glossary) when it has rules.
+    pub(super) fn print_page(&self, pages: &[RenderedPage]) -> Result<(String, Option<String>)> {
+        let by_output: BTreeMap<&str, &RenderedPage> =
+            pages.iter().map(|p| (p.output.as_str(), p)).collect();
+        let order: Vec<&RenderedPage> = self
+            .nav
+            .reading_order()
+            .into_iter()
+            .filter_map(|output| by_output.get(output).copied())
+            .collect();
+        let whole = self.print_of(&order, paths::PRINT_PAGE, "The whole site")?;
+        if self.book.rules().is_empty() {
+            return Ok((whole, None));
+        }
+        let glossary = paths::page_output(rulebook::GLOSSARY_PAGE);
+        // The rules in reading order, then the glossary.
+        let book: Vec<&RenderedPage> = order
+            .iter()
+            .copied()
+            .filter(|p| self.book.in_book(&p.output) && p.output != glossary)
+            .chain(order.iter().copied().filter(|p| p.output == glossary))
+            .collect();
+        let rules = self.print_of(&book, paths::RULEBOOK_PRINT_PAGE, "The rule book")?;
+        Ok((whole, Some(rules)))
+    }
+
+    /// `order`'s pages on one page, `output`, for printing. Each contents
+    /// entry has an empty page number (`data-at`) and each page an empty
+    /// mark (`data-mark`), which `fairdice pdf` fills in.
+    pub(super) fn print_of(
+        &self,
+        order: &[&RenderedPage],
+        output: &str,
+        title: &str,
+    ) -> Result<String> {
+        let anchors = page_anchors(order.iter().map(|p| p.output.as_str()));
+        let sections: Vec<serde_json::Value> = order
+            .par_iter()
+            .map(|page| {
+                // A page not translated keeps the site's language.
+                let translated = page.source.starts_with(crate::content::TRANSLATIONS);
+                let lang = self.lang.filter(|_| translated);
+                json!({
+                    "anchor": anchors[page.output.as_str()],
+                    "lang": lang.unwrap_or(&self.meta.config.language.0),
+                    "title": page.title,
+                    // Its rule number (a page outside the rules has none).
+                    "number": self.book.chapter(&page.source),
+                    "output": page.output,
+                    "html": rewrite(&page.article, &page.output, &anchors),
+                })
+            })
+            .collect();
+        let mut context = self.context(output, title, None, &[]);
+        context.insert("sections", &sections);
+        context.insert("whole", &(output == paths::PRINT_PAGE));
+        self.render_template("print.html", &context)
     }
 }
 

@@ -8,6 +8,8 @@
 //! (BM25: rare words weigh more, repeats in a long section less), and the
 //! script only adds weights up, ranks and displays.
 
+use super::RenderedPage;
+use crate::paths;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::json;
@@ -125,6 +127,39 @@ pub(crate) fn index_js(docs: &[SearchDoc]) -> String {
         "window.FAIRDICE_SEARCH={};\n",
         json_compact(&json!({"pages": pages, "sections": sections, "terms": postings}))
     )
+}
+
+/// The search index over `pages` and, in the site's own language, the
+/// playground (its whole page), whose syntax guide answers notation
+/// questions.
+pub(super) fn index_of(pages: &[&RenderedPage], playground: Option<&str>) -> String {
+    let doc = |title: &str, output: &str, description: Option<&str>, article: &str| {
+        let sections = sections(article);
+        let first = sections.first().map_or("", |s| s.text.as_str());
+        SearchDoc {
+            title: title.to_string(),
+            href: paths::href("", output),
+            summary: summary(description, first),
+            sections,
+        }
+    };
+    let mut docs: Vec<SearchDoc> = pages
+        .par_iter()
+        .map(|page| {
+            let description = page.description.as_deref();
+            doc(&page.title, &page.output, description, &page.article)
+        })
+        .collect();
+    if let Some(playground) = playground {
+        let article = super::article_of(playground);
+        docs.push(doc(
+            super::PLAYGROUND_TITLE,
+            paths::PLAYGROUND_PAGE,
+            None,
+            article,
+        ));
+    }
+    index_js(&docs)
 }
 
 fn json_compact(value: &impl Serialize) -> String {

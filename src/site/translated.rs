@@ -175,7 +175,7 @@ pub(super) fn indexes(
         };
         files.insert(
             format!("{prefix}{}", paths::SEARCH_INDEX),
-            super::search_index(&own, None).into_bytes(),
+            super::search::index_of(&own, None).into_bytes(),
         );
         if renderer.book.rules().is_empty() {
             continue;

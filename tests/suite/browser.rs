@@ -113,7 +113,10 @@ visit("guide/reading-numbers.html", function (win, doc) {
         return !doc3.getElementById(a.getAttribute("href").slice(1));
       });
       report("print_dangling_anchors", dangling.length);
-      report("done", "yes");
+      visit("index.html?q=advantage", function (win4, doc4) {
+        report("advantage_search", hrefs(doc4));
+        report("done", "yes");
+      });
     });
   });
 });
@@ -217,6 +220,14 @@ fn the_site_works_in_headless_chromium() {
     assert!(
         query.starts_with("guide/reading-numbers.html"),
         "?q= searches on load, the page titled with the words first: {query:?}"
+    );
+
+    // Issue 41, item 7c: the page titled with the word comes first, before
+    // a section of another page that uses it more.
+    let advantage = result(&dump, "advantage_search");
+    assert!(
+        advantage.starts_with("dice/advantage.html"),
+        "\"advantage\" found {advantage:?}"
     );
 
     // The theme flips, changes the colours, is remembered and flips back.

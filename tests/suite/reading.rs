@@ -558,8 +558,25 @@ fn print_keeps_every_row_and_column_of_the_widest_and_longest_tables() {
             );
         }
     }
-    for control in ["Show exact fractions", "Dark theme", "Close the menu"] {
+    // Issue 41, item 3: nothing screen-only (a scenario's links to its
+    // data), and the contents give the rules' pages their rule numbers.
+    for control in [
+        "Show exact fractions",
+        "Dark theme",
+        "Close the menu",
+        "each table links its CSV",
+    ] {
         assert!(!text.contains(control), "{control:?} printed");
+    }
+    for entry in ["1 Start of game", "2 Use of dice"] {
+        assert!(
+            text.lines().any(|l| l
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .starts_with(entry)),
+            "the contents lack {entry:?}"
+        );
     }
     assert!(
         text.contains(&format!("Page 1 of {pages}"))
@@ -642,4 +659,104 @@ fn search_finds_table_cells_and_the_playground_and_not_every_rules_history_link(
         !history.iter().any(|p| p == "rules/start-of-game.html"),
         "{history:?}"
     );
+}
+
+/// Issue 41, item 7a: no rule of the site has two figures links a reader
+/// cannot tell apart (rule 1.1.1 had two, both "figures").
+#[test]
+fn a_rules_figures_links_have_distinct_labels() {
+    let mut rules_with_several = 0;
+    for page in pages() {
+        let html = std::fs::read_to_string(site().join(&page)).unwrap();
+        // A rule's marks: in its paragraph or item, or after its heading.
+        let openings = ["class=\"rule\" id=", "class=\"rule-marks\""]
+            .into_iter()
+            .flat_map(|marker| html.split(marker).skip(1));
+        for opening in openings {
+            let end = ["</p>", "</li>", "<ul", "<ol"]
+                .iter()
+                .filter_map(|close| opening.find(close))
+                .min()
+                .unwrap_or(opening.len());
+            let labels: Vec<&str> = opening[..end]
+                .split("class=\"rule-figures\"")
+                .skip(1)
+                .map(|link| &link[link.find('>').unwrap() + 1..link.find("</a>").unwrap()])
+                .collect();
+            let mut distinct = labels.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), labels.len(), "{page}: {labels:?}");
+            rules_with_several += usize::from(labels.len() > 1);
+        }
+    }
+    assert!(
+        rules_with_several >= 1,
+        "no rule with several figures links"
+    );
+}
+
+/// Issue 41, item 7b: the glossary page lists its terms alphabetically.
+#[test]
+fn the_glossary_page_is_alphabetical() {
+    let html = std::fs::read_to_string(site().join("glossary.html")).unwrap();
+    let terms: Vec<String> = html
+        .split("<dfn>")
+        .skip(1)
+        .map(|d| d[..d.find("</dfn>").unwrap()].to_lowercase())
+        .collect();
+    assert!(terms.len() >= 10, "{terms:?}");
+    let mut sorted = terms.clone();
+    sorted.sort();
+    assert_eq!(terms, sorted);
+}
+
+/// Issue 41, item 3: the rule book's contents, in English and in French,
+/// give each page its rule number (a translation its source's), and none
+/// to a page without rules.
+#[test]
+fn the_rule_books_contents_carry_rule_numbers() {
+    for (page, expected) in [
+        (
+            "print-rules.html",
+            [
+                "Rules",
+                "1 Start of game",
+                "2 Use of dice",
+                "3 Random number generation",
+            ],
+        ),
+        (
+            "print-rules.fr.html",
+            [
+                "Rules",
+                "1 Début de partie",
+                "2 Usage des dés",
+                "3 Random number generation",
+            ],
+        ),
+    ] {
+        let html = std::fs::read_to_string(site().join(page)).unwrap();
+        let contents = &html[html.find("class=\"print-contents\"").unwrap()..];
+        let contents = &contents[..contents.find("</nav>").unwrap()];
+        let entries: Vec<String> = contents
+            .split("<li>")
+            .skip(1)
+            .map(|item| {
+                let title = &item[item.find("><span>").unwrap() + 7..];
+                let title = &title[..title.find("</span> <span class=\"print-at\"").unwrap()];
+                title
+                    .replace("<span class=\"print-number\">", "")
+                    .replace("</span>", "")
+            })
+            .collect();
+        assert_eq!(entries[..4], expected, "{page}: {entries:?}");
+        // The glossary, last, has no number either.
+        assert!(
+            entries[4..]
+                .iter()
+                .all(|e| !e.starts_with(char::is_numeric)),
+            "{page}: {entries:?}"
+        );
+    }
 }

@@ -78,6 +78,36 @@ fn rules_are_numbered_keyed_and_cross_referenced() {
     assert!(crate::common::broken_links(&dir.path().join("site")).is_empty());
 }
 
+/// Issue 41, item 7a: a rule whose figures two scenarios give has two
+/// links a reader tells apart, each labelled by its scenario's title; a
+/// rule with one keeps the short "figures".
+#[test]
+fn a_rules_figures_links_each_say_which_figures() {
+    let dir = rules_site();
+    write(
+        dir.path(),
+        "content/rules/more.yaml",
+        &SCENARIO
+            .replace("Sums", "More sums")
+            .replace(", banish-die", ""),
+    );
+    build::build(&Project::at(dir.path())).unwrap();
+    let start = read(dir.path(), "rules/start.html");
+    let opening = start
+        .split("id=\"roll\">")
+        .nth(1)
+        .and_then(|rest| rest.split("Each player").next())
+        .unwrap();
+    let labels: Vec<&str> = opening
+        .split("class=\"rule-figures\"")
+        .skip(1)
+        .map(|link| &link[link.find('>').unwrap() + 1..link.find("</a>").unwrap()])
+        .collect();
+    assert_eq!(labels, ["figures: More sums", "figures: Sums"], "{opening}");
+    let cards = read(dir.path(), "rules/cards.html");
+    assert!(cards.contains("title=\"Sums\">figures</a>"), "{cards}");
+}
+
 #[test]
 fn inserting_a_rule_renumbers_but_keeps_keys_and_references() {
     let dir = rules_site();
@@ -458,11 +488,14 @@ fn the_pdf_prints_the_rule_book_with_page_numbers_bookmarks_and_the_release() {
     ] {
         assert!(text.contains(expected), "{expected}\n{text}");
     }
+    // Nothing screen-only: the scenario's links to its data.
     for absent in [
         "Words of no rule",
         "Press /",
         "Data table",
         "rules/start.html",
+        "each table links its CSV",
+        "Scenario rules/sums.yaml",
     ] {
         assert!(!text.contains(absent), "{absent}\n{text}");
     }
@@ -480,17 +513,28 @@ fn the_pdf_prints_the_rule_book_with_page_numbers_bookmarks_and_the_release() {
             );
         }
     }
-    // Each page in the contents starts on the page the contents give it.
+    // Issue 41, item 3: each page in the contents carries its rule number
+    // (the number its rules start with; none for a page without rules, not
+    // its place in the list) and starts on the page the contents give it.
     let mut listed = 0;
-    for title in ["Rules", "Start", "Cards", "Sums", "Glossary"] {
+    for (rule, title) in [
+        (None, "Rules"),
+        (Some("1"), "Start"),
+        (Some("2"), "Cards"),
+        (None, "Sums"),
+        (None, "Glossary"),
+    ] {
         let line = pages[0]
             .lines()
             .find(|l| {
-                let words: Vec<&str> = l.split_whitespace().collect();
-                words.len() == 3 && words[1] == title
+                let words: Vec<&str> = l.split_whitespace().rev().take(2).collect();
+                words.len() == 2 && words[1] == title && words[0].parse::<usize>().is_ok()
             })
             .unwrap_or_else(|| panic!("{title} not in the contents\n{}", pages[0]));
-        let number: usize = line.split_whitespace().last().unwrap().parse().unwrap();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let expected: Vec<&str> = rule.into_iter().chain([title]).collect();
+        assert_eq!(words[..words.len() - 1], expected, "{line}");
+        let number: usize = words.last().unwrap().parse().unwrap();
         let page = &pages[number - 1];
         let first = page.lines().find(|l| !l.trim().is_empty()).unwrap();
         assert_eq!(first.trim(), title, "page {number}\n{page}");

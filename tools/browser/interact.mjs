@@ -76,30 +76,34 @@ export async function interact(tab, width) {
     await tab.evaluate(() => document.activeElement && document.activeElement.blur());
   };
 
-  // Glossary marks.
-  for (const i of await tab.evaluate(chosenTerms)) {
-    const words = await tab.$$(".term-word");
-    const word = words[i];
-    const name = await word.evaluate((w) => w.textContent);
-    const what = (how) => `glossary "${name}" (${i + 1} of ${words.length}) after ${how}`;
-    await word.evaluate((w) => w.scrollIntoView({ block: "center" }));
-    await away();
-    expect(what("loading"), await look(".term-definition", i), "hidden");
-    await word.hover();
-    expect(what("hover"), await look(".term-definition", i), "visible");
-    await tab.keyboard.press("Escape");
-    expect(what("hover and Escape"), await look(".term-definition", i), "hidden");
-    await away();
-    await word.focus();
-    expect(what("focus"), await look(".term-definition", i), "visible");
-    await tab.keyboard.press("Escape");
-    expect(what("focus and Escape"), await look(".term-definition", i), "hidden");
-    await away();
-    await word.tap();
-    expect(what("tap"), await look(".term-definition", i), "visible");
-    await tab.keyboard.press("Escape");
-    expect(what("tap and Escape"), await look(".term-definition", i), "hidden");
-    await away();
+  // Glossary marks, one way of reaching them at a time, as each reader
+  // has one: the pointer, then the keyboard, then a finger. Touches come
+  // last: after a tap, headless Chromium may later move :hover back to
+  // the tapped mark, under no pointer, once the page has scrolled; a
+  // pointer check after it then found another mark hovered than the one
+  // under the mouse (elementFromPoint there gave the right mark), and
+  // Escape closed that one. No reader moves a mouse after tapping.
+  const chosen = await tab.evaluate(chosenTerms);
+  const uses = [
+    ["hover", (word) => word.hover()],
+    ["focus", (word) => word.focus()],
+    ["tap", (word) => word.tap()],
+  ];
+  for (const [how, use] of uses) {
+    for (const i of chosen) {
+      const words = await tab.$$(".term-word");
+      const word = words[i];
+      const name = await word.evaluate((w) => w.textContent);
+      const what = (after) => `glossary "${name}" (${i + 1} of ${words.length}) after ${after}`;
+      await word.evaluate((w) => w.scrollIntoView({ block: "center" }));
+      await away();
+      if (how === "hover") expect(what("loading"), await look(".term-definition", i), "hidden");
+      await use(word);
+      expect(what(how), await look(".term-definition", i), "visible");
+      await tab.keyboard.press("Escape");
+      expect(what(`${how} and Escape`), await look(".term-definition", i), "hidden");
+      await away();
+    }
   }
 
   // The theme switch: its box, and the colours it changes and restores.
