@@ -11,6 +11,7 @@ use crate::engine::Outcomes;
 use crate::lang::anydice::{self, work::STEPS_PER_SECOND, Refusal, Report};
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// The `anydice` kind.
 pub struct Anydice;
@@ -25,11 +26,34 @@ pub struct Params {
     /// A file beside the scenario holding the program (read into `program`).
     #[serde(default)]
     pub program_file: Option<String>,
+    /// The pricing run, made once and used by the check, the price and the
+    /// analysis (a program is priced by running it).
+    #[serde(skip)]
+    priced: Priced,
+}
+
+/// The program's run held to [`PRICING_SECONDS`], once made. Its `Debug`
+/// says nothing, so the cache key (the parameters' `Debug`) never depends
+/// on whether the program has been run yet.
+#[derive(Clone, Default)]
+struct Priced(OnceLock<Result<Report, Refusal>>);
+
+impl std::fmt::Debug for Priced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("_")
+    }
 }
 
 impl Params {
     fn text(&self) -> &str {
         self.program.as_deref().unwrap_or("")
+    }
+
+    /// The program run within the pricing limit, made on first use.
+    fn priced(&self) -> &Result<Report, Refusal> {
+        self.priced
+            .0
+            .get_or_init(|| anydice::run(self.text(), PRICING_SECONDS))
     }
 }
 
@@ -65,11 +89,6 @@ struct Contract<'a> {
 /// The most steps a program may take while it is priced: the default
 /// budget's 30 seconds. A longer one is refused with the price reached.
 const PRICING_SECONDS: f64 = 30.0;
-
-/// The program run within `seconds` of steps.
-fn run(params: &Params, seconds: f64) -> Result<Report, Refusal> {
-    anydice::run(params.text(), seconds)
-}
 
 fn problem(refusal: &Refusal) -> ParamError {
     let first = match refusal {
@@ -114,14 +133,14 @@ impl Analysis for Anydice {
         anydice::check(params.text()).map_err(|r| problem(&r))?;
         // A program's work is known only by running it: priced by a run
         // held to the default budget, refused with its place if it fails.
-        match run(params, PRICING_SECONDS) {
-            Err(r @ Refusal::Calculation(_)) if !is_over_budget(&r) => Err(problem(&r)),
+        match params.priced() {
+            Err(r @ Refusal::Calculation(_)) if !is_over_budget(r) => Err(problem(r)),
             _ => Ok(()),
         }
     }
 
     fn cost(params: &Params) -> Cost {
-        let (seconds, values) = match run(params, PRICING_SECONDS) {
+        let (seconds, values) = match params.priced() {
             Ok(report) => (
                 report.steps / STEPS_PER_SECOND,
                 report
@@ -147,7 +166,8 @@ impl Analysis for Anydice {
         // Validated and admitted: the watchdog holds it to the budget. A
         // program whose pricing run was cut short may still fail later:
         // that stops the command with the program's place, as a refusal.
-        let report = match run(params, f64::INFINITY) {
+        let finished = params.priced().as_ref().ok().cloned();
+        let report = match finished.map_or_else(|| anydice::run(params.text(), f64::INFINITY), Ok) {
             Ok(report) => report,
             Err(refusal) => {
                 let problem = problem(&refusal);
@@ -257,6 +277,7 @@ mod tests {
         Params {
             program: Some(program.into()),
             program_file: None,
+            priced: Priced::default(),
         }
     }
 
@@ -290,11 +311,10 @@ mod tests {
         );
         let e = Anydice::validate(&params("X: d6\nif X { output 1 }")).unwrap_err();
         assert!(e.message.contains("Boolean values"), "{}", e.message);
-        assert!(Anydice::validate(&Params {
-            program: None,
-            program_file: None
-        })
-        .is_err());
+        let mut none = params("");
+        none.program = None;
+        let e = Anydice::validate(&none).unwrap_err();
+        assert!(e.message.starts_with("no program"), "{}", e.message);
     }
 
     #[test]
@@ -304,5 +324,19 @@ mod tests {
         Anydice::validate(&p).unwrap();
         assert!(Anydice::cost(&p).seconds >= PRICING_SECONDS);
         assert!(Anydice::cost(&params("output 3d6")).seconds < 0.01);
+    }
+
+    #[test]
+    fn the_pricing_run_is_made_once_and_kept_out_of_the_cache_key() {
+        let p = params("output 3d6");
+        let before = format!("{p:?}");
+        Anydice::validate(&p).unwrap();
+        let first = p.priced() as *const _;
+        let _ = Anydice::cost(&p);
+        let _ = Anydice::analyse(&p, &Progress::new(false));
+        // The same run served all three, and the key did not move.
+        assert!(std::ptr::eq(first, p.priced()));
+        assert!(p.priced.0.get().is_some_and(|r| r.is_ok()));
+        assert_eq!(format!("{p:?}"), before);
     }
 }
