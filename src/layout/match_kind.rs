@@ -14,7 +14,7 @@ use crate::layout::{format, Layout};
 impl Layout for Match {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
         let mut blocks = vec![Block::Verdict {
-            text: verdict(&results.cases),
+            text: verdict(&results.cases, results.p_first_from.as_ref()),
         }];
         if let Some(from) = &results.p_first_from {
             blocks.push(observed_link(from, &results.cases));
@@ -69,7 +69,13 @@ fn observed_link(from: &FirstFrom, cases: &[Case]) -> Block {
                     format::percent(high)
                 ))
             })
-            .collect(),
+            // A single game is the same whatever rule follows it: said once.
+            .fold(Vec::new(), |mut quotes: Vec<String>, quote| {
+                if !quotes.contains(&quote) {
+                    quotes.push(quote);
+                }
+                quotes
+            }),
     }
 }
 
@@ -123,8 +129,12 @@ fn points(edge: &Exact) -> String {
 
 /// The best-of-three where the loser chooses if there is one (the common
 /// tournament rule), else the longest match, at the first chance that
-/// gives going first an edge; against the single game.
-fn verdict(cases: &[Case]) -> String {
+/// gives going first an edge; against the single game. With p_first
+/// observed, the verdict first says how many games it comes from and
+/// whether its interval holds an even chance; if it does, the games show
+/// no edge, and the match figures are what the edge would be worth if it
+/// were as observed.
+fn verdict(cases: &[Case], from: Option<&FirstFrom>) -> String {
     let half = Exact::new(1.into(), 2.into());
     let with_edge = || cases.iter().filter(|c| c.p_first != half);
     let chosen = with_edge()
@@ -134,19 +144,38 @@ fn verdict(cases: &[Case]) -> String {
     let Some(case) = chosen else {
         return String::new();
     };
-    let game_edge = &case.p_first - Exact::new(1.into(), 2.into());
-    let worth = if case.match_edge < Exact::default() {
-        "costs"
-    } else {
-        "is worth"
+    let opening = from.map(|from| observed_opening(from, &half));
+    // Observed games that show no edge: the fixed-chance figures are
+    // hypothetical, and at an observed even share there are none.
+    let hypothetical = from.is_some_and(|from| from.fair_share_in_interval);
+    if from.is_some() && case.p_first == half {
+        return opening.unwrap_or_default();
+    }
+    let game_edge = &case.p_first - &half;
+    let costs = case.match_edge < Exact::default();
+    let worth = match (hypothetical, costs) {
+        (false, false) => "is worth",
+        (false, true) => "costs",
+        (true, false) => "would be worth",
+        (true, true) => "would cost",
     };
-    let mut text = format!(
-        "When the player going first wins {} of games, winning the roll for first player \
-         {worth} {} points of match win rate in a {}",
-        format::rough_percent(&case.p_first),
+    let mut text = match (&opening, hypothetical) {
+        (None, _) => format!(
+            "When the player going first wins {} of games, winning the roll for first player",
+            format::rough_percent(&case.p_first),
+        ),
+        (Some(opening), false) => {
+            format!("{opening} At that share, winning the roll for first player")
+        }
+        (Some(opening), true) => {
+            format!("{opening} If the edge were as observed, winning the roll for first player")
+        }
+    };
+    text.push_str(&format!(
+        " {worth} {} points of match win rate in a {}",
         points(&case.match_edge),
         best_of_words(case.best_of),
-    );
+    ));
     if case.best_of > 1 {
         text.push_str(&format!(" where {}", rule_words(case.later_games)));
     }
@@ -154,14 +183,43 @@ fn verdict(cases: &[Case]) -> String {
         ", against {} points in a single game",
         points(&game_edge)
     ));
+    let takes = if hypothetical {
+        "it would take"
+    } else {
+        "it takes"
+    };
     match case.matches_needed {
         Some(n) => text.push_str(&format!(
-            "; it takes about {} matches to notice.",
+            "; {takes} about {} matches to notice.",
             format::count(&n.into())
         )),
         None => text.push('.'),
     }
     text
+}
+
+/// The observed games p_first comes from, and whether they show an edge:
+/// whether the 95 % interval of the first player's share holds an even
+/// chance, as the analysis found.
+fn observed_opening(from: &FirstFrom, half: &Exact) -> String {
+    let [low, high] = from.interval;
+    let (relation, meaning) = if from.fair_share_in_interval {
+        ("includes", "do not show any edge for the first player")
+    } else if from.share > *half {
+        ("excludes", "show an edge for the player going first")
+    } else {
+        ("excludes", "show an edge for the player going second")
+    };
+    format!(
+        "The player going first won {} of {} observed games, {}, with a 95 % interval of {} to \
+         {} that {relation} an even chance ({}): these games {meaning}.",
+        format::count(&from.wins.into()),
+        format::count(&from.games.into()),
+        format::rough_percent(&from.share),
+        format::float_percent(low),
+        format::float_percent(high),
+        format::percent(half),
+    )
 }
 
 fn curve_name(curve: &Curve) -> String {
@@ -333,8 +391,94 @@ mod tests {
         )
         .unwrap();
         let results = Match::analyse(&params, &Progress::hidden());
-        let sentence = super::verdict(&results.cases);
+        let sentence = super::verdict(&results.cases, None);
         assert!(sentence.contains("wins 55 % of games"), "{sentence}");
         assert!(sentence.contains("is worth 2.5 points"), "{sentence}");
+    }
+
+    /// A best-of-three, loser chooses, at the first seat's share of wins
+    /// in a log of 2-player games (`wins: {2: [first, second]}`).
+    fn observed(wins: &str) -> (Params, Results) {
+        let mut params: Params = serde_yaml::from_str(
+            "best_of: [1, 3]\np_first: {from: cards/log}\n\
+             later_games: [loser-chooses, alternate]",
+        )
+        .unwrap();
+        let log: crate::analyses::seat_advantage::Params =
+            serde_yaml::from_str(&format!("wins: {{2: {wins}}}")).unwrap();
+        Match::resolve(&mut params, "p_first", &log).unwrap();
+        let results = Match::analyse(&params, &Progress::hidden());
+        (params, results)
+    }
+
+    #[test]
+    fn an_observed_edge_whose_interval_holds_an_even_chance_is_no_edge_shown() {
+        // 11 of 20: Clopper-Pearson 0.315278 to 0.769422 holds 1/2.
+        let (params, results) = observed("[11, 9]");
+        let from = results.p_first_from.as_ref().unwrap();
+        assert!(from.fair_share_in_interval);
+        let sentence = super::verdict(&results.cases, Some(from));
+        assert!(
+            sentence.starts_with(
+                "The player going first won 11 of 20 observed games, 55 %, with a 95 % \
+                 interval of 31.5278 % to 76.9422 % that includes an even chance (50 %): these \
+                 games do not show any edge for the first player. If the edge were as \
+                 observed, winning the roll for first player would be worth 2.5 points of \
+                 match win rate in a best-of-three where the loser chooses who starts the next \
+                 game, against 5.0 points in a single game; it would take about 3,084 matches \
+                 to notice."
+            ),
+            "{sentence}"
+        );
+        // The games come before any matches to notice.
+        assert!(sentence.find("20 observed games") < sentence.find("matches to notice"));
+        // The page's quotes say the single game once, whatever rule follows it.
+        let blocks = Match::layout(&params, &results);
+        let Some(Block::ScenarioLink { quotes, .. }) = blocks.get(1) else {
+            panic!("no link to the observed games: {blocks:?}")
+        };
+        assert_eq!(
+            quotes,
+            &[
+                "Single game: p_match 55 % (interval 31.5278 % to 76.9423 %).",
+                "Best-of-three, loser-chooses: p_match 52.525 % (interval 39.5033 % to 67.3826 %).",
+                "Best-of-three, alternate: p_match 52.525 % (interval 39.5033 % to 67.3826 %).",
+            ]
+        );
+    }
+
+    /// Whether the observed interval holds 1/2, and the verdict.
+    fn observed_verdict(wins: &str) -> (bool, String) {
+        let (_, results) = observed(wins);
+        let from = results.p_first_from.as_ref().unwrap();
+        let sentence = super::verdict(&results.cases, Some(from));
+        (from.fair_share_in_interval, sentence)
+    }
+
+    #[test]
+    fn an_observed_edge_whose_interval_excludes_an_even_chance_is_an_edge_shown() {
+        // 15 of 20: Clopper-Pearson 0.508954 to 0.913429, above 1/2; at 3/4
+        // a best-of-three where the loser chooses is won 3/4 (1/4 + 9/16) +
+        // 1/4 (3/16) = 21/32 of the time, an edge of 15.625 points.
+        let (_, results) = observed("[15, 5]");
+        assert_eq!(results.cases[2].p_match, Exact::new(21.into(), 32.into()));
+        let (in_interval, sentence) = observed_verdict("[15, 5]");
+        assert!(!in_interval);
+        let opening = "The player going first won 15 of 20 observed games, 75 %, with a 95 % \
+                       interval of 50.8954 % to 91.3429 % that excludes an even chance (50 %): \
+                       these games show an edge for the player going first. At that share, \
+                       winning the roll for first player is worth 16 points of match win rate \
+                       in a best-of-three where the loser chooses who starts the next game, \
+                       against 25 points in a single game; it takes about ";
+        assert!(sentence.starts_with(opening), "{sentence}");
+        assert!(!sentence.contains("would"), "{sentence}");
+        // 5 of 20: 0.0865715 to 0.491046, below 1/2: the second seat's edge.
+        let (in_interval, sentence) = observed_verdict("[5, 15]");
+        assert!(!in_interval);
+        let opening = "The player going first won 5 of 20 observed games, 25 %, with a 95 % \
+                       interval of 8.65715 % to 49.1046 % that excludes an even chance (50 %): \
+                       these games show an edge for the player going second. At that share, \
+                       winning the roll for first player costs 16 points";
+        assert!(sentence.starts_with(opening), "{sentence}");
     }
 }

@@ -242,3 +242,99 @@ fn a_reference_never_reads_a_file_outside_the_project() {
     assert_eq!(results["p_first_from"]["scenario"], "logs/two");
     assert_eq!(results["p_first_from"]["share"], "11/20");
 }
+
+/// The sentences of a page's paragraphs, list items and captions, tags
+/// stripped: text ending in `.`, `!` or `?` (labels such as a link's
+/// "CSV with exact values and decimals" are not sentences).
+fn sentences(page: &str) -> Vec<String> {
+    let mut sentences = Vec::new();
+    for tag in ["p", "li", "figcaption", "caption"] {
+        let open = format!("<{tag}");
+        let close = format!("</{tag}>");
+        let mut rest = page;
+        while let Some(start) = rest.find(&open) {
+            rest = &rest[start + open.len()..];
+            // `<p>` or `<p class=...>`, not `<path`.
+            if !rest.starts_with(['>', ' ']) {
+                continue;
+            }
+            let Some(opened) = rest.find('>') else { break };
+            rest = &rest[opened + 1..];
+            let Some(end) = rest.find(&close) else { break };
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in rest[..end].chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut sentence = String::new();
+            for word in text.split(' ') {
+                if !sentence.is_empty() {
+                    sentence.push(' ');
+                }
+                sentence.push_str(word);
+                if word.ends_with(['.', '!', '?']) {
+                    sentences.push(std::mem::take(&mut sentence));
+                }
+            }
+            rest = &rest[end..];
+        }
+    }
+    sentences
+}
+
+/// The committed scenario and its log (issue 41): the verdict says first
+/// that the 55 % comes from 20 games that show no edge, and no sentence is
+/// said twice on the page.
+#[test]
+fn the_committed_page_says_where_its_edge_comes_from_once() {
+    // The log as committed, less its comparison with the rule book's
+    // first-player scenario, which the match page does not read.
+    let log = include_str!("../../content/cards/example-two-player-log.yaml");
+    let compare = "compare_with: rules/first-player\n";
+    assert!(log.contains(compare), "{log}");
+    let dir = fixture(&[
+        ("content/_index.md", "---\ntitle: Home\n---\nHi.\n"),
+        (
+            "content/cards/example-two-player-log.yaml",
+            &log.replace(compare, ""),
+        ),
+        (
+            "content/cards/match-observed.yaml",
+            include_str!("../../content/cards/match-observed.yaml"),
+        ),
+    ]);
+    let run = fairdice(&["build"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
+    let page = fs::read_to_string(dir.path().join("site/cards/match-observed.html")).unwrap();
+    let sentences = sentences(&page);
+    let opening = "The player going first won 11 of 20 observed games, 55 %, with a 95 % \
+                   interval of 31.5278 % to 76.9422 % that includes an even chance (50 %): \
+                   these games do not show any edge for the first player.";
+    let first = sentences.iter().position(|s| s == opening);
+    let notice = sentences
+        .iter()
+        .position(|s| s.contains("matches to notice"));
+    assert!(first.is_some() && first < notice, "{sentences:#?}");
+    assert!(
+        sentences[notice.unwrap()].starts_with("If the edge were as observed,"),
+        "{sentences:#?}"
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    let twice: Vec<_> = sentences
+        .iter()
+        .filter(|s| !seen.insert(s.as_str()))
+        .collect();
+    assert!(twice.is_empty(), "said twice: {twice:#?}");
+    assert!(
+        sentences
+            .iter()
+            .any(|s| s == "Single game: p_match 55 % (interval 31.5278 % to 76.9423 %)."),
+        "{sentences:#?}"
+    );
+}

@@ -217,6 +217,9 @@ pub(crate) struct FirstFrom {
     /// 95 % Clopper-Pearson interval of the first player's true share of
     /// wins (floats), as the seat-advantage page gives it.
     pub(crate) interval: [f64; 2],
+    /// Whether the interval holds 1/2, the fair share of two players: then
+    /// the games show no edge for either seat.
+    pub(crate) fair_share_in_interval: bool,
     /// Its ends rounded outward to millionths, exact: the chances each
     /// case's `p_match_interval` is computed at.
     #[serde(with = "text")]
@@ -349,6 +352,7 @@ impl Observed {
             games,
             share: Exact::new(wins.into(), games.max(1).into()),
             interval,
+            fair_share_in_interval: stats::within(&interval, &Exact::new(1.into(), 2.into())),
             interval_ends: interval_ends(interval),
         })
     }
@@ -796,6 +800,8 @@ mod tests {
         // The interval the seat-advantage page gives for the same seat.
         let page = seat_advantage::test(&log.tally());
         assert_eq!(from.interval, page.by_players[0].seats[0].interval);
+        // 0.315278 to 0.769422 holds 1/2: these games show no edge.
+        assert!(from.fair_share_in_interval);
         // Its ends, rounded outward to millionths.
         let [low, high] = from.interval;
         let ends = &from.interval_ends;
@@ -830,6 +836,7 @@ mod tests {
         let json = serde_json::to_value(&results).unwrap();
         assert_eq!(json["p_first_from"]["share"], "11/20");
         assert_eq!(json["p_first_from"]["scenario"], "cards/log");
+        assert_eq!(json["p_first_from"]["fair_share_in_interval"], true);
         assert_eq!(json["cases"][2]["p_match"], "2101/4000");
         assert!(json["cases"][2]["p_match_interval"][1].is_string());
         assert_eq!(serde_json::from_value::<Results>(json).unwrap(), results);
