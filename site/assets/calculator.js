@@ -341,19 +341,96 @@
     var asked = query.getAll("roll");
     if (asked.length) text.value = asked.join("\n");
     if (query.has("depth")) depth.value = query.get("depth");
-    function show(response) {
+    /* The lines as the reader numbers them: each roll once, at its first
+       line (the engine reads a roll written twice once). */
+    function numbered() {
+      var seen = {};
+      var lines = [];
+      text.value.split("\n").forEach(function (line, i) {
+        var roll = line.trim();
+        if (roll && !seen[roll]) {
+          seen[roll] = true;
+          lines.push({ number: i + 1, roll: roll });
+        }
+      });
+      return lines;
+    }
+    /* The line of `lines` a refusal is about, and what is wrong with it:
+       the engine names a roll by its key in the scenario ("rolls.4d6kh5:
+       ..."), which the reader never wrote, so the line's number stands in
+       its place. The longest roll the message starts with, so a roll that
+       starts as another does ("a" and "a: b") is told apart. */
+    function lineProblem(response, lines) {
+      if (response.status !== "refused" || response.key !== "rolls") return null;
+      var found = null;
+      lines.forEach(function (line, at) {
+        var prefix = "rolls." + line.roll + ": ";
+        if (response.message.indexOf(prefix) === 0 && (!found || line.roll.length > found.line.roll.length)) {
+          found = { at: at, line: line, message: "Line " + line.number + ": " + response.message.slice(prefix.length) };
+        }
+      });
+      return found;
+    }
+    /* The engine stops at the first roll it cannot read. Every problem is
+       shown at once: the lines after the one refused are sent again,
+       until none is refused. A line that never reads ("(") goes last, so
+       the engine stops there too and computes nothing: each call only
+       reads the rolls. A request typed meanwhile supersedes the search
+       (the runner drops answers to older requests). */
+    var UNREADABLE = "(";
+    function everyProblem(first, lines, deep, done) {
+      var problems = [first];
+      (function next(rest) {
+        if (!rest.length) return done(problems);
+        var rolls = rest.map(function (line) { return line.roll; }).concat([UNREADABLE]).join("\n");
+        runner.run({ playground: { rolls: rolls, explode_depth: deep } }, function (response) {
+          var found = lineProblem(response, rest);
+          if (!found) return done(problems);
+          problems.push(found);
+          next(rest.slice(found.at + 1));
+        });
+      })(lines.slice(first.at + 1));
+    }
+    function refused(messages) {
+      status.textContent = "";
+      if (messages.length === 1) {
+        status.textContent = messages[0];
+      } else {
+        var intro = document.createElement("p");
+        intro.textContent = messages.length + " lines cannot be read:";
+        var list = document.createElement("ul");
+        messages.forEach(function (message) {
+          var item = document.createElement("li");
+          item.textContent = message;
+          list.appendChild(item);
+        });
+        status.appendChild(intro);
+        status.appendChild(list);
+      }
       form.removeAttribute("data-busy");
+      form.setAttribute("data-state", "refused");
+    }
+    function show(response, lines, deep) {
       text.removeAttribute("aria-invalid");
       depth.removeAttribute("aria-invalid");
       if (response.status === "done") {
+        form.removeAttribute("data-busy");
         results.innerHTML = response.answer + response.html;
         yaml.textContent = response.yaml;
         status.textContent = "Computed exactly in your browser.";
-      } else {
-        (response.key === "explode_depth" ? depth : text).setAttribute("aria-invalid", "true");
-        status.textContent = response.message;
+        form.setAttribute("data-state", response.status);
+        return;
       }
-      form.setAttribute("data-state", response.status);
+      (response.key === "explode_depth" ? depth : text).setAttribute("aria-invalid", "true");
+      var first = lineProblem(response, lines);
+      if (first) {
+        return everyProblem(first, lines, deep, function (problems) {
+          refused(problems.map(function (p) { return p.message; }));
+        });
+      }
+      var depthKey = "explode_depth: ";
+      refused([response.message.indexOf(depthKey) === 0 ?
+        "Explode depth: " + response.message.slice(depthKey.length) : response.message]);
     }
     function compute() {
       var address = new URLSearchParams();
@@ -367,7 +444,10 @@
       form.setAttribute("data-busy", "true");
       form.setAttribute("data-state", "computing");
       status.textContent = "Computing…";
-      runner.run({ playground: { rolls: text.value, explode_depth: deep } }, show);
+      var lines = numbered();
+      runner.run({ playground: { rolls: text.value, explode_depth: deep } }, function (response) {
+        show(response, lines, deep);
+      });
     }
     form.addEventListener("input", function () {
       clearTimeout(timer);

@@ -87,8 +87,22 @@
     return flags.filter(Boolean).length;
   }
 
+  /* How many query words a page's title holds: whole words, and words
+     it holds at least as the start of one of its words. */
+  var titles = {};
+  function inTitle(number, words) {
+    var own = titles[number] || (titles[number] = tokens(index.pages[number][0]).map(function (t) { return t.word; }));
+    return {
+      whole: count(words.map(function (w) { return own.indexOf(w) >= 0; })),
+      any: count(words.map(function (w) { return own.some(function (t) { return t.indexOf(w) === 0; }); }))
+    };
+  }
+
   /* Pages holding every query word, whole or as the start of a word. A
-     page with more whole-word matches ranks first; then by weight. */
+     page whose title holds more of the words ranks first (whole words
+     before starts of words: "advantage" finds the page titled "Advantage
+     and disadvantage" before a section of another page); then the page
+     with more whole-word matches; then by weight. */
   function search(words) {
     var pages = {};
     words.forEach(function (word, q) {
@@ -114,13 +128,15 @@
       return count(page.found) === words.length;
     });
     results.forEach(function (page) {
+      page.title = inTitle(page.number, words);
       page.wholeWords = count(page.whole);
       page.best = Object.keys(page.sections).map(function (key) { return page.sections[key]; }).sort(function (a, b) {
         return count(b.found) - count(a.found) || b.score - a.score || a.section - b.section;
       })[0];
     });
     return results.sort(function (a, b) {
-      return b.wholeWords - a.wholeWords || b.score - a.score || a.number - b.number;
+      return b.title.whole - a.title.whole || b.title.any - a.title.any ||
+        b.wholeWords - a.wholeWords || b.score - a.score || a.number - b.number;
     }).slice(0, MAX_RESULTS);
   }
 
