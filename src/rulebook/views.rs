@@ -91,27 +91,43 @@ pub(crate) fn words(old: &RuleAt, new: &RuleAt) -> Vec<Piece> {
     // templates, where it was one map per word (hundreds of MB over a long
     // history).
     let mut pieces: Vec<Piece> = Vec::new();
-    let mut push = |tag: &'static str, run: &[&str]| {
-        if run.is_empty() {
+    let mut push = |tag: &'static str, text: &str| {
+        if text.is_empty() {
             return;
         }
-        if !matches!(pieces.last(), Some(last) if last.tag == tag) {
-            pieces.push(Piece::new(tag, String::new()));
+        match pieces.last_mut() {
+            Some(last) if last.tag == tag => last.text.push_str(text),
+            _ => pieces.push(Piece::new(tag, text)),
         }
-        let text = &mut pieces.last_mut().expect("pushed above").text;
-        run.iter().for_each(|token| text.push_str(token));
     };
     for op in capture_diff_slices(Algorithm::Myers, &before, &after) {
         let (tag, old_range, new_range) = op.as_tag_tuple();
-        match tag {
-            DiffTag::Equal => push("", &after[new_range]),
-            _ => {
-                push("del", &before[old_range]);
-                push("ins", &after[new_range]);
-            }
+        let (removed, added) = (before[old_range].concat(), after[new_range].concat());
+        if tag == DiffTag::Equal {
+            push("", &added);
+            continue;
         }
+        // A space both sides end with is not part of the change.
+        let kept = if removed.is_empty() || added.is_empty() {
+            0
+        } else {
+            common_trailing_space(&removed, &added)
+        };
+        push("del", &removed[..removed.len() - kept]);
+        push("ins", &added[..added.len() - kept]);
+        push("", &added[added.len() - kept..]);
     }
     pieces
+}
+
+/// The length in bytes of the whitespace both texts end with.
+fn common_trailing_space(a: &str, b: &str) -> usize {
+    a.chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y && x.is_whitespace())
+        .map(|(x, _)| x.len_utf8())
+        .sum()
 }
 
 /// A text cut into words, each with the spaces after it, so a diff never
@@ -484,8 +500,8 @@ pub(super) mod tests {
         let html = changed(old, new);
         assert!(
             html.contains(
-                "<dd>was rule 1.1, now rule 1.2. Roll <del class=\"word\">two </del>\
-                 <ins class=\"word\">three </ins>dice &amp; add them.</dd>"
+                "<dd>was rule 1.1, now rule 1.2. Roll <del class=\"word\">two</del>\
+                 <ins class=\"word\">three</ins> dice &amp; add them.</dd>"
             ),
             "{html}"
         );
@@ -544,7 +560,7 @@ pub(super) mod tests {
         assert!(
             html.contains(
                 "<dt id=\"r1\">r1 (no longer in the rules)</dt>\n<dd>1.0.0: added as rule 1.1: \
-             Roll one die</dd>\n<dd>1.1.0: Roll <del class=\"word\">one </del><ins class=\"word\">two </ins>\
+             Roll one die</dd>\n<dd>1.1.0: Roll <del class=\"word\">one</del><ins class=\"word\">two</ins> \
              die</dd>"
             ),
             "{html:.300}"
