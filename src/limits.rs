@@ -406,8 +406,7 @@ fn run() {
         }
         if let Some(message) = verdict(&state, resident, machine, Instant::now()) {
             // Still holding the lock: a guard being dropped waits for this.
-            eprintln!("error: {}", crate::printable::printable(&message));
-            std::process::exit(1);
+            exit_with(&message);
         }
     }
 }
@@ -502,11 +501,7 @@ pub(crate) fn stop_failed(message: &str) -> ! {
         .rev()
         .find(|p| p.kind == Kind::Compute)
         .map_or("working", |p| p.what.as_str());
-    eprintln!(
-        "error: {}",
-        crate::printable::printable(&format!("{doing}: {message}"))
-    );
-    std::process::exit(1);
+    exit_with(&format!("{doing}: {message}"));
 }
 
 /// Stop the process for one request of `bytes` over the armed limit (see
@@ -519,7 +514,12 @@ fn stop_for_request(bytes: f64) -> ! {
         bytes,
         "asked at once for more than",
     );
-    eprintln!("error: {}", crate::printable::printable(&message));
+    exit_with(&message);
+}
+
+/// The one way a limit ends the process: the error on stderr, exit code 1.
+fn exit_with(message: &str) -> ! {
+    eprintln!("error: {}", crate::printable::printable(message));
     std::process::exit(1);
 }
 

@@ -290,13 +290,7 @@ pub(crate) fn faces_of(value: &Value, work: &mut Work) -> Result<Die, Fail> {
             };
             die_of_faces(&faces, work)?
         }
-        Value::Sequence(s) => {
-            let counts = s.iter().fold(BTreeMap::<i64, BigUint>::new(), |mut m, &f| {
-                *m.entry(f).or_default() += 1u32;
-                m
-            });
-            die_from(counts, work)?
-        }
+        Value::Sequence(s) => die_of_faces(s, work)?,
         Value::Die(d) => d.clone(),
         Value::Pool(p) => sum_pool(p, work)?,
     })
