@@ -210,9 +210,9 @@ fn render_with(project: &Project, gates: Gates, releasing: Option<&str>) -> Resu
     drop(stage);
     // Render.
     let _stage = limits::stage("rendering the site");
-    let files = templates.and_then(|(tera, assets)| {
+    let files = templates.and_then(|templates| {
         keep(
-            site::render(&content, &computed, &tera, &assets, &meta),
+            site::render(&content, &computed, &templates, &meta),
             &mut problems,
         )
     });

@@ -16,7 +16,7 @@ use crate::paths;
 use anchors::{slugify, Anchors};
 use std::fmt::Write;
 
-pub use table::{table, CsvLink};
+pub use table::{table, table_in, CsvLink, TableWords};
 
 /// A heading with its anchor.
 #[derive(Debug, Clone, PartialEq, Eq)]

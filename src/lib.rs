@@ -41,4 +41,5 @@ pub mod site;
 pub mod terminal;
 pub mod ui;
 pub mod verify;
+pub mod words;
 pub mod yaml;

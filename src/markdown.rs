@@ -194,6 +194,7 @@ pub fn render_page(
         anchors: Anchors::for_page(),
         math: math::Allowance::default(),
         rendered: Rendered::default(),
+        callouts: Callouts::of(expand),
     };
     let found = shortcodes::find(body, first_line, &literal_ranges(body));
     let mut marked = Marked::new(body, &found);
@@ -329,6 +330,8 @@ struct Page<'a, 'b> {
     anchors: Anchors,
     math: math::Allowance,
     rendered: Rendered,
+    /// The callouts' titles in the page's language.
+    callouts: Callouts,
 }
 
 struct OpenHeading<'a> {
@@ -468,7 +471,9 @@ impl<'a> Page<'a, '_> {
             Event::DisplayMath(latex) => self.formula(&latex, true, at),
             Event::Html(raw) => Event::Text(raw),
             Event::InlineHtml(raw) if !is_allowed_inline_tag(&raw) => Event::Text(raw),
-            Event::Start(Tag::BlockQuote(Some(kind))) => Event::Html(callout_open(kind).into()),
+            Event::Start(Tag::BlockQuote(Some(kind))) => {
+                Event::Html(self.callouts.open(kind).into())
+            }
             Event::End(TagEnd::BlockQuote(Some(_))) => Event::Html("</aside>\n".into()),
             Event::FootnoteReference(ref label)
             | Event::Start(Tag::FootnoteDefinition(ref label)) => match anchors::check_id(label) {
@@ -725,18 +730,45 @@ impl<'a> Page<'a, '_> {
     }
 }
 
-/// The opening of a callout box: GitHub's `> [!NOTE]` quotes and their kin.
-fn callout_open(kind: BlockQuoteKind) -> String {
-    let (class, label) = match kind {
-        BlockQuoteKind::Note => ("note", "Note"),
-        BlockQuoteKind::Tip => ("tip", "Tip"),
-        BlockQuoteKind::Important => ("important", "Important"),
-        BlockQuoteKind::Warning => ("warning", "Warning"),
-        BlockQuoteKind::Caution => ("caution", "Caution"),
-    };
-    format!(
-        "<aside class=\"callout {class}\" role=\"note\" aria-label=\"{label}\">\n<p class=\"callout-title\">{label}</p>\n"
-    )
+/// The titles of callout boxes (GitHub's `> [!NOTE]` quotes and their
+/// kin), English unless the page's words say otherwise.
+struct Callouts {
+    /// By kind, in [`CALLOUTS`]' order.
+    titles: [String; 5],
+}
+
+/// Each callout's class (also its key among the site's words) and English
+/// title.
+const CALLOUTS: [(&str, &str); 5] = [
+    ("note", "Note"),
+    ("tip", "Tip"),
+    ("important", "Important"),
+    ("warning", "Warning"),
+    ("caution", "Caution"),
+];
+
+impl Callouts {
+    fn of(expand: &dyn Expand) -> Callouts {
+        Callouts {
+            titles: CALLOUTS.map(|(key, english)| expand.word(key).unwrap_or(english.into())),
+        }
+    }
+
+    /// The opening of a callout box.
+    fn open(&self, kind: BlockQuoteKind) -> String {
+        let at = match kind {
+            BlockQuoteKind::Note => 0,
+            BlockQuoteKind::Tip => 1,
+            BlockQuoteKind::Important => 2,
+            BlockQuoteKind::Warning => 3,
+            BlockQuoteKind::Caution => 4,
+        };
+        let class = CALLOUTS[at].0;
+        let label = crate::html::escape(&self.titles[at]);
+        format!(
+            "<aside class=\"callout {class}\" role=\"note\" aria-label=\"{label}\">\n<p class=\"callout-title\">{label}</p>\n"
+        )
+    }
 }
 
 /// Raw HTML in markdown is shown as text, so a page from a stranger cannot

@@ -50,6 +50,12 @@ pub trait Expand {
     /// The call's expansion, or what went wrong (without location: the
     /// caller adds it).
     fn expand(&self, call: &Call) -> Result<Expansion, String>;
+
+    /// The page's word for `key` (`tip`, `note`…) where the site's
+    /// catalogue has one; `None` keeps the markdown's English.
+    fn word(&self, _key: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A shortcode found in the text, with its byte range.

@@ -9,6 +9,7 @@ mod claims;
 pub mod defaults;
 mod document;
 mod expand;
+mod frame;
 mod links;
 mod made;
 mod nav;
@@ -21,14 +22,14 @@ use crate::config::Config;
 use crate::content::{Content, Page};
 use crate::error::{Error, Result};
 use crate::html;
-use crate::html::Heading;
 use crate::layout::blocks::{ScenarioPage, Table};
 use crate::layout::csv::csv;
 use crate::markdown::{self, Link};
 use crate::output::{SiteFiles, MARKER, MARKER_TEXT};
-use crate::paths::{self, page_output, root_prefix};
+use crate::paths::{self, page_output};
 use crate::rulebook::{self, releases::RuleAt, Renumbered};
 use crate::scenario::Scenario;
+use crate::words::Catalogues;
 use nav::Nav;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -76,9 +77,16 @@ const BLOCKS_RETIRED: &str = "a scenario's blocks and tables are written by fair
      the calculators in the page show what the build wrote; remove the file (style tables in \
      templates/assets/style.css, place the blocks with {{ blocks_html | safe }})";
 
+/// The templates, the assets they publish and the interface's words.
+pub struct Templates {
+    pub tera: Tera,
+    pub assets: SiteFiles,
+    pub words: Catalogues,
+}
+
 /// Load the default templates, overridden file by file by those in `dir`
 /// (which may be missing: the defaults are compiled in).
-pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
+pub fn load_templates(dir: &Path) -> Result<Templates> {
     let mut files: BTreeMap<String, Vec<u8>> = defaults::templates()
         .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
         .collect();
@@ -106,6 +114,7 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
             return Err(err);
         }
     }
+    let words = Catalogues::read(files.iter().map(|(n, b)| (n.as_str(), b.as_slice())))?;
     let mut tera = Tera::new();
     tera.autoescape_on(vec![".html"]);
     let mut assets = SiteFiles::new();
@@ -126,7 +135,11 @@ pub fn load_templates(dir: &Path) -> Result<(Tera, SiteFiles)> {
             name: dir.display().to_string(),
             message: e.to_string(),
         })?;
-    Ok((tera, assets))
+    Ok(Templates {
+        tera,
+        assets,
+        words,
+    })
 }
 
 /// What the site knows about itself beyond its content: the site file and
@@ -147,10 +160,10 @@ pub struct Meta {
 pub fn render(
     content: &Content,
     computed: &[Computed],
-    tera: &Tera,
-    assets: &SiteFiles,
+    templates: &Templates,
     meta: &Meta,
 ) -> Result<(SiteFiles, Vec<RuleAt>, Vec<Error>)> {
+    let (tera, assets) = (&templates.tera, &templates.assets);
     let nav = Nav::new(content, computed);
     let site_title = site_title(content, meta);
     let scenarios = computed
@@ -182,6 +195,7 @@ pub fn render(
         unreleased: &BTreeSet::new(),
         translations: &translations,
         lang: None,
+        words: &templates.words,
     };
     // Every page is rendered, whatever the others' errors, and a page with
     // errors still has its links checked: a build reports all it can find.
@@ -212,7 +226,14 @@ pub fn render(
             (p.source.clone(), at)
         })
         .collect();
-    let report = rulebook::report(&translations, &book, &shown, &current);
+    let mut report = rulebook::report(&translations, &book, &shown, &current);
+    let languages: Vec<&str> = translations
+        .languages
+        .iter()
+        .skip(1)
+        .map(|l| l.code.as_str())
+        .collect();
+    report.extend(templates.words.report(&languages));
     for page in rendered {
         files.extend(page.files);
     }
@@ -529,6 +550,8 @@ struct Renderer<'a> {
     translations: &'a rulebook::Translations<'a>,
     /// The language of the pages rendered, when not the site's own.
     lang: Option<&'a str>,
+    /// The interface's words in every language.
+    words: &'a Catalogues,
 }
 
 #[derive(Serialize)]
@@ -627,81 +650,6 @@ impl Renderer<'_> {
         }
         files.insert(paths::PLAYGROUND_PAGE.into(), playground.into_bytes());
         Ok((files, rules))
-    }
-
-    fn context(
-        &self,
-        output: &str,
-        title: &str,
-        description: Option<&str>,
-        headings: &[Heading],
-    ) -> Context {
-        let root = root_prefix(output);
-        let mut context = Context::new();
-        context.insert("site_title", self.site_title);
-        context.insert("lang", self.lang.unwrap_or(&self.meta.config.language.0));
-        // A translated page's own words are in its language; the site's
-        // frame around them (menus, tools, footer) is in the site's.
-        if self.lang.is_some() {
-            context.insert("frame_lang", &self.meta.config.language.0);
-        }
-        // Each language searches its own pages.
-        let prefix = self.lang.map_or(String::new(), |lang| format!("{lang}/"));
-        context.insert(
-            "search_index",
-            &format!("{root}{prefix}{}", paths::SEARCH_INDEX),
-        );
-        context.insert("alternates", &Vec::<rulebook::Language>::new());
-        context.insert("page_url", &self.meta.config.page_url(output));
-        context.insert("base_href", &None::<&str>);
-        context.insert("updated", &None::<&str>);
-        context.insert("edit_url", &None::<&str>);
-        context.insert("lead", &None::<&str>);
-        context.insert("title", title);
-        context.insert("description", &description.unwrap_or(""));
-        context.insert("root", &root);
-        context.insert("nav", &self.nav.view(output));
-        context.insert("breadcrumbs", &self.nav.breadcrumbs(output));
-        context.insert("prev", &self.nav.neighbour(output, -1));
-        context.insert("next", &self.nav.neighbour(output, 1));
-        let toc: Vec<TocEntry> = headings
-            .iter()
-            .filter(|h| h.level >= 2 && h.level <= 3)
-            .map(|h| TocEntry {
-                level: h.level,
-                text: &h.text,
-                id: &h.id,
-            })
-            .collect();
-        context.insert("toc", &toc);
-        if let Some(latest) = self.history.latest() {
-            context.insert(
-                "release",
-                &json!({
-                    "version": latest.snapshot.version,
-                    "effective": latest.snapshot.effective,
-                    "href": paths::href(output, &rulebook::change_page(&latest.snapshot.version)),
-                }),
-            );
-        }
-        context
-    }
-
-    /// A page's "last updated" date (front matter first, else the source's
-    /// history) and its "edit this page" address, into `context`; the date
-    /// is returned for the sitemap.
-    fn source_links(
-        &self,
-        context: &mut Context,
-        source: &str,
-        front_matter: Option<&str>,
-    ) -> Option<String> {
-        let updated = front_matter
-            .or_else(|| self.meta.updated.get(source).map(String::as_str))
-            .map(str::to_string);
-        context.insert("updated", &updated);
-        context.insert("edit_url", &self.meta.config.edit_url(source));
-        updated
     }
 
     /// `404.html`: served by hosts for any missing address, at any depth, so
@@ -820,10 +768,16 @@ impl Renderer<'_> {
             output: output.to_string(),
             table_ids: Default::default(),
         };
+        let words = self.words();
         let open = |opening: &markdown::Opening| {
             let unreleased = translating.is_none() && self.unreleased.contains(opening.key);
-            let html =
-                (self.history).opening_html(self.tera, self.book, opening, output, unreleased)?;
+            let html = (self.history).opening_html(
+                self.tera,
+                self.book,
+                opening,
+                (output, unreleased),
+                &words,
+            )?;
             // The outdated mark stands with the other marks (after a
             // heading, not in it).
             let mark = translating

@@ -7,6 +7,8 @@
    result; ?q=word on any page runs a search. */
 (function () {
   "use strict";
+  /* The page's words (theme.js); English where a page lacks theme.js. */
+  var word = window.fairdiceWord || function (key, english, fill) { return fill ? english.replace(/\{(\w+)\}/g, function (m, name) { return fill[name]; }) : english; };
   var index = window.FAIRDICE_SEARCH;
   var form = document.getElementById("search-form");
   var input = document.getElementById("search-input");
@@ -197,11 +199,13 @@
     if (query.trim() && !results.length) {
       var none = document.createElement("li");
       none.className = "none";
-      none.textContent = "No page contains every word of that search.";
+      none.textContent = word("search_none", "No page contains every word of that search.");
       list.appendChild(none);
     }
     if (status) {
-      status.textContent = query.trim() ? results.length + (results.length === 1 ? " page found" : " pages found") : "";
+      status.textContent = !query.trim() ? "" : results.length === 1 ?
+        word("search_found_one", "1 page found") :
+        word("search_found_many", "{count} pages found", { count: results.length });
     }
   }
 

@@ -25,8 +25,30 @@ pub struct CsvLink {
     pub download: Option<String>,
 }
 
+/// The words a table shows around its figures, in the page's language.
+#[derive(Debug, Clone, Copy)]
+pub struct TableWords<'a> {
+    /// The label of the exact fractions' toggle.
+    pub show_exact: &'a str,
+    /// The text of the link to the CSV.
+    pub csv_link: &'a str,
+}
+
+impl TableWords<'static> {
+    /// The words of an English page.
+    pub const ENGLISH: TableWords<'static> = TableWords {
+        show_exact: "Show exact fractions",
+        csv_link: "CSV with exact values and decimals",
+    };
+}
+
 /// `table` as HTML, linking its CSV at `csv`.
 pub fn table(table: &Table, csv: &CsvLink) -> String {
+    table_in(table, csv, TableWords::ENGLISH)
+}
+
+/// `table` as HTML with `words` around it, linking its CSV at `csv`.
+pub fn table_in(table: &Table, csv: &CsvLink, words: TableWords) -> String {
     let total = table.rows.len();
     let (head, tail) = if total <= MAX_INLINE_ROWS {
         (&table.rows[..], &table.rows[..0])
@@ -66,9 +88,10 @@ pub fn table(table: &Table, csv: &CsvLink) -> String {
     }
     out.push_str("</p>\n");
     if table.rows.iter().flatten().any(|c| c.shown != c.exact) {
-        out.push_str(
-            "<label class=\"exact-label\"><input type=\"checkbox\" class=\"exact-toggle\">\
-             Show exact fractions</label>",
+        let _ = write!(
+            out,
+            "<label class=\"exact-label\"><input type=\"checkbox\" class=\"exact-toggle\">{}</label>",
+            escape(words.show_exact)
         );
     }
     let long = if total > LONG_TABLE { " long" } else { "" };
@@ -100,7 +123,7 @@ pub fn table(table: &Table, csv: &CsvLink) -> String {
     if let Some(download) = &csv.download {
         let _ = write!(out, " download=\"{}\"", escape(download));
     }
-    out.push_str(">CSV with exact values and decimals</a></p>\n</div>\n");
+    let _ = write!(out, ">{}</a></p>\n</div>\n", escape(words.csv_link));
     out
 }
 

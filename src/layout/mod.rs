@@ -15,6 +15,7 @@ mod dice;
 mod die_test_kind;
 mod first_player;
 pub mod format;
+pub mod locale;
 mod match_kind;
 pub(crate) mod nested_json;
 mod race;

@@ -466,6 +466,9 @@ pub(crate) fn opening_html(
     if !context.contains_key("figures") {
         context.insert("figures", &Vec::<()>::new());
     }
+    if !context.contains_key("t") {
+        context.insert("t", &crate::words::Catalogues::builtin().words("en").words);
+    }
     context.insert("holder", &opening.holder);
     context.insert("number", opening.number);
     context.insert("key", opening.key);

@@ -372,11 +372,12 @@ impl History<'_> {
         tera: &Tera,
         book: &Book,
         opening: &Opening,
-        from: &str,
-        unreleased: bool,
+        (from, unreleased): (&str, bool),
+        words: &crate::words::Words,
     ) -> Result<String, String> {
         let key = opening.key;
         let mut context = Context::new();
+        context.insert("t", &words.words);
         if let Some(latest) = self.latest() {
             let version = &latest.snapshot.version;
             context.insert("version", version);

@@ -20,6 +20,10 @@ pub struct Expander<'a, 'r> {
 }
 
 impl Expand for Expander<'_, '_> {
+    fn word(&self, key: &str) -> Option<String> {
+        self.renderer.words().words.get(key).map(|w| w.to_string())
+    }
+
     fn expand(&self, call: &Call) -> Result<Expansion, String> {
         if call.name == "rule" {
             return self.rule(call);
@@ -58,8 +62,9 @@ impl Expand for Expander<'_, '_> {
                         )
                     })?;
                 let style = call.args.get("format").map_or("decimal", String::as_str);
+                let numbers = &self.renderer.words().numbers;
                 format::contract_value(value, style)
-                    .map(Expansion::Inline)
+                    .map(|shown| Expansion::Inline(numbers.respell(&shown)))
                     .map_err(|e| format!("value(...) at {path:?}: {e}"))
             }
             "table" => self.table(call, name, computed, &scenario_href),
@@ -76,13 +81,15 @@ impl Expand for Expander<'_, '_> {
                 // id on one page keep distinct SVG ids for screen readers.
                 let mut chart = chart.clone();
                 chart.id = format!("{}-{}", crate::html::anchors::slugify(name), chart.id);
+                let words = self.renderer.words();
+                words.chart(&mut chart);
                 let data = chart
                     .table_id
                     .as_ref()
                     .map(|t| format!("{scenario_href}#table-{t}"));
                 let figure =
                     charts::render_figure(&chart, data.as_deref()).map_err(|e| e.to_string())?;
-                Ok(Expansion::Block(figure))
+                Ok(Expansion::Block(words.numbers.respell_markup(&figure)))
             }
             other => Err(format!(
                 "unknown shortcode {other:?}: expected value, table, chart or rule"
@@ -115,8 +122,10 @@ impl Expander<'_, '_> {
             Some(t) => format!("{}#{}", paths::href(&self.output, &t.output()), key),
             None => placed.href(&self.output),
         };
+        let words = self.renderer.words();
+        let text = words.word("rule_ref");
         Ok(Expansion::Link {
-            text: format!("rule {}", placed.rule.number),
+            text: text.replace("{number}", &placed.rule.number),
             href,
         })
     }
@@ -149,9 +158,14 @@ impl Expander<'_, '_> {
         if !self.table_ids.borrow_mut().insert(table.id.clone()) {
             table.id = format!("{}-{}", crate::html::anchors::slugify(name), table.id);
         }
-        let html = html::table(&table, &csv);
+        let words = self.renderer.words();
+        words.table(&mut table);
+        let html = words
+            .numbers
+            .respell_markup(&html::table_in(&table, &csv, words.table_words()));
         Ok(Expansion::Block(format!(
-            "{html}<p class=\"source\">From <a href=\"{scenario_href}\">{}</a>.</p>",
+            "{html}<p class=\"source\">{} <a href=\"{scenario_href}\">{}</a>.</p>",
+            crate::html::escape(words.word("from_scenario")),
             crate::html::escape(&computed.scenario.header.title)
         )))
     }

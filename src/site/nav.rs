@@ -247,11 +247,21 @@ impl Nav {
     /// each section on the way to the current page. A long list shows a
     /// window around the current page and a link to the rest, so a page's
     /// sidebar stays the same size however many pages the site has.
-    pub fn view(&self, output: &str) -> Vec<NavItem> {
-        let current = self.by_output.get(output).copied();
+    /// `place` is where the page stands (a translation stands in its
+    /// source's place), `output` where it is written, which links are
+    /// relative to; `more` names the pages a long level leaves out
+    /// (`… {count} more`).
+    pub fn view(&self, place: &str, output: &str, more: &str) -> Vec<NavItem> {
+        let current = self.by_output.get(place).copied();
         let open = current.map(|c| self.ancestors(c)).unwrap_or_default();
         let mut items = Vec::new();
-        self.push_level(None, 0, output, current, &open, &mut items);
+        let at = Level {
+            output,
+            current,
+            open: &open,
+            more,
+        };
+        self.push_level(None, 0, &at, &mut items);
         items
     }
 
@@ -259,11 +269,15 @@ impl Nav {
         &self,
         parent: Option<usize>,
         depth: usize,
-        output: &str,
-        current: Option<usize>,
-        open: &[usize],
+        at: &Level,
         items: &mut Vec<NavItem>,
     ) {
+        let Level {
+            output,
+            current,
+            open,
+            more: more_words,
+        } = *at;
         let children = self.children.get(&parent).map_or(&[][..], Vec::as_slice);
         let focus = children.iter().position(|c| open.contains(c));
         let shown = sidebar_window(children.len(), focus);
@@ -271,7 +285,7 @@ impl Nav {
             self.entries[p].output.clone()
         });
         let more = |count: usize| NavItem {
-            title: format!("… {count} more"),
+            title: more_words.replace("{count}", &count.to_string()),
             href: Self::href(output, &section),
             depth,
             current: false,
@@ -285,14 +299,19 @@ impl Nav {
             let entry = &self.entries[i];
             items.push(NavItem {
                 title: entry.title.clone(),
-                href: Self::href(output, &entry.output),
+                // The current page links to itself, a translation too.
+                href: if Some(i) == current {
+                    Some(paths::sibling_href(output))
+                } else {
+                    Self::href(output, &entry.output)
+                },
                 depth,
                 current: Some(i) == current,
                 open: open.contains(&i),
                 more: false,
             });
             if open.contains(&i) {
-                self.push_level(Some(i), depth + 1, output, current, open, items);
+                self.push_level(Some(i), depth + 1, at, items);
             }
         }
         if shown.end < children.len() {
@@ -310,8 +329,8 @@ impl Nav {
     }
 
     /// From the home page down to the current page's parent.
-    pub(crate) fn breadcrumbs(&self, output: &str) -> Vec<NavLink> {
-        let Some(&current) = self.by_output.get(output) else {
+    pub(crate) fn breadcrumbs(&self, place: &str, output: &str) -> Vec<NavLink> {
+        let Some(&current) = self.by_output.get(place) else {
             return Vec::new();
         };
         let mut chain = self.ancestors(current);
@@ -320,7 +339,7 @@ impl Nav {
         let home = self
             .entries
             .first()
-            .filter(|e| e.output.as_deref() == Some("index.html") && output != "index.html");
+            .filter(|e| e.output.as_deref() == Some("index.html") && place != "index.html");
         home.map(|e| self.link(output, e))
             .into_iter()
             .chain(
@@ -332,8 +351,8 @@ impl Nav {
     }
 
     /// The page `step` places before or after in reading order.
-    pub fn neighbour(&self, output: &str, step: isize) -> Option<NavLink> {
-        let current = *self.by_output.get(output)?;
+    pub fn neighbour(&self, place: &str, output: &str, step: isize) -> Option<NavLink> {
+        let current = *self.by_output.get(place)?;
         let mut at = current as isize;
         loop {
             at += step;
@@ -370,6 +389,15 @@ impl Nav {
             description: entry.description.clone(),
         }
     }
+}
+
+/// What every level of the sidebar is drawn with.
+#[derive(Clone, Copy)]
+struct Level<'a> {
+    output: &'a str,
+    current: Option<usize>,
+    open: &'a [usize],
+    more: &'a str,
 }
 
 #[cfg(test)]

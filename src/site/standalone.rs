@@ -88,5 +88,6 @@ fn with_renderer<T>(tera: &Tera, computed: &Computed, work: impl FnOnce(&Rendere
         unreleased: &Default::default(),
         translations: &Default::default(),
         lang: None,
+        words: crate::words::Catalogues::builtin(),
     })
 }

@@ -7,6 +7,8 @@
    its message back. It computes and lays out nothing. */
 (function () {
   "use strict";
+  /* The page's words (theme.js); English where a page lacks theme.js. */
+  var word = window.fairdiceWord || function (key, english, fill) { return fill ? english.replace(/\{(\w+)\}/g, function (m, name) { return fill[name]; }) : english; };
   var root = document.documentElement.getAttribute("data-root") || "";
 
   /* The Worker's own code. It runs from a blob: address made from this
@@ -232,7 +234,7 @@
         results.innerHTML = response.html;
         followContents(results);
         yaml.textContent = response.yaml;
-        status.textContent = "Computed exactly in your browser for these values.";
+        status.textContent = word("computed_for_values", "Computed exactly in your browser for these values.");
       } else {
         mark(response.key);
         status.textContent = response.message;
@@ -265,7 +267,7 @@
       address(true);
       form.setAttribute("data-busy", "true");
       form.setAttribute("data-state", "computing");
-      status.textContent = "Computing…";
+      status.textContent = word("computing", "Computing…");
       runner.run({ "what-if": {
         source: form.getAttribute("data-source"),
         title: form.getAttribute("data-title"),
@@ -366,7 +368,7 @@
       lines.forEach(function (line, at) {
         var prefix = "rolls." + line.roll + ": ";
         if (response.message.indexOf(prefix) === 0 && (!found || line.roll.length > found.line.roll.length)) {
-          found = { at: at, line: line, message: "Line " + line.number + ": " + response.message.slice(prefix.length) };
+          found = { at: at, line: line, message: word("line", "Line {number}", { number: line.number }) + ": " + response.message.slice(prefix.length) };
         }
       });
       return found;
@@ -417,7 +419,7 @@
         form.removeAttribute("data-busy");
         results.innerHTML = response.answer + response.html;
         yaml.textContent = response.yaml;
-        status.textContent = "Computed exactly in your browser.";
+        status.textContent = word("computed", "Computed exactly in your browser.");
         form.setAttribute("data-state", response.status);
         return;
       }
@@ -443,7 +445,7 @@
       try { history.replaceState(null, "", "?" + address.toString()); } catch (e) { /* some file:// pages */ }
       form.setAttribute("data-busy", "true");
       form.setAttribute("data-state", "computing");
-      status.textContent = "Computing…";
+      status.textContent = word("computing", "Computing…");
       var lines = numbered();
       runner.run({ playground: { rolls: text.value, explode_depth: deep } }, function (response) {
         show(response, lines, deep);

@@ -5,6 +5,20 @@
   "use strict";
   var KEY = "fairdice-theme";
   var root = document.documentElement;
+
+  /* The interface's words in the page's language (its data-words, from
+     templates/i18n/), shared with the other scripts: word("copied",
+     "Copied") is the page's word, or the English given. `{count}` and
+     the like are filled from `fill`. */
+  var words = {};
+  try { words = JSON.parse(root.getAttribute("data-words") || "{}"); } catch (e) { words = {}; }
+  window.fairdiceWord = function (key, english, fill) {
+    var text = typeof words[key] === "string" ? words[key] : english;
+    Object.keys(fill || {}).forEach(function (name) {
+      text = text.split("{" + name + "}").join(String(fill[name]));
+    });
+    return text;
+  };
   var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
 
   function stored() {
@@ -21,8 +35,9 @@
     if (!button) return;
     function label() {
       var dark = current() === "dark";
-      button.textContent = dark ? "Light theme" : "Dark theme";
-      button.setAttribute("aria-label", dark ? "Switch to the light theme" : "Switch to the dark theme");
+      var word = window.fairdiceWord;
+      button.textContent = dark ? word("light_theme", "Light theme") : word("dark_theme", "Dark theme");
+      button.setAttribute("aria-label", dark ? word("to_light_theme", "Switch to the light theme") : word("to_dark_theme", "Switch to the dark theme"));
     }
     button.hidden = false;
     label();

@@ -126,7 +126,7 @@ fn a_base_url_gives_a_sitemap_and_canonical_links() {
 fn the_site_file_sets_title_language_and_edit_links() {
     let dir = small_site(Some(SITE_FILE));
     let page = read(&dir, "rules/index.html");
-    assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"fr-CA\" data-root=\"../\">"));
+    assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"fr-CA\" data-root=\"../\" data-words="));
     assert!(page.contains("<title>Rules · House &lt;rules&gt;</title>"));
     assert!(page.contains("<meta property=\"og:site_name\" content=\"House &lt;rules&gt;\">"));
     assert!(page.contains("<meta property=\"og:title\" content=\"Rules\">"));

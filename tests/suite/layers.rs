@@ -50,7 +50,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("faces", &["charts", "html", "calculator"]),
     (
         "site",
-        &["site", "markdown", "rulebook", "shortcodes", "output"],
+        &[
+            "site",
+            "markdown",
+            "rulebook",
+            "shortcodes",
+            "output",
+            "words",
+        ],
     ),
     (
         "build",

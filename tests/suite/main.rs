@@ -31,6 +31,7 @@ mod hostile_markup;
 mod hostile_serve;
 mod hostile_site;
 mod init;
+mod interface_words;
 mod layers;
 mod match_observed;
 mod observed;

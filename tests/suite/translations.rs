@@ -163,7 +163,7 @@ fn a_cross_reference_in_a_translation_leads_to_the_rule_in_its_language() {
     build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
     let page = read(dir.path(), "fr/rules/more.html");
     assert!(
-        page.contains("<a href=\"../../fr/rules/start.html#ties\">rule 2.1.2</a>"),
+        page.contains("<a href=\"../../fr/rules/start.html#ties\">règle 2.1.2</a>"),
         "{page}"
     );
     let english = read(dir.path(), "rules/more.html");
@@ -519,20 +519,21 @@ fn search_js_cuts_queries_as_the_index_does() {
 }
 
 #[test]
-fn a_translated_page_frames_its_words_in_the_sites_language() {
+fn a_translated_page_frames_its_words_in_its_own_language() {
     let dir = translated_site();
     build(&Project::at(dir.path())).unwrap_or_else(|e| panic!("{e}"));
     let page = read(dir.path(), "fr/rules/start.html");
-    // The page is French; the menus, tools and footer around it are the
-    // site's English, so screen readers pronounce each in its language.
+    // The page and the menus, tools and footer around it are French (from
+    // templates/i18n/fr.yaml), so nothing in the frame is marked English.
     assert!(page.contains("<html lang=\"fr\""), "{page:.400}");
     for frame in [
-        "<header class=\"top\" lang=\"en\">",
-        "<nav class=\"sidebar\" id=\"site-nav\" aria-label=\"Site\" lang=\"en\">",
-        "<footer class=\"bottom\" lang=\"en\">",
+        "<header class=\"top\">",
+        "<nav class=\"sidebar\" id=\"site-nav\" aria-label=\"Site\">",
+        "<footer class=\"bottom\">Fait avec fairdice",
     ] {
         assert!(page.contains(frame), "{frame}");
     }
     let english = read(dir.path(), "rules/start.html");
     assert!(english.contains("<header class=\"top\">"), "{english:.400}");
+    assert!(english.contains("<footer class=\"bottom\">Built with fairdice"));
 }
