@@ -234,6 +234,7 @@ pub fn render(
         .map(|l| l.code.as_str())
         .collect();
     report.extend(templates.words.report(&languages));
+    report.extend(translated::figure_report(&renderer, &translations));
     for page in rendered {
         files.extend(page.files);
     }

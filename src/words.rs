@@ -263,6 +263,21 @@ impl Words<'_> {
         }
     }
 
+    /// The words of a table or chart shown on this language's page that
+    /// its catalogue has no words for (none on the reference's pages).
+    pub fn untranslated<'t>(&self, shown: impl IntoIterator<Item = &'t String>) -> Vec<&'t str> {
+        let Some(figures) = self.figures else {
+            return Vec::new();
+        };
+        let mut missing: Vec<&str> = shown
+            .into_iter()
+            .filter(|w| !w.trim().is_empty() && !figures.contains_key(w.as_str()))
+            .map(String::as_str)
+            .collect();
+        missing.dedup();
+        missing
+    }
+
     /// A table shown on this language's page: its caption and headers in
     /// the language's words where it has them, its numbers in its style.
     pub fn table(&self, table: &mut Table) {

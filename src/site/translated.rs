@@ -130,6 +130,59 @@ pub(super) fn pages<'p>(
         .collect()
 }
 
+/// What `fairdice check` says of the figures on translated pages: each
+/// table or chart whose caption, headers, title, description or axis
+/// labels the page's language has no words for (they are shown in
+/// English), at the shortcode that shows it.
+pub(super) fn figure_report(renderer: &Renderer, translations: &Translations) -> Vec<Error> {
+    let mut found = Vec::new();
+    for translated in &translations.pages {
+        let in_language = Renderer {
+            lang: Some(translated.lang),
+            ..*renderer
+        };
+        let words = in_language.words();
+        let page = translated.page;
+        for call in crate::shortcodes::find(&page.body, page.body_line, &[]) {
+            let Ok(call) = call.call else { continue };
+            let (Ok(name), Ok(id)) = (call.arg("scenario"), call.arg("id")) else {
+                continue;
+            };
+            let Some(computed) = renderer.scenarios.get(name) else {
+                continue;
+            };
+            let missing = match call.name.as_str() {
+                "table" => computed
+                    .page
+                    .table(id)
+                    .map(|t| words.untranslated(std::iter::once(&t.caption).chain(&t.columns))),
+                "chart" => computed.page.chart(id).map(|c| {
+                    words.untranslated([&c.title, &c.description, &c.x_label, &c.y_label])
+                }),
+                _ => None,
+            };
+            let Some(missing) = missing.filter(|m| !m.is_empty()) else {
+                continue;
+            };
+            let quoted: Vec<String> = missing.iter().map(|w| format!("{w:?}")).collect();
+            found.push(Error::Source {
+                file: paths::content_file(&page.source),
+                line: call.line,
+                column: 1,
+                message: format!(
+                    "{lang}: the {kind} {id:?} of {name} is shown with {count} English \
+                     word(s): {words}; add them under figures: in templates/i18n/{lang}.yaml",
+                    lang = translated.lang,
+                    kind = call.name,
+                    count = missing.len(),
+                    words = quoted.join(", "),
+                ),
+            });
+        }
+    }
+    found
+}
+
 /// Each language's glossary terms, from its translated glossary.
 pub(super) fn glossaries(
     content: &crate::content::Content,
