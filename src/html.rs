@@ -92,6 +92,14 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
             Block::Text { text } => {
                 let _ = writeln!(out, "<p>{}</p>", escape(text));
             }
+            Block::Code { caption, text } => {
+                let _ = writeln!(
+                    out,
+                    "<figure class=\"program\"><figcaption>{}</figcaption><pre tabindex=\"0\"><code>{}</code></pre></figure>",
+                    escape(caption),
+                    escape(text.trim_end())
+                );
+            }
             Block::ScenarioLink {
                 before,
                 scenario,

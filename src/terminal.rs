@@ -100,6 +100,7 @@ pub fn render_blocks(blocks: &[Block], width: usize) -> String {
         .filter_map(|block| match block {
             Block::Heading { text } => Some(format!("== {text} ==\n")),
             Block::Text { text } | Block::Verdict { text } => Some(format!("{text}\n")),
+            Block::Code { caption, text } => Some(format!("{caption}:\n{}\n", text.trim_end())),
             Block::ScenarioLink {
                 before,
                 scenario,

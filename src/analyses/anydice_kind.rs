@@ -45,7 +45,9 @@ impl std::fmt::Debug for Priced {
 }
 
 impl Params {
-    fn text(&self) -> &str {
+    /// The program's text (read from `program_file` when the scenario
+    /// names one).
+    pub fn text(&self) -> &str {
         self.program.as_deref().unwrap_or("")
     }
 

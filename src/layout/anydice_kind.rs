@@ -11,7 +11,7 @@ use crate::layout::blocks::{Block, MAX_SERIES};
 use crate::layout::Layout;
 
 impl Layout for Anydice {
-    fn layout(_params: &Params, analysed: &Analysed) -> Vec<Block> {
+    fn layout(params: &Params, analysed: &Analysed) -> Vec<Block> {
         let results = &analysed.dice.results;
         let figures = &analysed.dice.rolls;
         let names: Vec<String> = results.rolls.iter().map(|r| r.name.clone()).collect();
@@ -30,7 +30,14 @@ impl Layout for Anydice {
             ([_, _], _) => verdicts(&names, &results.comparisons),
             _ => spread_sentence(results),
         };
-        let mut blocks = vec![Block::Verdict { text: verdict }];
+        let mut blocks = vec![
+            Block::Verdict { text: verdict },
+            // What the figures answer, as the author wrote it.
+            Block::Code {
+                caption: "The program, as written".into(),
+                text: params.text().to_string(),
+            },
+        ];
         for warning in &analysed.warnings {
             blocks.push(Block::Text {
                 text: format!("AnyDice's warning, which this program meets: {warning}"),

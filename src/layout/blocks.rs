@@ -37,6 +37,13 @@ pub enum Block {
         /// Paragraph text.
         text: String,
     },
+    /// Text shown as written, line for line: a program the page answers.
+    Code {
+        /// What it is, said before it ("The program, as written").
+        caption: String,
+        /// The text (escaped when rendered).
+        text: String,
+    },
     /// A sentence naming another scenario of the site, which the site
     /// links by its title; the build fails when no scenario of that name
     /// and kind exists.

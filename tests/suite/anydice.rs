@@ -132,6 +132,17 @@ fn a_scenario_reads_its_program_beside_it_and_names_mistakes() {
     assert_eq!(case["name"], "a 20 with advantage");
     // 1 - (19/20)^2 = 39/400.
     assert_eq!(case["outcomes"][1]["probability"], "39/400");
+    // The page shows the program it answers, as written in its file.
+    let built = fairdice(&["build", "--quiet"], dir.path());
+    assert!(built.status.success(), "{}", built.stderr_text());
+    let page = std::fs::read_to_string(dir.path().join("site/dice/crits.html")).unwrap();
+    assert!(
+        page.contains(
+            "<figcaption>The program, as written</figcaption><pre tabindex=\"0\"><code>output \
+             [highest 1 of 2d20] = 20 named &quot;a 20 with advantage&quot;</code></pre>"
+        ),
+        "{page}"
+    );
 
     crate::common::write(
         dir.path(),
