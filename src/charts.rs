@@ -87,18 +87,26 @@ pub(crate) fn render_svg(chart: &Chart) -> Result<String, ChartError> {
     Ok(out)
 }
 
+/// A link from a chart to its data: the address (`#table-bins-10`) and
+/// the words that say it in the page's language ("Data table").
+pub(crate) struct DataLink<'a> {
+    pub href: &'a str,
+    pub label: &'a str,
+}
+
 /// The chart in a `<figure>`: both drawings, its title, the note a reader
-/// needs and a link to the data (`data_href`, such as `#table-bins-10`).
-pub(crate) fn render_figure(chart: &Chart, data_href: Option<&str>) -> Result<String, ChartError> {
+/// needs and a link to the data.
+pub(crate) fn render_figure(chart: &Chart, data: Option<DataLink>) -> Result<String, ChartError> {
     let svg = render_svg(chart)?;
     let note = chart
         .note
         .as_ref()
         .map_or(String::new(), |n| format!(" {}", canvas::escape(n)));
-    let data = data_href.map_or(String::new(), |href| {
+    let data = data.map_or(String::new(), |link| {
         format!(
-            "<span class=\"chart-data\"> <a href=\"{}\">Data table</a>.</span>",
-            canvas::escape(href)
+            "<span class=\"chart-data\"> <a href=\"{}\">{}</a>.</span>",
+            canvas::escape(link.href),
+            canvas::escape(link.label)
         )
     });
     Ok(format!(
@@ -445,7 +453,11 @@ mod tests {
     fn figures_carry_the_note_and_the_data_link() {
         let mut c = chart(ChartKind::Bars, false);
         c.note = Some("n = 2 is exact & fair.".into());
-        let figure = render_figure(&c, Some("#table-t")).unwrap();
+        let link = DataLink {
+            href: "#table-t",
+            label: "Data table",
+        };
+        let figure = render_figure(&c, Some(link)).unwrap();
         assert!(figure.starts_with("<figure class=\"chart\"><svg"));
         assert!(figure.contains(
             "<figcaption><strong>A &lt;title&gt;.</strong> n = 2 is exact &amp; fair.\

@@ -145,7 +145,11 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
             }
             Block::Chart(chart) => {
                 let data = chart.table_id.as_ref().map(|t| format!("#table-{t}"));
-                let figure = charts::render_figure(chart, data.as_deref())
+                let link = data.as_deref().map(|href| charts::DataLink {
+                    href,
+                    label: "Data table",
+                });
+                let figure = charts::render_figure(chart, link)
                     .map_err(|e| Error::file(paths::content_file(source), e.to_string()))?;
                 out.push_str(&figure);
                 out.push('\n');

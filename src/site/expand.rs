@@ -87,8 +87,11 @@ impl Expand for Expander<'_, '_> {
                     .table_id
                     .as_ref()
                     .map(|t| format!("{scenario_href}#table-{t}"));
-                let figure =
-                    charts::render_figure(&chart, data.as_deref()).map_err(|e| e.to_string())?;
+                let link = data.as_deref().map(|href| charts::DataLink {
+                    href,
+                    label: words.word("data_table"),
+                });
+                let figure = charts::render_figure(&chart, link).map_err(|e| e.to_string())?;
                 Ok(Expansion::Block(words.numbers.respell_markup(&figure)))
             }
             other => Err(format!(

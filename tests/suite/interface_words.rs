@@ -49,7 +49,8 @@ fn site() -> tempfile::TempDir {
          soit {{ value(scenario=\"w\", path=\"cases.0.p_tie_first_round\", format=\"fraction\") }} \
          ({{ rule(key=\"end\") }}).\n\n\
          > [!TIP]\n> Relancer est équitable.\n\n\
-         {{ table(scenario=\"w\", id=\"fastest\") }}\n",
+         {{ table(scenario=\"w\", id=\"fastest\") }}\n\n\
+         {{ chart(scenario=\"w\", id=\"tie\") }}\n",
     );
     build(&project).unwrap_or_else(|e| panic!("{e}"));
     dir
@@ -75,6 +76,7 @@ fn a_french_page_is_french_around_its_words() {
         "<p class=\"callout-title\">Conseil</p>",
         "Afficher les fractions exactes",
         "CSV avec les valeurs exactes et décimales",
+        ">Tableau des données</a>",
         "D&#39;après <a href=",
         ">règle 2.1</a>",
         // 73/648 ≈ 0.112654, with a decimal comma.
