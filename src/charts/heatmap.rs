@@ -10,7 +10,7 @@
 //! as the tables format the same values, unit and all); the largest label
 //! is the scale's end. Each cell carries its exact value as a `<title>`.
 
-use super::canvas::{escape, num, title, Anchor, Canvas};
+use super::canvas::{escape, line_height, num, title, Anchor, Canvas};
 use super::theme::{self, size};
 use super::{axis, Size};
 use crate::layout::blocks::Chart;
@@ -47,11 +47,15 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         .fold(0.0, f64::max);
     let width = size.width as f64;
     let left = MARGIN + widest + 8.0;
-    let top = 34.0;
+    // Axis titles too long for a line wrap between words, whole.
+    let label_line = line_height(size::LABEL);
+    let y_label = axis::wrap(&chart.y_label, width - 2.0 * MARGIN, size::LABEL);
+    let x_label = axis::wrap(&chart.x_label, width - 2.0 * MARGIN, size::LABEL);
+    let top = 34.0 + (y_label.len() - 1) as f64 * label_line;
     let room = (width - left - MARGIN - LEGEND_WIDTH).min(size.plot_height + 60.0);
     let cell = (room / rows as f64).floor().max(1.0);
     let extent = cell * rows as f64;
-    let height = top + extent + BELOW_GRID;
+    let height = top + extent + BELOW_GRID + (x_label.len() - 1) as f64 * label_line;
     let mut canvas = Canvas::new(size.width, height.ceil() as i32);
     let scale = chart
         .series
@@ -60,8 +64,8 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         .chain(chart.y_ticks.iter().map(|t| t.0.abs()))
         .fold(0.0, f64::max);
 
-    canvas.text(
-        &chart.y_label,
+    canvas.lines(
+        &y_label,
         (MARGIN, top - 12.0),
         size::LABEL,
         Anchor::LeftAbove,
@@ -111,9 +115,16 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
             theme::INK,
         );
     }
-    canvas.text(
-        &chart.x_label,
-        (left + extent / 2.0, top + extent + 26.0),
+    // Centred under the grid, unless a line that wide would leave the drawing.
+    let x_centre = axis::centre_within(
+        &x_label,
+        left + extent / 2.0,
+        size::LABEL,
+        (MARGIN, width - MARGIN),
+    );
+    canvas.lines(
+        &x_label,
+        (x_centre, top + extent + 26.0),
         size::LABEL,
         Anchor::Below,
         theme::INK,
