@@ -449,6 +449,122 @@ mod tests {
         assert!(labels.contains(&"0".to_string()), "{labels:?}");
     }
 
+    /// Each `<text>`'s extent across the drawing, `(left, right, text)`,
+    /// as [`axis::text_width`] estimates it (generously) from its anchor.
+    fn extents(svg: &str) -> Vec<(f64, f64, String)> {
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                let attr = |name: &str| {
+                    let at = &t[t.find(&format!(" {name}=\"")).unwrap() + name.len() + 3..];
+                    at[..at.find('"').unwrap()].to_string()
+                };
+                let body = t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim();
+                let size: f64 = attr("font-size").parse().unwrap();
+                let width = axis::text_width(body, size);
+                let x: f64 = attr("x").parse().unwrap();
+                let left = match attr("text-anchor").as_str() {
+                    "end" => x - width,
+                    "middle" => x - width / 2.0,
+                    _ => x,
+                };
+                (left, left + width, body.to_string())
+            })
+            .collect()
+    }
+
+    /// The match page's key: nine formats, six of them drawn on another's
+    /// line. Every name is whole in the text of both drawings (wrapped
+    /// between words where it must be), says which line it shares, and no
+    /// text leaves the drawing's width.
+    #[test]
+    fn long_legend_labels_are_whole_and_inside_the_drawing() {
+        let mut c = chart(ChartKind::Lines, false);
+        c.reference = None;
+        let long = "a series name of sixty characters, to be shown whole, always";
+        assert_eq!(long.chars().count(), 60);
+        let mut names = vec![long.to_string()];
+        for length in ["single game", "best-of-three", "best-of-five"] {
+            for rule in ["loser-chooses", "winner-chooses", "alternate"] {
+                names.push(format!("{length}, {rule}"));
+            }
+        }
+        c.series = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                // Every rule of one length on one line.
+                let end = if i == 0 {
+                    0.25
+                } else {
+                    0.2 / i.div_ceil(3) as f64
+                };
+                Series {
+                    name: name.clone(),
+                    points: vec![(0.0, 0.0), (20.0, end)],
+                    ..Series::default()
+                }
+            })
+            .collect();
+        let svg = render_svg(&c).unwrap();
+        let (wide, narrow) = svg.split_at(svg.find("</svg>").unwrap());
+        for (drawing, width) in [(wide, 720.0), (narrow, 360.0)] {
+            let all = texts(drawing).join(" ");
+            assert!(all.contains(long), "{all}");
+            assert!(
+                all.contains(
+                    "best-of-three, winner-chooses (same as best-of-three, loser-chooses)"
+                ),
+                "{all}"
+            );
+            assert!(all.contains("single game, alternate (same as single game, loser-chooses)"));
+            for (left, right, text) in extents(drawing) {
+                assert!(
+                    left >= 0.0 && right <= width,
+                    "{text:?} at {left}..{right} of {width}"
+                );
+            }
+        }
+        // The key wrapped on the phone's drawing: more lines than names.
+        let narrow_texts = texts(narrow);
+        assert!(
+            !narrow_texts.iter().any(|t| t == long),
+            "one line of 60 would not fit"
+        );
+        assert!(narrow_texts
+            .iter()
+            .any(|t| long.starts_with(t.as_str()) && t.len() > 20));
+    }
+
+    /// Axis titles too long for one line wrap, whole, inside the drawing,
+    /// on axes and on a heatmap alike.
+    #[test]
+    fn long_axis_titles_wrap_inside_the_drawing() {
+        for kind in [ChartKind::Bars, ChartKind::Lines, ChartKind::Heatmap] {
+            let mut c = chart(kind, false);
+            c.x_label =
+                "the chance of the player who starts the first game winning the whole match".into();
+            c.y_label =
+                "match edge of the player who starts the first game, in points of percentage"
+                    .into();
+            let svg = render_svg(&c).unwrap();
+            let (wide, narrow) = svg.split_at(svg.find("</svg>").unwrap());
+            for (drawing, width) in [(wide, 720.0), (narrow, 360.0)] {
+                let all = texts(drawing).join(" ");
+                assert!(
+                    all.contains(&c.x_label) && all.contains(&c.y_label),
+                    "{all}"
+                );
+                for (left, right, text) in extents(drawing) {
+                    assert!(
+                        left >= 0.0 && right <= width,
+                        "{kind:?}: {text:?} at {left}..{right} of {width}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn figures_carry_the_note_and_the_data_link() {
         let mut c = chart(ChartKind::Bars, false);

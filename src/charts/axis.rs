@@ -155,6 +155,35 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * size * 0.6
 }
 
+/// The words of `text` in lines no wider than `max_width` (as
+/// [`text_width`] measures them at `size`), broken between words only: a
+/// label is never cut, and a word wider than the line has a line to itself.
+pub(crate) fn wrap(text: &str, max_width: f64, size: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), size) <= max_width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    if lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines
+}
+
+/// Where to centre these lines near `centre` so that each stays inside
+/// `lo..=hi` (when they fit there at all).
+pub(crate) fn centre_within(lines: &[String], centre: f64, size: f64, (lo, hi): (f64, f64)) -> f64 {
+    lines
+        .iter()
+        .map(|l| text_width(l, size) / 2.0)
+        .fold(centre, |c, half| c.min(hi - half).max(lo + half))
+}
+
 /// Every `k`-th tick, the smallest `k` that keeps labels of this width
 /// from touching over `pixels_per_tick`.
 pub(crate) fn thin<T: Clone>(ticks: &[T], widest: f64, pixels_per_tick: f64) -> Vec<T> {
@@ -165,6 +194,31 @@ pub(crate) fn thin<T: Clone>(ticks: &[T], widest: f64, pixels_per_tick: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 60-character legend label on a 360-unit drawing: every word kept,
+    /// in order, each line inside the width, broken only between words.
+    #[test]
+    fn long_labels_wrap_between_words_and_lose_nothing() {
+        let label = "best-of-three, winner-chooses (same as best-of-three, alts.)";
+        assert_eq!(label.chars().count(), 60);
+        let lines = wrap(label, 300.0, 13.0);
+        assert_eq!(
+            lines,
+            [
+                "best-of-three, winner-chooses (same as",
+                "best-of-three, alts.)"
+            ]
+        );
+        assert!(lines.iter().all(|l| text_width(l, 13.0) <= 300.0));
+        assert_eq!(lines.join(" "), label);
+        assert_eq!(wrap("short", 300.0, 13.0), ["short"]);
+        // A word wider than the line keeps its own line, whole.
+        assert_eq!(
+            wrap("a supercalifragilistic b", 50.0, 13.0),
+            ["a", "supercalifragilistic", "b"]
+        );
+        assert_eq!(wrap("", 50.0, 13.0), [""]);
+    }
 
     #[test]
     fn labels_are_distinct_at_any_step() {

@@ -87,6 +87,11 @@ pub(crate) fn stroke(role: Role) -> String {
     )
 }
 
+/// From one line of text to the next, at this font size.
+pub(crate) fn line_height(size: f64) -> f64 {
+    (size * 1.25).round()
+}
+
 impl Canvas {
     /// An empty drawing.
     pub fn new(width: i32, height: i32) -> Canvas {
@@ -107,6 +112,33 @@ impl Canvas {
             anchor,
             role,
         });
+    }
+
+    /// Text of several lines (a wrapped label), [`line_height`] apart: the
+    /// first where [`Canvas::text`] puts a single line and the others below
+    /// it, except [`Anchor::LeftAbove`], whose last line sits on the point.
+    pub fn lines(
+        &mut self,
+        lines: &[String],
+        at: (f64, f64),
+        size: f64,
+        anchor: Anchor,
+        role: Role,
+    ) {
+        let last = lines.len().saturating_sub(1);
+        for (k, line) in lines.iter().enumerate() {
+            let row = match anchor {
+                Anchor::LeftAbove => k as f64 - last as f64,
+                _ => k as f64,
+            };
+            self.text(
+                line,
+                (at.0, at.1 + row * line_height(size)),
+                size,
+                anchor,
+                role,
+            );
+        }
     }
 
     /// A one-unit line of the frame (axes, ticks, grid).

@@ -10,7 +10,7 @@
 //! as the tables format the same values, unit and all); the largest label
 //! is the scale's end. Each cell carries its exact value as a `<title>`.
 
-use super::canvas::{escape, num, title, Anchor, Canvas};
+use super::canvas::{escape, line_height, num, title, Anchor, Canvas};
 use super::theme::{self, size};
 use super::{axis, Size};
 use crate::layout::blocks::Chart;
@@ -18,8 +18,11 @@ use crate::layout::blocks::Chart;
 const MARGIN: f64 = 10.0;
 /// Column numbers and the horizontal axis label below the grid.
 const BELOW_GRID: f64 = 52.0;
-/// The colour bar and its labels right of the grid.
+/// The colour bar and its labels right of the grid, at the least.
 const LEGEND_WIDTH: f64 = 96.0;
+/// From the grid's right edge to the colour bar's labels: 20 to the bar,
+/// 20 across it.
+const BAR_TO_LABELS: f64 = 40.0;
 /// Cells smaller than this get no row and column numbers: they would overlap.
 const MIN_LABELLED_CELL: f64 = 14.0;
 /// Steps of the colour bar.
@@ -47,11 +50,21 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         .fold(0.0, f64::max);
     let width = size.width as f64;
     let left = MARGIN + widest + 8.0;
-    let top = 34.0;
-    let room = (width - left - MARGIN - LEGEND_WIDTH).min(size.plot_height + 60.0);
+    // Axis titles too long for a line wrap between words, whole.
+    let label_line = line_height(size::LABEL);
+    let y_label = axis::wrap(&chart.y_label, width - 2.0 * MARGIN, size::LABEL);
+    let x_label = axis::wrap(&chart.x_label, width - 2.0 * MARGIN, size::LABEL);
+    let top = 34.0 + (y_label.len() - 1) as f64 * label_line;
+    // The colour bar's labels, however long, stay inside the drawing.
+    let legend_width = chart
+        .y_ticks
+        .iter()
+        .map(|(_, label)| BAR_TO_LABELS + axis::text_width(label, size::TICK))
+        .fold(LEGEND_WIDTH, f64::max);
+    let room = (width - left - MARGIN - legend_width).min(size.plot_height + 60.0);
     let cell = (room / rows as f64).floor().max(1.0);
     let extent = cell * rows as f64;
-    let height = top + extent + BELOW_GRID;
+    let height = top + extent + BELOW_GRID + (x_label.len() - 1) as f64 * label_line;
     let mut canvas = Canvas::new(size.width, height.ceil() as i32);
     let scale = chart
         .series
@@ -60,8 +73,8 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         .chain(chart.y_ticks.iter().map(|t| t.0.abs()))
         .fold(0.0, f64::max);
 
-    canvas.text(
-        &chart.y_label,
+    canvas.lines(
+        &y_label,
         (MARGIN, top - 12.0),
         size::LABEL,
         Anchor::LeftAbove,
@@ -111,9 +124,16 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
             theme::INK,
         );
     }
-    canvas.text(
-        &chart.x_label,
-        (left + extent / 2.0, top + extent + 26.0),
+    // Centred under the grid, unless a line that wide would leave the drawing.
+    let x_centre = axis::centre_within(
+        &x_label,
+        left + extent / 2.0,
+        size::LABEL,
+        (MARGIN, width - MARGIN),
+    );
+    canvas.lines(
+        &x_label,
+        (x_centre, top + extent + 26.0),
         size::LABEL,
         Anchor::Below,
         theme::INK,
@@ -241,6 +261,25 @@ mod tests {
             ],
             ..Chart::default()
         }
+    }
+
+    /// The colour bar's labels stay inside the drawing however long they
+    /// are ("−71.4286 %" once left a phone's drawing by 3 px).
+    #[test]
+    fn colour_bar_labels_stay_inside_the_drawing() {
+        let mut chart = margins();
+        chart.y_ticks = vec![
+            (0.714286, "71.4286 %".into()),
+            (0.0, "0 %".into()),
+            (-0.714286, "−71.4286 %".into()),
+        ];
+        let svg = render_svg(&chart).unwrap();
+        let narrow = &svg[svg.find("</svg>").unwrap()..];
+        let label = &narrow[..narrow.find("\n−71.4286 %\n").unwrap()];
+        let x = &label[label.rfind(" x=\"").unwrap() + 4..];
+        let x: f64 = x[..x.find('"').unwrap()].parse().unwrap();
+        let right = x + axis::text_width("−71.4286 %", size::TICK);
+        assert!(right <= 360.0 - MARGIN, "label ends at {right}");
     }
 
     #[test]

@@ -4,7 +4,11 @@
 //! Honest by construction: a bar's value axis always includes zero; a
 //! deviation chart is symmetric around its zero line; zeros on a log axis
 //! are drawn as hollow points on a "0" line of their own, never dropped;
-//! series with identical points say so in the legend.
+//! series with identical points say so in the legend ("b (same as a)").
+//!
+//! No label is cut: the key sits beside the plot when every name fits
+//! there on one line, else below it, each name wrapped between words to
+//! the drawing's width; long axis titles wrap the same way.
 //!
 //! Lines are told apart three ways, not by colour alone: each series has
 //! its own marker shape ([`MARKERS`]), and on a wide drawing its name sits
@@ -13,7 +17,7 @@
 //! separate legend.
 
 use super::axis::{self, Scale};
-use super::canvas::{escape, fill, num, stroke, title, Anchor, Canvas};
+use super::canvas::{escape, fill, line_height, num, stroke, title, Anchor, Canvas};
 use super::theme::{self, size, Role};
 use super::Size;
 use crate::layout::blocks::{Chart, ChartKind, Series, ValueFormat};
@@ -22,6 +26,8 @@ use crate::layout::blocks::{Chart, ChartKind, Series, ValueFormat};
 const ZERO_BAND: f64 = 28.0;
 const LEGEND_ROW: f64 = 20.0;
 const LEGEND_SWATCH: f64 = 22.0;
+/// The most of a drawing's width a key beside the plot may take.
+const LEGEND_SHARE: f64 = 0.4;
 
 /// A point's shape on a line chart, by series: filled, then hollow.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +62,8 @@ enum Swatch {
 
 struct Entry {
     text: String,
+    /// Its text as drawn: one line beside the plot, wrapped below it.
+    lines: Vec<String>,
     role: Role,
     swatch: Swatch,
     /// The series' marker on a line chart (its index).
@@ -252,6 +260,7 @@ fn legend(chart: &Chart) -> Vec<Entry> {
                 Some(j) => format!("{} (same as {})", s.name, chart.series[j].name),
                 None => s.name.clone(),
             },
+            lines: Vec::new(),
             role: theme::SERIES[i],
             swatch: if same[i].is_some() {
                 Swatch::Dashed
@@ -265,6 +274,7 @@ fn legend(chart: &Chart) -> Vec<Entry> {
     if let Some(r) = &chart.reference {
         entries.push(Entry {
             text: r.label.clone(),
+            lines: Vec::new(),
             role: theme::REFERENCE,
             swatch: Swatch::Dashed,
             marker: None,
@@ -314,7 +324,17 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
         .iter()
         .map(|e| axis::text_width(&e.text, size::TICK) + LEGEND_SWATCH + 8.0)
         .fold(0.0, f64::max);
-    let legend_right = size.legend_right && !entries.is_empty();
+    // Beside the plot every name fits on one line in its share of the
+    // width; else the key goes below, its names wrapped to the width.
+    let legend_right =
+        size.legend_right && !entries.is_empty() && legend_width <= width * LEGEND_SHARE;
+    for entry in &mut entries {
+        entry.lines = if legend_right {
+            vec![entry.text.clone()]
+        } else {
+            axis::wrap(&entry.text, width - 20.0 - LEGEND_SWATCH, size::TICK)
+        };
+    }
     // Wide line charts name each line at its end rather than in a key,
     // when every line runs to the right edge.
     let x_max = x_values(chart).last().copied();
@@ -324,10 +344,18 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
             .series
             .iter()
             .all(|s| last_point(chart, s).is_some_and(|(px, _)| Some(px) == x_max));
-    let legend_rows = if legend_right { 0 } else { entries.len() };
-    let top = 34.0;
+    let legend_height = if legend_right {
+        0.0
+    } else {
+        entries.iter().map(entry_height).sum::<f64>() + LEGEND_ROW / 2.0
+    };
+    let label_line = line_height(size::LABEL);
+    let y_label = axis::wrap(&chart.y_label, width - 20.0, size::LABEL);
+    let x_label = axis::wrap(&chart.x_label, width - 20.0, size::LABEL);
+    let top = 34.0 + (y_label.len() - 1) as f64 * label_line;
     let bottom = top + size.plot_height;
-    let height = bottom + 50.0 + legend_rows as f64 * LEGEND_ROW;
+    let below_x_label = (x_label.len() - 1) as f64 * label_line;
+    let height = bottom + 50.0 + below_x_label + legend_height;
     let mut canvas = Canvas::new(size.width, height.ceil() as i32);
 
     let y = y_axis(chart, top, bottom, size.y_ticks);
@@ -339,7 +367,7 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     let left = 10.0 + y_label_width + 8.0;
     let mut right = width - 10.0;
     if legend_right {
-        right -= legend_width.min(width * 0.4) + if at_ends { LEADER } else { 12.0 };
+        right -= legend_width + if at_ends { LEADER } else { 12.0 };
     }
 
     let xs = x_values(chart);
@@ -351,6 +379,12 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     if categorical(chart.kind) || x_lo == x_hi {
         x_lo -= step * 0.6;
         x_hi += step * 0.6;
+    }
+    let ticks = x_ticks(chart, &xs, x_lo, x_hi, size.x_ticks);
+    // The last tick's label is centred on the plot's right end: room for
+    // its right half inside the drawing.
+    if let Some(last) = ticks.last().filter(|t| t.value >= x_hi - 1e-9) {
+        right = right.min(width - 2.0 - axis::text_width(&last.label, size::TICK) / 2.0);
     }
     let x = Scale {
         lo: x_lo,
@@ -395,7 +429,6 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     }
     canvas.line((left, top), (left, bottom), theme::AXIS);
     canvas.line((left, bottom), (right, bottom), theme::AXIS);
-    let ticks = x_ticks(chart, &xs, x_lo, x_hi, size.x_ticks);
     let widest = ticks
         .iter()
         .map(|t| axis::text_width(&t.label, size::TICK))
@@ -416,15 +449,22 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
             theme::INK,
         );
     }
-    canvas.text(
-        &chart.x_label,
-        ((left + right) / 2.0, bottom + 28.0),
+    // Centred under the plot, unless a line that wide would leave the drawing.
+    let x_centre = axis::centre_within(
+        &x_label,
+        (left + right) / 2.0,
+        size::LABEL,
+        (10.0, width - 10.0),
+    );
+    canvas.lines(
+        &x_label,
+        (x_centre, bottom + 28.0),
         size::LABEL,
         Anchor::Below,
         theme::INK,
     );
-    canvas.text(
-        &chart.y_label,
+    canvas.lines(
+        &y_label,
         (10.0, top - 12.0),
         size::LABEL,
         Anchor::LeftAbove,
@@ -463,7 +503,7 @@ pub(crate) fn draw(chart: &Chart, size: &Size) -> Canvas {
     let origin = if legend_right {
         (right + 12.0, top)
     } else {
-        (10.0, bottom + 54.0)
+        (10.0, bottom + 54.0 + below_x_label)
     };
     draw_legend(&mut canvas, &entries, origin);
     canvas
@@ -704,14 +744,18 @@ fn strip_class(attrs: &str) -> String {
         .map_or(attrs.to_string(), |(_, rest)| rest.to_string())
 }
 
+/// The key, one entry under the other from `origin` down.
 fn draw_legend(canvas: &mut Canvas, entries: &[Entry], origin: (f64, f64)) {
-    for (k, entry) in entries.iter().enumerate() {
-        let at = (
-            origin.0,
-            origin.1 + k as f64 * LEGEND_ROW + LEGEND_ROW / 2.0,
-        );
-        draw_entry(canvas, entry, at);
+    let mut y = origin.1;
+    for entry in entries {
+        draw_entry(canvas, entry, (origin.0, y + LEGEND_ROW / 2.0));
+        y += entry_height(entry);
     }
+}
+
+/// An entry's height in the key: a row, and a line more per wrapped line.
+fn entry_height(entry: &Entry) -> f64 {
+    LEGEND_ROW + entry.lines.len().saturating_sub(1) as f64 * line_height(size::TICK)
 }
 
 /// One key entry: its swatch (with the series' marker on a line chart)
@@ -742,8 +786,8 @@ fn draw_entry(canvas: &mut Canvas, entry: &Entry, (x0, y0): (f64, f64)) {
         swatch.push_str(&marker_svg(i, (x0 + 9.0, y0), 4.0, entry.role, ""));
     }
     canvas.mark(format!("<g class=\"legend\">{swatch}</g>"));
-    canvas.text(
-        &entry.text,
+    canvas.lines(
+        &entry.lines,
         (x0 + LEGEND_SWATCH, y0),
         size::TICK,
         Anchor::Left,

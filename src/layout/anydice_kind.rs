@@ -62,11 +62,7 @@ impl Layout for Anydice {
             blocks.extend(roll_blocks(index + 1, roll, f, &view));
         }
         if (2..=MAX_SERIES).contains(&results.rolls.len()) {
-            blocks.push(Block::Chart(at_least_chart(
-                &results.rolls,
-                figures,
-                view.range,
-            )));
+            blocks.push(Block::Chart(at_least_chart(&analysed.dice, view.range)));
         }
         blocks
     }

@@ -110,11 +110,7 @@ impl Layout for Dice {
         let rolls = results.rolls.len();
         blocks.extend(tables_after_rolls);
         if (1..=MAX_SERIES).contains(&rolls) {
-            blocks.push(Block::Chart(at_least_chart(
-                results.rolls.as_slice(),
-                &analysed.rolls,
-                view.range,
-            )));
+            blocks.push(Block::Chart(at_least_chart(analysed, view.range)));
         } else if rolls > MAX_SERIES {
             blocks.push(Block::Text {
                 text: format!(
@@ -583,12 +579,15 @@ fn chance_words(p: &Exact) -> String {
 }
 
 /// Every roll's chance of at least each value, on one chart to compare,
-/// over the values the page's bars are drawn on.
-pub(crate) fn at_least_chart(
-    rolls: &[Roll],
-    figures: &[RollFigures],
-    (lo, hi): (i64, i64),
-) -> Chart {
+/// over the values the page's bars are drawn on and every target number
+/// the verdict may name (those some roll reaches with a chance neither 0
+/// nor 1): each roll's line runs over all of them.
+pub(crate) fn at_least_chart(analysed: &Analysed, range: (i64, i64)) -> Chart {
+    let rolls = analysed.results.rolls.as_slice();
+    let (lo, hi) = match (analysed.targets.first(), analysed.targets.last()) {
+        (Some(&first), Some(&last)) => (range.0.min(first), range.1.max(last)),
+        _ => range,
+    };
     let ends = ends_past(
         rolls
             .iter()
@@ -608,8 +607,8 @@ pub(crate) fn at_least_chart(
         y_format: ValueFormat::Probability,
         series: rolls
             .iter()
-            .zip(figures)
-            .map(|(roll, f)| at_least_series(&roll.name, roll, f))
+            .enumerate()
+            .map(|(i, roll)| at_least_series(i, roll, analysed))
             .collect(),
         x_range: Some((lo as f64, hi as f64)),
         note: (!ends.is_empty()).then(|| {
@@ -633,19 +632,30 @@ pub(crate) fn at_least_chart(
     }
 }
 
-/// A roll's chance of at least each of its values, with exact tooltips.
-fn at_least_series(name: &str, roll: &Roll, figures: &RollFigures) -> Series {
-    let pairs = || roll.outcomes.iter().zip(&figures.at_least);
+/// Roll `index`'s chance of at least each of its values and of each
+/// target (100 % below its lowest value, 0 % above its highest, as the
+/// analysis counted), in order, with exact tooltips.
+fn at_least_series(index: usize, roll: &Roll, analysed: &Analysed) -> Series {
+    let mut chances: std::collections::BTreeMap<i64, &Exact> = roll
+        .outcomes
+        .iter()
+        .map(|o| o.value)
+        .zip(&analysed.rolls[index].at_least)
+        .collect();
+    for (target, reach) in analysed.targets.iter().zip(&analysed.reach) {
+        chances.entry(*target).or_insert(&reach[index]);
+    }
+    let name = &roll.name;
     Series {
-        name: name.into(),
-        points: pairs().map(|(o, p)| (o.value as f64, to_f64(p))).collect(),
-        titles: pairs()
-            .map(|(o, p)| {
-                format::exact_title(
-                    &format!("{name}: {} or more", format::signed(o.value)),
-                    p,
-                    true,
-                )
+        name: name.clone(),
+        points: chances
+            .iter()
+            .map(|(v, p)| (*v as f64, to_f64(p)))
+            .collect(),
+        titles: chances
+            .iter()
+            .map(|(v, p)| {
+                format::exact_title(&format!("{name}: {} or more", format::signed(v)), p, true)
             })
             .collect(),
         ..Series::default()

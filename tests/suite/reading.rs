@@ -3,9 +3,12 @@
 //! - every chart in the site passes the SVG check (no repeated adjacent tick
 //!   labels, bar charts whose value axis includes zero, no colour twice);
 //! - axe-core at 1366 and 390 px finds no violation, chart text is at least
-//!   12 and 10 px as drawn, nothing but tables scrolls sideways, a table
-//!   that scrolls has taken the width beside it (the widest table's page is
-//!   read too), and
+//!   12 and 10 px as drawn, every legend, tick and axis label lies inside
+//!   its chart's box as drawn and ends whole (no "…"), each series of a
+//!   chart with a key is named whole in it, nothing but tables scrolls
+//!   sideways, a table that scrolls has taken the width beside it (the
+//!   columns its box cuts are named; the widest table's page is read too),
+//!   and
 //!   screenshots of every kind's page at both widths and in both themes land
 //!   in `target/reading/` (tools/browser/check.mjs: one Chromium for every
 //!   page, several tabs at once, the PDF below printed alongside);

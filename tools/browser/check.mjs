@@ -1,7 +1,9 @@
 // Reads the built site as its readers do, in one launch of the system
 // Chromium, several pages at a time: axe-core at a desktop and a phone
-// width, the size of chart text as drawn, sideways scrolling, wide tables
-// that take the width there is, screenshots in both themes, the
+// width, the size of chart text as drawn, every chart text inside its
+// drawing and whole (each series named whole in its key), sideways
+// scrolling, wide tables that take the width there is (naming the columns
+// their scroll box cuts), screenshots in both themes, the
 // interactive elements used as a reader uses them (interact.mjs: what
 // shows after hover, focus, tap and Escape, by computed style and box),
 // and (with --pdf) the print page printed to PDF.
@@ -51,19 +53,41 @@ const problems = [];
 const report = [];
 const url = (page) => "file://" + path.resolve(site, page);
 
-/// The chart text sizes and sideways scrolling of the page as laid out now.
+/// The chart text sizes and boxes, tables and sideways scrolling of the
+/// page as laid out now.
 function measure() {
   const doc = document.documentElement;
   let smallest = Infinity;
   let charts = 0;
+  // Chart text that leaves its drawing (the SVG clips it) or is cut short,
+  // and series whose names the key does not show whole.
+  const cut = [];
+  const spaced = (s) => s.replace(/\s+/g, " ").trim();
   for (const svg of document.querySelectorAll("svg.chart")) {
     const box = svg.getBoundingClientRect();
     if (box.width === 0) continue;
     charts++;
     const scale = box.width / svg.viewBox.baseVal.width;
+    const name = svg.querySelector("title").textContent.slice(0, 40);
+    const words = [];
     for (const text of svg.querySelectorAll("text")) {
       const size = parseFloat(getComputedStyle(text).fontSize) * scale;
       smallest = Math.min(smallest, size);
+      const said = spaced(text.textContent);
+      words.push(said);
+      const r = text.getBoundingClientRect();
+      const out = Math.max(box.left - r.left, r.right - box.right, box.top - r.top, r.bottom - box.bottom);
+      if (out > 0.5) cut.push(`"${name}": "${said}" leaves the chart by ${Math.round(out)}px`);
+      if (/(…|\.\.\.)$/.test(said)) cut.push(`"${name}": "${said}" is cut short`);
+    }
+    // A key (two series or more) names each series whole, wrapped or not.
+    // A heatmap's rows are numbered on a phone and named in its table.
+    const series = [...svg.querySelectorAll("g.series[data-series]")].map((g) => spaced(g.dataset.series));
+    const all = words.join(" ");
+    if (svg.dataset.kind !== "heatmap" && series.length > 1) {
+      for (const s of series.filter((s) => !all.includes(s))) {
+        cut.push(`"${name}": the key does not show "${s}" whole`);
+      }
     }
   }
   // A table that scrolls must have taken the width there is: up to the
@@ -78,19 +102,28 @@ function measure() {
       edge = toc.getBoundingClientRect().left - parseFloat(style.columnGap || 0);
     }
   }
+  // Such a table's columns cut by its scroll box are named.
   const cramped = [];
   for (const wrap of document.querySelectorAll(".table-wrap, .md-table")) {
     if (edge === null || wrap.scrollWidth <= wrap.clientWidth + 1) continue;
-    const unused = Math.round(edge - wrap.getBoundingClientRect().right);
+    const right = wrap.getBoundingClientRect().right;
+    const unused = Math.round(edge - right);
     if (unused > 16) {
       const block = wrap.closest(".table-block");
       const caption = block && block.querySelector(".table-caption");
-      cramped.push(`"${caption ? caption.textContent.slice(0, 40) : "a markdown table"}" (${unused}px unused)`);
+      const columns = [...wrap.querySelectorAll("thead tr:last-child th")]
+        .filter((th) => th.getBoundingClientRect().right > right + 1)
+        .map((th) => `"${spaced(th.textContent)}"`);
+      cramped.push(
+        `"${caption ? caption.textContent.slice(0, 40) : "a markdown table"}" ` +
+          `(${unused}px unused; cut: ${columns.join(", ") || "its last column"})`,
+      );
     }
   }
   return {
     charts,
     smallest: charts ? Math.round(smallest * 10) / 10 : null,
+    cut,
     cramped,
     sideways: doc.scrollWidth > doc.clientWidth + 1,
     height: doc.scrollHeight,
@@ -145,6 +178,7 @@ async function readPage(browser, arg, width) {
         problems.push(`${where}: chart text ${seen.smallest}px, under ${MIN_TEXT[width]}px`);
       }
       if (seen.sideways) problems.push(`${where}: the page scrolls sideways`);
+      for (const text of seen.cut) problems.push(`${where}: chart ${text}`);
       for (const table of seen.cramped) {
         problems.push(`${where}: table ${table} scrolls beside room it could take`);
       }
@@ -161,7 +195,7 @@ async function readPage(browser, arg, width) {
           captureBeyondViewport: true,
         }),
       );
-      const { height, cramped, ...shown } = seen;
+      const { height, cramped, cut, ...shown } = seen;
       report.push({
         page, width, theme, ...shown,
         axe_rules: rules ? rules.join(" ") : "all",

@@ -189,6 +189,51 @@ fn rolls_on_one_page_share_one_scale() {
     );
 }
 
+/// The "at least" chart spans every target the verdict names: on the
+/// advantage page ("plus five is best from 2 to 10; ... from 12 to 25")
+/// every line runs from 2 to 25, plus five at 100 % below its lowest
+/// value 6 and the d20s at 0 % above their highest value 20.
+#[test]
+fn the_at_least_chart_spans_every_target_the_verdict_names() {
+    let yaml = "rolls:\n  advantage: 2d20kh1\n  normal: d20\n  disadvantage: 2d20kl1\n  \
+                plus five: d20+5\n";
+    assert!(verdict_of(yaml).contains("plus five is best from 12 to 25"));
+    assert!(verdict_of(yaml).contains("from 2 to 10"));
+    let page = page_of(yaml);
+    let chart = page.chart("at-least").unwrap();
+    assert_eq!(chart.x_range, Some((1.0, 25.0)));
+    for series in &chart.series {
+        let xs: Vec<f64> = series.points.iter().map(|p| p.0).collect();
+        for target in 2..=25 {
+            assert!(
+                xs.contains(&(target as f64)),
+                "{} lacks {target}",
+                series.name
+            );
+        }
+        assert_eq!(series.titles.len(), series.points.len());
+    }
+    let plus_five = &chart.series[3];
+    assert_eq!(plus_five.points[0], (2.0, 1.0));
+    assert_eq!(plus_five.titles[0], "plus five: 2 or more: 100 %");
+    let normal = &chart.series[1];
+    assert_eq!(normal.points.last(), Some(&(25.0, 0.0)));
+    assert_eq!(normal.points[20], (21.0, 0.0));
+    // 11 or more: 1/2 on a d20, exactly as the tables say.
+    assert_eq!(normal.points[10], (11.0, 0.5));
+}
+
+/// A roll alone names no target: its chart keeps its own values.
+#[test]
+fn one_roll_draws_only_its_own_values() {
+    let chart = page_of("rolls:\n  plus five: d20+5\n")
+        .chart("at-least")
+        .unwrap()
+        .clone();
+    assert_eq!(chart.x_range, Some((6.0, 25.0)));
+    assert_eq!(chart.series[0].points.len(), 20);
+}
+
 /// 100d6 is drawn where its mass is, and the chart says what it leaves
 /// out: the tails cut are the widest each holding at most one in a
 /// million, checked against the exact "at most" and "at least" columns.
