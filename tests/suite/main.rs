@@ -33,6 +33,7 @@ mod hostile_site;
 mod init;
 mod layers;
 mod match_observed;
+mod numbers;
 mod observed;
 mod reading;
 mod rules;
