@@ -641,6 +641,16 @@ impl<'a> Page<'a, '_> {
         if matches!(&event, Event::Text(t) if t.is_empty()) {
             return;
         }
+        // Prose keeps a number with its unit (`5 %`), as figures do.
+        let event = match event {
+            Event::Text(text) if !self.in_code => {
+                match crate::layout::format::units_joined(&text) {
+                    std::borrow::Cow::Owned(joined) => Event::Text(joined.into()),
+                    std::borrow::Cow::Borrowed(_) => Event::Text(text),
+                }
+            }
+            other => other,
+        };
         match &event {
             // An image's text is its alt attribute: no mark may go there.
             Event::Start(Tag::Link { .. } | Tag::Image { .. }) => self.in_link += 1,

@@ -175,7 +175,7 @@ mod tests {
         let budget = Budget::default();
         let params = prepare(&["1d20+5 >= 15".into()], None, &budget).unwrap();
         let text = text(&params, 120, &Progress::hidden());
-        assert!(text.contains("is true 55 %, exactly 11/20."), "{text}");
+        assert!(text.contains("is true 55\u{a0}%, exactly 11/20."), "{text}");
         assert!(
             text.contains("In words: 1 when the total of 1d20+5 is at least 15, else 0."),
             "{text}"

@@ -30,6 +30,23 @@ pub(crate) fn float_percent(value: f64) -> Cell {
     }
 }
 
+/// A difference of two chances in percentage points, `p/q` for the CSV.
+pub(crate) fn points(value: &Exact) -> Cell {
+    Cell {
+        shown: format::points(value),
+        exact: format::exact(value),
+    }
+}
+
+/// An integer of any sign: grouped from 1,000 for the reader (`3,084`),
+/// plain digits for the CSV (`3084`), which is data.
+pub(crate) fn integer(value: impl Into<num_bigint::BigInt> + ToString) -> Cell {
+    Cell {
+        exact: value.to_string(),
+        shown: format::integer(value),
+    }
+}
+
 /// A count: grouped or scientific for the reader, every digit for the CSV.
 pub fn count(value: &BigUint) -> Cell {
     Cell {
@@ -63,6 +80,16 @@ mod tests {
         assert_eq!(
             (big.shown.as_str(), big.exact.as_str()),
             ("4,395,456", "4395456")
+        );
+        let matches = integer(3084u64);
+        assert_eq!(
+            (matches.shown.as_str(), matches.exact.as_str()),
+            ("3,084", "3084")
+        );
+        let edge = points(&Exact::new(101.into(), 4000.into()));
+        assert_eq!(
+            (edge.shown.as_str(), edge.exact.as_str()),
+            ("2.525\u{a0}points", "101/4000")
         );
     }
 }

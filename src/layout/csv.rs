@@ -112,14 +112,23 @@ fn decimal(text: &str) -> bool {
 }
 
 /// A display decimal as a spreadsheet reads it: `1.65382 × 10⁻⁸` becomes
-/// `1.65382e-8`, `12.5 %` becomes `0.125`, a dash (no value) an empty
-/// field. Anything else is text, neutralised.
+/// `1.65382e-8`, `12.5 %` and `12.5 points` become `0.125`, `3,084`
+/// becomes `3084` (CSV files are data: plain digits, no separators), a
+/// dash (no value) an empty field. Anything else is text, neutralised.
 fn decimal_field(shown: &str) -> String {
     let shown = shown.trim().replace('−', "-");
     if shown == "—" {
         return String::new();
     }
-    if let Some(percent) = shown.strip_suffix('%').map(str::trim_end) {
+    let ungrouped = shown.replace(',', "");
+    if decimal(&ungrouped) {
+        return ungrouped;
+    }
+    let hundredths = ["%", "points", "point"]
+        .iter()
+        .find_map(|unit| shown.strip_suffix(unit))
+        .map(str::trim_end);
+    if let Some(percent) = hundredths {
         if decimal(percent) {
             return hundredth(percent);
         }
@@ -229,6 +238,27 @@ mod tests {
             vec![vec![crate::layout::cells::float_percent(0.125434)]],
         );
         assert_eq!(read(&csv(&t))[1], ["0.125434"]);
+        // Points and grouped integers: the CSV is data, plain digits.
+        let t = table(
+            &["edge", "matches"],
+            vec![
+                vec![
+                    crate::layout::cells::points(&crate::engine::Exact::new(
+                        101.into(),
+                        4000.into(),
+                    )),
+                    crate::layout::cells::integer(3084),
+                ],
+                vec![cell("12.5\u{a0}points", "1/8"), cell("2.5", "5/2")],
+            ],
+        );
+        let records = read(&csv(&t));
+        assert_eq!(
+            records[0],
+            ["edge", "edge (decimal)", "matches", "matches (decimal)"]
+        );
+        assert_eq!(records[1], ["101/4000", "0.02525", "3084", "3084"]);
+        assert_eq!(records[2], ["1/8", "0.125", "5/2", "2.5"]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::analyses::deck::{
 };
 use crate::engine::to_f64;
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Series, Table, ValueFormat};
-use crate::layout::cells::{fraction, optional_fraction, percent};
+use crate::layout::cells::{fraction, percent};
 use crate::layout::{format, Layout};
 
 impl Layout for Deck {
@@ -369,7 +369,7 @@ fn copies_table(params: &Params, index: usize, group: &GroupCopies) -> Table {
                 group
                     .draws
                     .iter()
-                    .map(|h| optional_fraction(h.exactly.get(c))),
+                    .map(|h| h.exactly.get(c).map_or(Cell::plain("—"), percent)),
             );
             row
         })

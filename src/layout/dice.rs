@@ -474,13 +474,9 @@ pub(crate) fn roll_blocks(
     let cut_off = figures.explode_depth.map_or(String::new(), |d| {
         format!(", explosions stopping after {}", extra_rolls(d))
     });
-    let exact_and_decimal = |value: &Exact| {
-        let exact = format::exact(value);
-        let shown = match exact.strip_suffix("/1") {
-            Some(whole) => whole.to_string(),
-            None => format!("{exact} ≈ {}", format::decimal(value)),
-        };
-        Cell { shown, exact }
+    let exact_and_decimal = |value: &Exact| Cell {
+        shown: format::exact_with_decimal(value),
+        exact: format::exact(value),
     };
     vec![
         Block::Facts {
@@ -620,9 +616,9 @@ pub(crate) fn at_least_chart(analysed: &Analysed, range: (i64, i64)) -> Chart {
                     &ends
                         .iter()
                         .map(|e| if e.starts_with("below") {
-                            "100 %"
+                            "100\u{a0}%"
                         } else {
-                            "0 %"
+                            "0\u{a0}%"
                         })
                         .collect::<Vec<_>>()
                 )

@@ -131,7 +131,7 @@ fn faces_table(results: &Results) -> Table {
     let rolls = results.rolls;
     Table {
         id: "faces".into(),
-        caption: "Each face: observed against expected, with its 95 % exact \
+        caption: "Each face: observed against expected, with its 95\u{a0}% exact \
                   (Clopper-Pearson) interval"
             .into(),
         columns: [
@@ -154,7 +154,7 @@ fn faces_table(results: &Results) -> Table {
                 let share = crate::engine::ratio(&face.observed.into(), &rolls.into());
                 vec![
                     Cell::plain(face.face.to_string()),
-                    Cell::plain(face.observed.to_string()),
+                    cells::integer(face.observed),
                     fraction(&expected_count),
                     cells::percent(&share),
                     cells::percent(&face.expected),
@@ -178,7 +178,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
         .windows(2)
         .all(|w| w[0].expected == w[1].expected);
     let mut series = vec![Series {
-        name: "observed share, with its 95 % interval".into(),
+        name: "observed share, with its 95\u{a0}% interval".into(),
         points: results
             .faces
             .iter()
@@ -190,7 +190,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
             .map(|f| {
                 let share = observed(f);
                 format!(
-                    "face {}: {} of {} rolls = {} ({}); 95 % interval {} to {}",
+                    "face {}: {} of {} rolls = {} ({}); 95\u{a0}% interval {} to {}",
                     f.face,
                     f.observed,
                     rolls,
@@ -240,7 +240,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
     Chart {
         id: "frequencies".into(),
         title: format!("Observed share of each face of {}", params.die),
-        description: "The share of rolls showing each face, with the 95 % exact \
+        description: "The share of rolls showing each face, with the 95\u{a0}% exact \
                       (Clopper-Pearson) interval of its true chance as an error bar, against \
                       the share a fair die gives."
             .into(),
@@ -265,7 +265,7 @@ fn frequency_chart(params: &Params, results: &Results) -> Chart {
 fn power_text(results: &Results) -> String {
     let mut text = String::from(
         "A biased die is only noticed with enough rolls. The table gives the least rolls for \
-         the chi-square test at the 5 % level to notice, 80 % of the time, a face that comes up \
+         the chi-square test at the 5\u{a0}% level to notice, 80\u{a0}% of the time, a face that comes up \
          more often than it should by each margin (the other faces sharing the rest in \
          proportion). They come from the test's own power: the chance, summed over every way \
          the rolls can fall, that its statistic passes the critical value.",
@@ -285,9 +285,10 @@ fn power_text(results: &Results) -> String {
 fn power_table(results: &Results) -> Table {
     Table {
         id: "power".into(),
-        caption: "Rolls needed to notice a favoured face (chi-square test, 5 % level, 80 % \
+        caption:
+            "Rolls needed to notice a favoured face (chi-square test, 5\u{a0}% level, 80\u{a0}% \
                   power)"
-            .into(),
+                .into(),
         columns: [
             "face comes up more often by",
             "face",
@@ -300,10 +301,9 @@ fn power_table(results: &Results) -> Table {
             .power
             .iter()
             .map(|row| {
-                let percent = &row.advantage * Exact::from_integer(100.into());
                 vec![
                     Cell {
-                        shown: format!("{} %", format::decimal(&percent)),
+                        shown: format::percent(&row.advantage),
                         exact: format::exact(&row.advantage),
                     },
                     Cell::plain(row.face.to_string()),
@@ -380,7 +380,7 @@ mod tests {
         // table and the tooltip alike (with the exact fraction beside).
         assert!(
             series.titles[5]
-                .starts_with("face 6: 20 of 60 rolls = 1/3 (33.3333 %); 95 % interval "),
+                .starts_with("face 6: 20 of 60 rolls = 1/3 (33.3333\u{a0}%); 95\u{a0}% interval "),
             "{}",
             series.titles[5]
         );
@@ -392,7 +392,10 @@ mod tests {
             })
             .unwrap();
         let row: Vec<&str> = faces.rows[5].iter().map(|c| c.shown.as_str()).collect();
-        assert_eq!(&row[3..5], ["33.3333 %", "16.6667 %"]);
-        assert!(row[5].ends_with(" %") && row[6].ends_with(" %"), "{row:?}");
+        assert_eq!(&row[3..5], ["33.3333\u{a0}%", "16.6667\u{a0}%"]);
+        assert!(
+            row[5].ends_with("\u{a0}%") && row[6].ends_with("\u{a0}%"),
+            "{row:?}"
+        );
     }
 }

@@ -20,6 +20,63 @@ const MAX_GROUPED_DIGITS: usize = 15;
 /// Significant digits shown for probabilities and other fractions.
 pub(crate) const SIGNIFICANT: usize = 6;
 
+/// The space between a number and its unit (`50 %`, `2.5 points`): a
+/// no-break space (U+00A0), so a line never ends between the two.
+pub(crate) const UNIT_SPACE: char = '\u{a0}';
+
+/// `number` and `unit` joined by [`UNIT_SPACE`].
+pub(crate) fn with_unit(number: &str, unit: &str) -> String {
+    format!("{number}{UNIT_SPACE}{unit}")
+}
+
+/// Authors' prose with every number joined to its unit as [`with_unit`]
+/// joins them: the ordinary space in `5 %` or `2 points` after a digit
+/// becomes [`UNIT_SPACE`]. Markdown text goes through here, so a page's
+/// prose and its computed figures never break between number and unit.
+pub(crate) fn units_joined(text: &str) -> std::borrow::Cow<'_, str> {
+    let joins_at = |i: usize| {
+        let rest = &text[i + 1..];
+        let unit = ["%", "points", "point"]
+            .into_iter()
+            .find(|unit| rest.starts_with(unit));
+        // A number, not a name ending in digits (`5d6 % 5` is a formula).
+        let before = &text[..i];
+        let number = before.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+        before.ends_with(|c: char| c.is_ascii_digit())
+            && !number.ends_with(|c: char| c.is_alphanumeric())
+            && unit
+                .is_some_and(|unit| !rest[unit.len()..].starts_with(|c: char| c.is_alphanumeric()))
+    };
+    let spaces: Vec<usize> = text
+        .match_indices(' ')
+        .map(|(i, _)| i)
+        .filter(|&i| joins_at(i))
+        .collect();
+    if spaces.is_empty() {
+        return text.into();
+    }
+    let mut joined = String::with_capacity(text.len() + spaces.len());
+    let mut from = 0;
+    for i in spaces {
+        joined.push_str(&text[from..i]);
+        joined.push(UNIT_SPACE);
+        from = i + 1;
+    }
+    joined.push_str(&text[from..]);
+    joined.into()
+}
+
+/// An integer of any sign, grouped as [`count`] groups: `−3,084`.
+pub(crate) fn integer(value: impl Into<BigInt>) -> String {
+    let value: BigInt = value.into();
+    let magnitude = count(value.magnitude());
+    if value.is_negative() {
+        format!("{MINUS}{magnitude}")
+    } else {
+        magnitude
+    }
+}
+
 /// A count: `4,395,456`, or `1.23457 × 10⁴⁵` when it is very long,
 /// rounded half to even by [`rounded`].
 pub fn count(value: &BigUint) -> String {
@@ -102,17 +159,29 @@ pub fn decimal(value: &Exact) -> String {
 /// to read as `bound` or its negative when it is neither; "< bound" (or
 /// "> −bound") when even [`MAX_SIGNIFICANT`] digits are not enough.
 fn short_of(value: &Exact, bound: &Exact) -> String {
-    let bound_shown = decimal_to(bound, SIGNIFICANT);
+    shown_short_of(value, bound).text
+}
+
+/// A value's digits as shown, and whether they are the whole value.
+struct Shown {
+    text: String,
+    exact: bool,
+}
+
+/// [`short_of`], saying whether anything was rounded away.
+fn shown_short_of(value: &Exact, bound: &Exact) -> Shown {
+    let bound_shown = decimal_to(bound, SIGNIFICANT).text;
     let reads_as_bound = |shown: &str| shown.trim_start_matches(MINUS) == bound_shown;
     let mut significant = SIGNIFICANT;
     let mut shown = decimal_to(value, significant);
-    while reads_as_bound(&shown) && value.abs() != *bound {
+    while reads_as_bound(&shown.text) && value.abs() != *bound {
         if significant >= MAX_SIGNIFICANT {
-            return if value.is_negative() {
+            let text = if value.is_negative() {
                 format!("> {MINUS}{bound_shown}")
             } else {
                 format!("< {bound_shown}")
             };
+            return Shown { text, exact: false };
         }
         significant += 3;
         shown = decimal_to(value, significant);
@@ -120,9 +189,12 @@ fn short_of(value: &Exact, bound: &Exact) -> String {
     shown
 }
 
-fn decimal_to(value: &Exact, significant: usize) -> String {
+fn decimal_to(value: &Exact, significant: usize) -> Shown {
     if value.is_zero() {
-        return "0".to_string();
+        return Shown {
+            text: "0".to_string(),
+            exact: true,
+        };
     }
     let sign = if value.is_negative() {
         MINUS.to_string()
@@ -130,22 +202,74 @@ fn decimal_to(value: &Exact, significant: usize) -> String {
         String::new()
     };
     let Rounded {
-        digits, exponent, ..
+        digits,
+        exponent,
+        exact,
     } = rounded(&value.numer().abs(), value.denom(), significant);
     let body = if (-5..=5).contains(&exponent) {
         positional(&digits, exponent)
     } else {
         scientific(&digits, exponent)
     };
-    format!("{sign}{body}")
+    Shown {
+        text: format!("{sign}{body}"),
+        exact,
+    }
 }
 
 /// A fraction as a percentage for reading: `12.5 %`, `1.65 × 10⁻⁶ %`;
 /// never "100 %" for a chance short of certain (see [`decimal`]).
 /// Scaled without reducing: the digits need no gcd of huge parts.
 pub fn percent(value: &Exact) -> String {
-    let scaled = Exact::new_raw(value.numer() * 100, value.denom().clone());
-    format!("{} %", short_of(&scaled, &Exact::from_integer(100.into())))
+    percent_shown(value).text
+}
+
+/// [`percent`], saying whether it is the whole value.
+fn percent_shown(value: &Exact) -> Shown {
+    let Shown { text, exact } = shown_short_of(&hundredfold(value), &hundred());
+    Shown {
+        text: with_unit(&text, "%"),
+        exact,
+    }
+}
+
+/// A difference of two chances in percentage points, every digit a
+/// percentage of it would show: 101/4000 reads `2.525 points` (the
+/// difference between 52.525 % and 50 %), never `2.525 %`.
+pub(crate) fn points(difference: &Exact) -> String {
+    let number = short_of(&hundredfold(difference), &hundred());
+    with_unit(&number, points_unit(&number))
+}
+
+/// `point` for exactly one, else `points`.
+fn points_unit(number: &str) -> &'static str {
+    if number.trim_start_matches(MINUS) == "1" {
+        "point"
+    } else {
+        "points"
+    }
+}
+
+/// A difference of two chances in percentage points read at a glance, for
+/// verdicts: two significant digits as [`rough_percent`] gives them
+/// (`2.5 points`, `16 points`).
+pub(crate) fn rough_points(difference: &Exact) -> String {
+    let sign = if difference.is_negative() {
+        MINUS.to_string()
+    } else {
+        String::new()
+    };
+    let number = format!("{sign}{}", rough_number(&hundredfold(&difference.abs())));
+    with_unit(&number, points_unit(&number))
+}
+
+/// `value × 100`, unreduced: the digits need no gcd of huge parts.
+fn hundredfold(value: &Exact) -> Exact {
+    Exact::new_raw(value.numer() * 100, value.denom().clone())
+}
+
+fn hundred() -> Exact {
+    Exact::from_integer(100.into())
 }
 
 /// Text of a number as readers see it: a leading `-` becomes the minus
@@ -164,25 +288,55 @@ pub(crate) fn exact(value: &Exact) -> String {
 }
 
 /// The tooltip of a charted point: its label and its exact value, with
-/// the percentage for a probability (`bin 3: 1/6 = 16.6667%`) or the
-/// rounded decimal for anything else (`2 players: 11/10 = 1.1`).
+/// the percentage for a probability (`bin 3: 1/6 ≈ 16.6667 %`) or the
+/// decimal for anything else (`2 players: 11/10 = 1.1`). `≈` only where
+/// the digits shown are not the whole value.
 pub(crate) fn exact_title(label: &str, value: &Exact, probability: bool) -> String {
-    let exact = exact(value);
     let shown = if probability {
-        percent(value)
+        percent_shown(value)
     } else {
-        decimal(value)
+        shown_short_of(value, &Exact::from_integer(1.into()))
     };
     if value.is_integer() {
-        format!("{label}: {shown}")
+        format!("{label}: {}", shown.text)
     } else {
-        let sign = if decimal(value).len() >= SIGNIFICANT {
-            "≈"
-        } else {
-            "="
-        };
-        format!("{label}: {exact} {sign} {shown}")
+        format!("{label}: {}", exact_then(value, shown))
     }
+}
+
+/// The tooltip of a charted difference of two chances: its exact value
+/// and its percentage points (`p_first 11/20: 101/4000 = 2.525 points`).
+pub(crate) fn points_title(label: &str, difference: &Exact) -> String {
+    let Shown { text, exact } = shown_short_of(&hundredfold(difference), &hundred());
+    let number = with_unit(&text, points_unit(&text));
+    if difference.is_integer() {
+        format!("{label}: {number}")
+    } else {
+        format!(
+            "{label}: {}",
+            exact_then(
+                difference,
+                Shown {
+                    text: number,
+                    exact
+                }
+            )
+        )
+    }
+}
+
+/// An exact fraction and its decimal: `7/2 = 3.5`, `1/3 ≈ 0.333333`
+/// (`≈` only where the decimal is rounded); an integer alone (`4`).
+pub(crate) fn exact_with_decimal(value: &Exact) -> String {
+    if value.is_integer() {
+        return integer(value.to_integer());
+    }
+    exact_then(value, shown_short_of(value, &Exact::from_integer(1.into())))
+}
+
+fn exact_then(value: &Exact, shown: Shown) -> String {
+    let sign = if shown.exact { "=" } else { "≈" };
+    format!("{} {sign} {}", exact(value), shown.text)
 }
 
 /// A chance as a percentage a reader takes in at a glance, for verdict
@@ -190,18 +344,24 @@ pub(crate) fn exact_title(label: &str, value: &Exact, probability: bool) -> Stri
 /// only where two would show 100 % for a chance that is not; rounded half
 /// to even from the exact value by [`rounded`].
 pub(crate) fn rough_percent(chance: &Exact) -> String {
-    let value = Exact::new_raw(chance.numer() * 100, chance.denom().clone());
-    if !value.is_positive() || value >= Exact::from_integer(100.into()) {
-        return format!("{} %", decimal(&value));
+    with_unit(&rough_number(&hundredfold(chance)), "%")
+}
+
+/// A percentage's number with two significant digits (more where two
+/// would read 100 for a value below it), for [`rough_percent`] and
+/// [`rough_points`].
+fn rough_number(value: &Exact) -> String {
+    if !value.is_positive() || *value >= hundred() {
+        return decimal(value);
     }
     let (numer, denom) = (value.numer().abs(), value.denom().abs());
     for significant in 2..=MAX_SIGNIFICANT {
         let shown = rounded(&numer, &denom, significant);
         if !(shown.exponent == 2 && shown.digits.trim_end_matches('0') == "1") {
-            return format!("{} %", fixed(&shown));
+            return fixed(&shown);
         }
     }
-    "< 100 %".to_string()
+    "< 100".to_string()
 }
 
 /// [`rough_percent`] of a float chance (a statistic's p-value): its exact
@@ -209,7 +369,7 @@ pub(crate) fn rough_percent(chance: &Exact) -> String {
 pub(crate) fn rough_percent_of(chance: f64) -> String {
     match Exact::from_float(chance) {
         Some(exact) => rough_percent(&exact),
-        None => format!("{} %", float(chance * 100.0)),
+        None => with_unit(&float(chance * 100.0), "%"),
     }
 }
 
@@ -233,7 +393,7 @@ fn fixed(shown: &Rounded) -> String {
 pub(crate) fn float_percent(value: f64) -> String {
     let percent = value * 100.0;
     if percent == 0.0 || !percent.is_finite() {
-        return format!("{percent} %");
+        return with_unit(&percent.to_string(), "%");
     }
     // Significant digits, as exact percentages are shown: "31.5278 %",
     // not "31.527813 %" beside it.
@@ -247,9 +407,9 @@ pub(crate) fn float_percent(value: f64) -> String {
     };
     // Rounding never claims certainty that is not there.
     if text == "100" && percent < 100.0 {
-        return "> 99.9999 %".to_string();
+        return with_unit("> 99.9999", "%");
     }
-    format!("{} %", signed(text))
+    with_unit(&signed(text), "%")
 }
 
 /// A float for display, for figures that are inherently approximate.
@@ -348,9 +508,9 @@ fn group_thousands(digits: &str) -> String {
 /// as the fraction with `style = "fraction"`), decimal strings grouped.
 pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<String, String> {
     use serde_json::Value;
-    if !matches!(style, "decimal" | "fraction" | "percent") {
+    if !matches!(style, "decimal" | "fraction" | "percent" | "points") {
         return Err(format!(
-            "format={style:?}: expected decimal, fraction or percent"
+            "format={style:?}: expected decimal, fraction, percent or points"
         ));
     }
     Ok(match value {
@@ -358,6 +518,7 @@ pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<S
             Some(fraction) => match style {
                 "fraction" => text.clone(),
                 "percent" => percent(&fraction),
+                "points" => points(&fraction),
                 _ => decimal(&fraction),
             },
             None => match text.parse::<BigUint>() {
@@ -373,7 +534,11 @@ pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<S
                 _ => float(value),
             }
         }
-        Value::Number(n) => n.to_string(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => integer(u),
+            (None, Some(i)) => integer(i),
+            _ => n.to_string(),
+        },
         Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
         Value::Null => "none".to_string(),
         Value::Array(_) | Value::Object(_) => {
@@ -397,14 +562,14 @@ mod tests {
 
     #[test]
     fn float_percentages_keep_significant_digits_as_exact_ones_do() {
-        assert_eq!(float_percent(0.31527813), "31.5278 %");
-        assert_eq!(float_percent(0.7694221), "76.9422 %");
-        assert_eq!(float_percent(0.0000123456789), "0.00123457 %");
-        assert_eq!(float_percent(0.5), "50 %");
-        assert_eq!(float_percent(1.0), "100 %");
-        assert_eq!(float_percent(0.99999999), "> 99.9999 %");
-        assert_eq!(float_percent(-0.125), "\u{2212}12.5 %");
-        assert_eq!(float_percent(0.0), "0 %");
+        assert_eq!(float_percent(0.31527813), "31.5278\u{a0}%");
+        assert_eq!(float_percent(0.7694221), "76.9422\u{a0}%");
+        assert_eq!(float_percent(0.0000123456789), "0.00123457\u{a0}%");
+        assert_eq!(float_percent(0.5), "50\u{a0}%");
+        assert_eq!(float_percent(1.0), "100\u{a0}%");
+        assert_eq!(float_percent(0.99999999), "> 99.9999\u{a0}%");
+        assert_eq!(float_percent(-0.125), "\u{2212}12.5\u{a0}%");
+        assert_eq!(float_percent(0.0), "0\u{a0}%");
         // The same figure read exactly shows the same digits.
         let exact = Exact::new(31527813.into(), 100000000.into());
         assert_eq!(percent(&exact), float_percent(0.31527813));
@@ -472,13 +637,13 @@ mod tests {
 
     #[test]
     fn rough_percents_read_at_a_glance_and_never_round_to_0_or_100() {
-        assert_eq!(rough_percent_of(0.75527875), "76 %");
-        assert_eq!(rough_percent_of(0.23), "23 %");
-        assert_eq!(rough_percent_of(0.00028301), "0.028 %");
-        assert_eq!(rough_percent_of(0.05), "5.0 %");
-        assert_eq!(rough_percent_of(0.9996), "99.96 %");
-        assert_eq!(rough_percent_of(0.0), "0 %");
-        assert_eq!(rough_percent_of(1.0), "100 %");
+        assert_eq!(rough_percent_of(0.75527875), "76\u{a0}%");
+        assert_eq!(rough_percent_of(0.23), "23\u{a0}%");
+        assert_eq!(rough_percent_of(0.00028301), "0.028\u{a0}%");
+        assert_eq!(rough_percent_of(0.05), "5.0\u{a0}%");
+        assert_eq!(rough_percent_of(0.9996), "99.96\u{a0}%");
+        assert_eq!(rough_percent_of(0.0), "0\u{a0}%");
+        assert_eq!(rough_percent_of(1.0), "100\u{a0}%");
     }
 
     /// A rounded figure never reads as certain (1, 100 %) or as a bound
@@ -488,34 +653,104 @@ mod tests {
     fn rounding_never_claims_certainty() {
         let f = |n: &str, d: &str| Exact::new(n.parse().unwrap(), d.parse().unwrap());
         // dice/exploding.html's cell, and `roll 20d6`'s 1 - 1/6^20.
-        assert_eq!(percent(&f("1088390755", "1088391168")), "99.9999621 %");
+        assert_eq!(percent(&f("1088390755", "1088391168")), "99.9999621\u{a0}%");
         let six20: BigInt = BigInt::from(6).pow(20);
         let almost = f(&(&six20 - BigInt::from(1)).to_string(), &six20.to_string());
-        assert_eq!(percent(&almost), "99.9999999999999726 %");
+        assert_eq!(percent(&almost), "99.9999999999999726\u{a0}%");
         assert_eq!(decimal(&almost), "0.999999999999999726");
         // Past 40 digits: said as a bound, never as 1.
         let ten50: BigInt = BigInt::from(10).pow(50);
         let nearly = f(&(&ten50 - BigInt::from(1)).to_string(), &ten50.to_string());
         assert_eq!(decimal(&nearly), "< 1");
-        assert_eq!(percent(&nearly), "< 100 %");
+        assert_eq!(percent(&nearly), "< 100\u{a0}%");
         assert_eq!(decimal(&-nearly.clone()), "> −1");
         // Exact bounds and ordinary values as before, minus as U+2212.
         assert_eq!(decimal(&f("1", "1")), "1");
-        assert_eq!(percent(&f("1", "1")), "100 %");
-        assert_eq!(percent(&f("0", "1")), "0 %");
+        assert_eq!(percent(&f("1", "1")), "100\u{a0}%");
+        assert_eq!(percent(&f("0", "1")), "0\u{a0}%");
         assert_eq!(decimal(&f("-1", "2")), "−0.5");
         assert_eq!(float(-0.25), "−0.25");
         // A tiny chance never reads 0.
-        assert_eq!(percent(&f("1", &six20.to_string())), "2.73511 × 10⁻¹⁴ %");
+        assert_eq!(
+            percent(&f("1", &six20.to_string())),
+            "2.73511 × 10⁻¹⁴\u{a0}%"
+        );
         // By brute force over small fractions: a shown 1 or 100 % is exact.
         for d in 1..200u32 {
             for n in 0..=d {
                 let value = f(&n.to_string(), &d.to_string());
                 assert_eq!(decimal(&value) == "1", n == d, "{n}/{d}");
-                assert_eq!(percent(&value) == "100 %", n == d, "{n}/{d}");
-                assert_eq!(percent(&value) == "0 %", n == 0, "{n}/{d}");
+                assert_eq!(percent(&value) == "100\u{a0}%", n == d, "{n}/{d}");
+                assert_eq!(percent(&value) == "0\u{a0}%", n == 0, "{n}/{d}");
             }
         }
+    }
+
+    /// Issue 41: one spelling per figure. Integers of 1,000 and more are
+    /// grouped, differences of chances are in points, a unit never breaks
+    /// from its number, and `≈` marks only what is rounded.
+    #[test]
+    fn one_number_style_per_figure() {
+        assert_eq!(count(&BigUint::from(3084u32)), "3,084");
+        assert_eq!(count(&BigUint::from(1_234_567u32)), "1,234,567");
+        assert_eq!(count(&BigUint::from(999u32)), "999");
+        assert_eq!(count(&BigUint::from(1000u32)), "1,000");
+        assert_eq!(integer(-3084), "\u{2212}3,084");
+        assert_eq!(integer(12u8), "12");
+        // A difference of two chances: 52.525 % against 50 %.
+        assert_eq!(points(&frac(101, 4000)), "2.525\u{a0}points");
+        assert_eq!(rough_points(&frac(101, 4000)), "2.5\u{a0}points");
+        assert_eq!(rough_points(&frac(1, 20)), "5.0\u{a0}points");
+        assert_eq!(points(&frac(1, 100)), "1\u{a0}point");
+        assert_eq!(
+            points(&Exact::new((-1).into(), 8.into())),
+            "\u{2212}12.5\u{a0}points"
+        );
+        // A no-break space between every number and its unit.
+        assert_eq!(percent(&frac(1, 2)), "50\u{a0}%");
+        assert_eq!(rough_percent(&frac(11, 20)), "55\u{a0}%");
+        assert_eq!(float_percent(0.5), "50\u{a0}%");
+        for shown in [percent(&frac(1, 3)), points(&frac(1, 3))] {
+            assert!(!shown.contains(' '), "{shown:?}");
+            assert!(shown.contains(UNIT_SPACE), "{shown:?}");
+        }
+        // `≈` only for a rounded value.
+        assert_eq!(
+            exact_title("edge", &frac(101, 4000), true),
+            "edge: 101/4000 = 2.525\u{a0}%"
+        );
+        assert_eq!(
+            exact_title("bin 3", &frac(1, 6), true),
+            "bin 3: 1/6 \u{2248} 16.6667\u{a0}%"
+        );
+        assert_eq!(exact_title("n", &frac(11, 10), false), "n: 11/10 = 1.1");
+        assert_eq!(exact_title("n", &frac(4, 1), true), "n: 400\u{a0}%");
+        assert_eq!(exact_with_decimal(&frac(7, 2)), "7/2 = 3.5");
+        assert_eq!(exact_with_decimal(&frac(1, 3)), "1/3 \u{2248} 0.333333");
+        assert_eq!(exact_with_decimal(&frac(3084, 1)), "3,084");
+        // Prose and shortcodes take the same spellings.
+        use serde_json::json;
+        assert_eq!(contract_value(&json!(3084), "decimal").unwrap(), "3,084");
+        assert_eq!(
+            contract_value(&json!("101/4000"), "points").unwrap(),
+            "2.525\u{a0}points"
+        );
+    }
+
+    #[test]
+    fn prose_keeps_numbers_with_their_units() {
+        assert_eq!(
+            units_joined("at 5 % per game, 2 points, 3 pointers, 50 %)"),
+            "at 5\u{a0}% per game, 2\u{a0}points, 3 pointers, 50\u{a0}%)"
+        );
+        assert_eq!(
+            units_joined("5d6 % 5, % 3, 1,000 %"),
+            "5d6 % 5, % 3, 1,000\u{a0}%"
+        );
+        assert!(matches!(
+            units_joined("no units here"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -529,7 +764,10 @@ mod tests {
             contract_value(&json!("19063/75582720"), "fraction").unwrap(),
             "19063/75582720"
         );
-        assert_eq!(contract_value(&json!("1/8"), "percent").unwrap(), "12.5 %");
+        assert_eq!(
+            contract_value(&json!("1/8"), "percent").unwrap(),
+            "12.5\u{a0}%"
+        );
         assert_eq!(
             contract_value(&json!("60466176"), "decimal").unwrap(),
             "60,466,176"

@@ -8,7 +8,7 @@ use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
 };
-use crate::layout::cells::{fraction, percent};
+use crate::layout::cells::{self, fraction, percent};
 use crate::layout::{format, Layout};
 
 impl Layout for Match {
@@ -41,7 +41,7 @@ fn observed_link(from: &FirstFrom, cases: &[Case]) -> Block {
         kind: "seat-advantage".into(),
         after: format!(
             ": in its 2-player games the player who went first won {} of {}, {} ({}), with a \
-             95 % interval of {} to {}. Each p_match below is exact at that share. The \
+             95\u{a0}% interval of {} to {}. Each p_match below is exact at that share. The \
              interval is statistical, and so are the figures at its ends: p_match rises with \
              p_first, so p_match at the interval's ends (rounded outward to millionths) \
              bounds it as the interval bounds p_first, approximately.",
@@ -121,12 +121,6 @@ fn rule_in_words(rule: LaterGames) -> &'static str {
     }
 }
 
-/// Percentage points, two significant digits: `2.5`.
-fn points(edge: &Exact) -> String {
-    let shown = format::rough_percent(&num_traits::Signed::abs(edge));
-    shown.trim_end_matches(" %").to_string()
-}
-
 /// The best-of-three where the loser chooses if there is one (the common
 /// tournament rule), else the longest match, at the first chance that
 /// gives going first an edge; against the single game. With p_first
@@ -172,16 +166,16 @@ fn verdict(cases: &[Case], from: Option<&FirstFrom>) -> String {
         }
     };
     text.push_str(&format!(
-        " {worth} {} points of match win rate in a {}",
-        points(&case.match_edge),
+        " {worth} {} of match win rate in a {}",
+        format::rough_points(&num_traits::Signed::abs(&case.match_edge)),
         best_of_words(case.best_of),
     ));
     if case.best_of > 1 {
         text.push_str(&format!(" where {}", rule_words(case.later_games)));
     }
     text.push_str(&format!(
-        ", against {} points in a single game",
-        points(&game_edge)
+        ", against {} in a single game",
+        format::rough_points(&num_traits::Signed::abs(&game_edge))
     ));
     let takes = if hypothetical {
         "it would take"
@@ -211,7 +205,7 @@ fn observed_opening(from: &FirstFrom, half: &Exact) -> String {
         ("excludes", "show an edge for the player going second")
     };
     format!(
-        "The player going first won {} of {} observed games, {}, with a 95 % interval of {} to \
+        "The player going first won {} of {} observed games, {}, with a 95\u{a0}% interval of {} to \
          {} that {relation} an even chance ({}): these games {meaning}.",
         format::count(&from.wins.into()),
         format::count(&from.games.into()),
@@ -267,7 +261,7 @@ fn edge_chart(curves: &[Curve]) -> Chart {
                         .map(|point| {
                             let label =
                                 format!("{name}, p_first {}", format::exact(&point.p_first));
-                            format::exact_title(&label, &(&point.p_match - &half), true)
+                            format::points_title(&label, &(&point.p_match - &half))
                         })
                         .collect(),
                     name,
@@ -329,10 +323,9 @@ fn cases_table(cases: &[Case]) -> Table {
                     percent(&c.p_first),
                     Cell::plain(c.later_games.name()),
                     percent(&c.p_match),
-                    percent(&c.match_edge),
+                    cells::points(&c.match_edge),
                     fraction(&c.expected_games),
-                    c.matches_needed
-                        .map_or(Cell::plain("—"), |n| Cell::plain(n.to_string())),
+                    c.matches_needed.map_or(Cell::plain("—"), cells::integer),
                 ]
             })
             .collect(),
@@ -371,12 +364,12 @@ mod tests {
         let verdict = page.verdict().unwrap();
         assert!(
             verdict.contains(
-                "is worth 2.5 points of match win rate in a best-of-three where the loser chooses"
+                "is worth 2.5\u{a0}points of match win rate in a best-of-three where the loser chooses"
             ),
             "{verdict}"
         );
         assert!(
-            verdict.contains("against 5.0 points in a single game"),
+            verdict.contains("against 5.0\u{a0}points in a single game"),
             "{verdict}"
         );
         assert_eq!(page.chart("edge").unwrap().series.len(), 6);
@@ -392,8 +385,8 @@ mod tests {
         .unwrap();
         let results = Match::analyse(&params, &Progress::hidden());
         let sentence = super::verdict(&results.cases, None);
-        assert!(sentence.contains("wins 55 % of games"), "{sentence}");
-        assert!(sentence.contains("is worth 2.5 points"), "{sentence}");
+        assert!(sentence.contains("wins 55\u{a0}% of games"), "{sentence}");
+        assert!(sentence.contains("is worth 2.5\u{a0}points"), "{sentence}");
     }
 
     /// A best-of-three, loser chooses, at the first seat's share of wins
@@ -420,12 +413,12 @@ mod tests {
         let sentence = super::verdict(&results.cases, Some(from));
         assert!(
             sentence.starts_with(
-                "The player going first won 11 of 20 observed games, 55 %, with a 95 % \
-                 interval of 31.5278 % to 76.9422 % that includes an even chance (50 %): these \
+                "The player going first won 11 of 20 observed games, 55\u{a0}%, with a 95\u{a0}% \
+                 interval of 31.5278\u{a0}% to 76.9422\u{a0}% that includes an even chance (50\u{a0}%): these \
                  games do not show any edge for the first player. If the edge were as \
-                 observed, winning the roll for first player would be worth 2.5 points of \
+                 observed, winning the roll for first player would be worth 2.5\u{a0}points of \
                  match win rate in a best-of-three where the loser chooses who starts the next \
-                 game, against 5.0 points in a single game; it would take about 3,084 matches \
+                 game, against 5.0\u{a0}points in a single game; it would take about 3,084 matches \
                  to notice."
             ),
             "{sentence}"
@@ -440,9 +433,9 @@ mod tests {
         assert_eq!(
             quotes,
             &[
-                "Single game: p_match 55 % (interval 31.5278 % to 76.9423 %).",
-                "Best-of-three, loser-chooses: p_match 52.525 % (interval 39.5033 % to 67.3826 %).",
-                "Best-of-three, alternate: p_match 52.525 % (interval 39.5033 % to 67.3826 %).",
+                "Single game: p_match 55\u{a0}% (interval 31.5278\u{a0}% to 76.9423\u{a0}%).",
+                "Best-of-three, loser-chooses: p_match 52.525\u{a0}% (interval 39.5033\u{a0}% to 67.3826\u{a0}%).",
+                "Best-of-three, alternate: p_match 52.525\u{a0}% (interval 39.5033\u{a0}% to 67.3826\u{a0}%).",
             ]
         );
     }
@@ -464,21 +457,21 @@ mod tests {
         assert_eq!(results.cases[2].p_match, Exact::new(21.into(), 32.into()));
         let (in_interval, sentence) = observed_verdict("[15, 5]");
         assert!(!in_interval);
-        let opening = "The player going first won 15 of 20 observed games, 75 %, with a 95 % \
-                       interval of 50.8954 % to 91.3429 % that excludes an even chance (50 %): \
+        let opening = "The player going first won 15 of 20 observed games, 75\u{a0}%, with a 95\u{a0}% \
+                       interval of 50.8954\u{a0}% to 91.3429\u{a0}% that excludes an even chance (50\u{a0}%): \
                        these games show an edge for the player going first. At that share, \
-                       winning the roll for first player is worth 16 points of match win rate \
+                       winning the roll for first player is worth 16\u{a0}points of match win rate \
                        in a best-of-three where the loser chooses who starts the next game, \
-                       against 25 points in a single game; it takes about ";
+                       against 25\u{a0}points in a single game; it takes about ";
         assert!(sentence.starts_with(opening), "{sentence}");
         assert!(!sentence.contains("would"), "{sentence}");
         // 5 of 20: 0.0865715 to 0.491046, below 1/2: the second seat's edge.
         let (in_interval, sentence) = observed_verdict("[5, 15]");
         assert!(!in_interval);
-        let opening = "The player going first won 5 of 20 observed games, 25 %, with a 95 % \
-                       interval of 8.65715 % to 49.1046 % that excludes an even chance (50 %): \
+        let opening = "The player going first won 5 of 20 observed games, 25\u{a0}%, with a 95\u{a0}% \
+                       interval of 8.65715\u{a0}% to 49.1046\u{a0}% that excludes an even chance (50\u{a0}%): \
                        these games show an edge for the player going second. At that share, \
-                       winning the roll for first player costs 16 points";
+                       winning the roll for first player costs 16\u{a0}points";
         assert!(sentence.starts_with(opening), "{sentence}");
     }
 }

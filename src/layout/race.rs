@@ -90,7 +90,7 @@ fn sums_table(results: &Results) -> Table {
             .map(|t| {
                 vec![
                     Cell::plain(t.total.to_string()),
-                    Cell::plain(t.ways.to_string()),
+                    cells::count(&t.ways),
                     fraction(&t.probability),
                 ]
             })
@@ -141,7 +141,7 @@ fn solo_table(solos: &[Solo]) -> Table {
                 vec![
                     Cell::plain(list_text(&s.list)),
                     fraction(&s.expected_rolls),
-                    Cell::plain(s.median_rolls.map_or("—".into(), |m| m.to_string())),
+                    s.median_rolls.map_or(Cell::plain("—"), cells::integer),
                 ]
             })
             .collect(),
@@ -198,7 +198,7 @@ fn solo_distribution_table(solos: &[Solo], within: &[Vec<Exact>]) -> Table {
         columns,
         rows: (1..horizon)
             .map(|n| {
-                std::iter::once(Cell::plain(n.to_string()))
+                std::iter::once(cells::integer(n))
                     .chain(within.iter().map(|p| fraction(&p[n])))
                     .collect()
             })
@@ -213,14 +213,14 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
         },
         Block::Facts {
             items: vec![
-                ("Lists".into(), Cell::plain(o.lists.to_string())),
+                ("Lists".into(), cells::integer(o.lists)),
                 (
                     "Lists compared against every other".into(),
-                    Cell::plain(o.rows_evaluated.to_string()),
+                    cells::integer(o.rows_evaluated),
                 ),
                 (
                     "Games computed exactly to prove it".into(),
-                    Cell::plain(o.exact_games.to_string()),
+                    cells::integer(o.exact_games),
                 ),
                 (
                     "Greedy search ends at".into(),
@@ -241,7 +241,7 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                 (
                     "Greedy list's smallest margin over the other lists".into(),
                     {
-                        let margin = cells::percent(&o.greedy.min_margin);
+                        let margin = cells::points(&o.greedy.min_margin);
                         let rival = list_text(&o.greedy.closest_rival);
                         Cell {
                             shown: format!("{} (closest rival {rival})", margin.shown),
@@ -274,7 +274,7 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                 .map(|r| {
                     vec![
                         Cell::plain(list_text(&r.list)),
-                        cells::percent(&r.min_margin),
+                        cells::points(&r.min_margin),
                         Cell::plain(list_text(&r.closest_rival)),
                         yes_no(!r.min_margin.is_negative()),
                     ]
@@ -292,7 +292,7 @@ fn optimizer_blocks(o: &Optimizer, strongest_margins: &[Vec<Exact>]) -> Vec<Bloc
                     vec![
                         Cell::plain(list_text(&c.lists[i])),
                         Cell::plain(list_text(&c.lists[(i + 1) % 3])),
-                        cells::percent(&c.margins[i]),
+                        cells::points(&c.margins[i]),
                     ]
                 })
                 .collect(),
@@ -318,7 +318,7 @@ fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
     let half = &widest / Exact::from_integer(2.into());
     let y_ticks = [widest.clone(), half.clone(), Exact::zero(), -half, -widest]
         .iter()
-        .map(|m| (to_f64(m), format::percent(m)))
+        .map(|m| (to_f64(m), format::points(m)))
         .collect();
     Chart {
         id: "margins".into(),
@@ -347,7 +347,7 @@ fn margins_heatmap(o: &Optimizer, margins: &[Vec<Exact>]) -> Chart {
                     .zip(&o.strongest)
                     .map(|(m, opponent)| {
                         let label = format!("{} against {}", list_text(l), list_text(opponent));
-                        format::exact_title(&label, m, true)
+                        format::points_title(&label, m)
                     })
                     .collect(),
                 ..Series::default()
@@ -420,7 +420,7 @@ fn margins_table(o: &Optimizer, margins: &[Vec<Exact>]) -> Table {
             .zip(margins)
             .map(|(l, row)| {
                 std::iter::once(Cell::plain(list_text(l)))
-                    .chain(row.iter().map(cells::percent))
+                    .chain(row.iter().map(cells::points))
                     .collect()
             })
             .collect(),
@@ -475,7 +475,8 @@ mod tests {
     }
 
     /// A margin reads one way in the table, the tooltip and the colour
-    /// bar: a percentage by `format::percent`, the bar's ends the widest.
+    /// bar: a difference of two chances in points by `format::points`,
+    /// the bar's ends the widest.
     #[test]
     fn margins_read_alike_in_the_table_the_tooltips_and_the_legend() {
         let (_, r) = page("dice: 2d6\npicks: 2\noptimize: true\n");
@@ -490,13 +491,16 @@ mod tests {
             }
         }
         let cell = &table.rows[at.0][at.1 + 1];
-        assert!(cell.shown.ends_with(" %"), "{cell:?}");
+        assert!(cell.shown.ends_with("\u{a0}points"), "{cell:?}");
         assert!(heatmap.series[at.0].titles[at.1].ends_with(&cell.shown));
         let labels: Vec<&str> = heatmap.y_ticks.iter().map(|t| t.1.as_str()).collect();
         let magnitude = cell.shown.trim_start_matches('−');
         assert_eq!(labels[0], magnitude, "{labels:?}");
         assert_eq!(labels[4], format!("−{magnitude}"), "{labels:?}");
-        assert_eq!(labels[2], "0 %");
-        assert!(labels.iter().all(|l| l.ends_with(" %")), "{labels:?}");
+        assert_eq!(labels[2], "0\u{a0}points");
+        assert!(
+            labels.iter().all(|l| l.ends_with("\u{a0}points")),
+            "{labels:?}"
+        );
     }
 }

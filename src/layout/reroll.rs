@@ -7,7 +7,7 @@ use crate::analyses::reroll::{
 use crate::engine::{to_f64, Exact};
 use crate::layout::blocks::{Block, Cell, Chart, ChartKind, Reference, Series, Table, ValueFormat};
 use crate::layout::cells::{fraction, optional_fraction, yes_no};
-use crate::layout::{format, Layout};
+use crate::layout::{cells, format, Layout};
 
 impl Layout for Reroll {
     fn layout(params: &Params, results: &Results) -> Vec<Block> {
@@ -291,7 +291,9 @@ fn cases_table(cases: &[Case]) -> Table {
                     Cell::plain(case.rerolled_faces.to_string()),
                     optional_fraction(case.expected_rolls.as_ref()),
                     yes_no(case.uniform),
-                    optional_fraction(case.max_abs_deviation.as_ref()),
+                    case.max_abs_deviation
+                        .as_ref()
+                        .map_or(Cell::plain("—"), cells::points),
                 ]
             })
             .collect(),

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 /// `4,395,456`, `9.05084 × 10¹⁷`, `0.0726928`, `12.5 %` (a percentage is
 /// read as the number before the sign), `1.65382e-8` (CSV).
 fn read(shown: &str) -> (String, i64) {
-    let text = shown.trim_end_matches(" %").replace(',', "");
+    let text = shown.trim_end_matches("\u{a0}%").replace(',', "");
     let (mantissa, power) = match text.split_once(" × 10") {
         Some((m, p)) => (m.to_string(), superscript_value(p)),
         None => match text.split_once('e') {
@@ -163,19 +163,19 @@ fn the_cut_numbers_of_issue_41_are_rounded() {
 #[test]
 fn rough_percentages_round_half_to_even_from_the_exact_value() {
     let f = |n: u64, d: u64| format::rough_percent(&ratio(&n.into(), &d.into()));
-    assert_eq!(f(3, 4), "75 %");
-    assert_eq!(f(1, 20), "5.0 %");
-    assert_eq!(f(145, 1000), "14 %");
-    assert_eq!(f(155, 1000), "16 %");
-    assert_eq!(f(1451, 10000), "15 %");
-    assert_eq!(f(28301, 100_000_000), "0.028 %");
-    assert_eq!(f(9996, 10000), "99.96 %");
-    assert_eq!(f(0, 1), "0 %");
-    assert_eq!(f(1, 1), "100 %");
+    assert_eq!(f(3, 4), "75\u{a0}%");
+    assert_eq!(f(1, 20), "5.0\u{a0}%");
+    assert_eq!(f(145, 1000), "14\u{a0}%");
+    assert_eq!(f(155, 1000), "16\u{a0}%");
+    assert_eq!(f(1451, 10000), "15\u{a0}%");
+    assert_eq!(f(28301, 100_000_000), "0.028\u{a0}%");
+    assert_eq!(f(9996, 10000), "99.96\u{a0}%");
+    assert_eq!(f(0, 1), "0\u{a0}%");
+    assert_eq!(f(1, 1), "100\u{a0}%");
     let almost = Exact::new(
         (BigUint::from(10u32).pow(60) - 1u32).into(),
         BigUint::from(10u32).pow(60).into(),
     );
-    assert_eq!(format::rough_percent(&almost), "< 100 %");
-    assert_eq!(format::rough_percent_of(0.75527875), "76 %");
+    assert_eq!(format::rough_percent(&almost), "< 100\u{a0}%");
+    assert_eq!(format::rough_percent_of(0.75527875), "76\u{a0}%");
 }

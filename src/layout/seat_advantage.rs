@@ -183,7 +183,7 @@ fn seats_table(games: &Games, id: &str) -> Table {
     Table {
         id: format!("{id}-seats"),
         caption: format!(
-            "{} players: wins by place in turn order, with the exact binomial test and the 95 % \
+            "{} players: wins by place in turn order, with the exact binomial test and the 95\u{a0}% \
              exact interval",
             games.players
         ),
@@ -206,7 +206,7 @@ fn seats_table(games: &Games, id: &str) -> Table {
                 let share = win_share(seat.wins, games.games);
                 vec![
                     Cell::plain(seat.seat.to_string()),
-                    Cell::plain(seat.wins.to_string()),
+                    cells::integer(seat.wins),
                     cells::percent(&share),
                     cells::percent(&seat.fair_share),
                     fraction(&seat.p_value),
@@ -226,7 +226,7 @@ fn chart(games: &Games, id: &str) -> Chart {
     Chart {
         id: format!("{id}-shares"),
         title: format!("{} players: share of wins by turn order", games.players),
-        description: "Each place in turn order's share of wins, with its 95 % exact \
+        description: "Each place in turn order's share of wins, with its 95\u{a0}% exact \
                       (Clopper-Pearson) interval as an error bar, against the fair share."
             .into(),
         kind: ChartKind::Intervals,
@@ -240,7 +240,7 @@ fn chart(games: &Games, id: &str) -> Chart {
             .map(|s| (s.seat as f64, s.seat.to_string()))
             .collect(),
         series: vec![Series {
-            name: "share of wins, with its 95 % interval".into(),
+            name: "share of wins, with its 95\u{a0}% interval".into(),
             points: games
                 .seats
                 .iter()
@@ -251,7 +251,7 @@ fn chart(games: &Games, id: &str) -> Chart {
                 .iter()
                 .map(|s| {
                     format!(
-                        "place {}: {} of {} games = {} ({}); 95 % interval {} to {}",
+                        "place {}: {} of {} games = {} ({}); 95\u{a0}% interval {} to {}",
                         s.seat,
                         s.wins,
                         games.games,
@@ -282,7 +282,7 @@ fn needed_table(games: &Games, id: &str) -> Table {
         id: format!("{id}-games-needed"),
         caption: format!(
             "{} players: games needed to notice the first player winning more often (exact \
-             test at 5 %, 80 % of the time)",
+             test at 5\u{a0}%, 80\u{a0}% of the time)",
             games.players
         ),
         columns: ["first player wins more often by", "games needed"]
@@ -292,8 +292,7 @@ fn needed_table(games: &Games, id: &str) -> Table {
             .games_needed
             .iter()
             .map(|row| {
-                let percent = &row.advantage * Exact::from_integer(100.into());
-                let label = format!("{} %", format::decimal(&percent));
+                let label = format::percent(&row.advantage);
                 vec![
                     Cell {
                         shown: if row.observed {
@@ -338,7 +337,7 @@ mod tests {
             "{quote}"
         );
         assert!(
-            quote.contains("won 50 % (12 of 24) against the 1/3"),
+            quote.contains("won 50\u{a0}% (12 of 24) against the 1/3"),
             "{quote}"
         );
         let four = rule_quote(&games.by_players[1], &rule);

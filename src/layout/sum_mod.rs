@@ -45,9 +45,7 @@ fn verdict(cases: &[Case]) -> String {
             .max_abs_deviation
             .cmp(&b.fairness.max_abs_deviation)
     });
-    let points = |c: &Case| {
-        format::decimal(&(&c.fairness.max_abs_deviation * Exact::from_integer(100.into())))
-    };
+    let points = |c: &Case| format::points(&c.fairness.max_abs_deviation);
     // "2, 3 and 6" (target counts are at least 2: always "targets").
     let fair = format::in_words(&fair);
     match (fair.is_empty(), worst) {
@@ -56,14 +54,14 @@ fn verdict(cases: &[Case]) -> String {
         ),
         (true, Some(w)) => format!(
             "Not exactly fair for any target count here; the worst is {} targets, where a \
-             target's chance is off its fair share 1/{} by {} percentage points.",
+             target's chance is off its fair share 1/{} by {}.",
             w.targets,
             w.targets,
             points(w)
         ),
         (false, Some(w)) => format!(
             "Exactly fair with {fair} targets; the others are not, the worst being {} targets, \
-             where a target's chance is off its fair share 1/{} by {} percentage points.",
+             where a target's chance is off its fair share 1/{} by {}.",
             w.targets,
             w.targets,
             points(w)
@@ -130,16 +128,12 @@ fn case_blocks(case: &Case, with_charts: bool) -> Vec<Block> {
 
 fn facts(case: &Case) -> Vec<(String, Cell)> {
     let f = &case.fairness;
-    let gap = &f.max_abs_deviation * Exact::from_integer(100.into());
     vec![
         ("Total outcomes".into(), cells::count(&case.total_outcomes)),
         ("Exactly uniform".into(), cells::yes_no(f.uniform)),
         (
             "Largest gap from the fair share 1/n".into(),
-            Cell {
-                shown: format!("{} percentage points", format::decimal(&gap)),
-                exact: format::exact(&gap),
-            },
+            cells::points(&f.max_abs_deviation),
         ),
         ("Total variation distance".into(), cells::fraction(&f.tvd)),
         (
@@ -213,14 +207,14 @@ fn bins_chart(case: &Case) -> Chart {
         format!("Every bin has exactly the fair share 1/{n}.")
     } else if close_to_fair(case) {
         format!(
-            "The bins differ from 1/{n} by at most {} percentage points, too little to see \
-             at this scale: the next chart draws the differences.",
-            format::decimal(&(&case.fairness.max_abs_deviation * Exact::from_integer(100.into())))
+            "The bins differ from 1/{n} by at most {}, too little to see at this scale: the \
+             next chart draws the differences.",
+            format::points(&case.fairness.max_abs_deviation)
         )
     } else {
         format!(
-            "The largest difference from 1/{n} is {} percentage points.",
-            format::decimal(&(&case.fairness.max_abs_deviation * Exact::from_integer(100.into())))
+            "The largest difference from 1/{n} is {}.",
+            format::points(&case.fairness.max_abs_deviation)
         )
     };
     Chart {
@@ -306,11 +300,11 @@ fn deviation_chart(case: &Case) -> Chart {
                 .zip(&differences)
                 .map(|(b, d)| {
                     format!(
-                        "bin {}: {} − 1/{n} = {} ({} percentage points)",
+                        "bin {}: {} − 1/{n} = {} ({})",
                         b.bin,
                         format::exact(&b.probability),
                         format::exact(d),
-                        format::decimal(&(d * Exact::from_integer(100.into())))
+                        format::points(d)
                     )
                 })
                 .collect(),
@@ -347,7 +341,7 @@ fn fairness_table(cases: &[Case]) -> Block {
                     Cell::plain(format!("{}d{}", case.dice.count, case.dice.sides)),
                     cells::count(&case.total_outcomes),
                     cells::yes_no(f.uniform),
-                    cells::fraction(&f.max_abs_deviation),
+                    cells::points(&f.max_abs_deviation),
                     cells::fraction(&f.tvd),
                     cells::optional_fraction(f.max_min_ratio.as_ref()),
                 ]
@@ -390,10 +384,9 @@ fn bias_chart(cases: &[Case]) -> Block {
             titles: cases
                 .iter()
                 .map(|c| {
-                    format::exact_title(
+                    format::points_title(
                         &format!("n = {}", c.targets),
                         &c.fairness.max_abs_deviation,
-                        true,
                     )
                 })
                 .collect(),

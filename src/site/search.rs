@@ -167,18 +167,20 @@ fn json_compact(value: &impl Serialize) -> String {
 }
 
 /// The words of `text` as the index keeps them: runs of letters and
-/// digits, with a `.` between two digits kept (`1.2.3`, `0.25`),
-/// lowercased; single letters and stop words dropped, numbers of any length
+/// digits, with a `.` between two digits kept (`1.2.3`, `0.25`) and a
+/// thousands separator read away (`3,084` is the word `3084`, so either
+/// spelling finds the figure), lowercased; single letters and stop words dropped, numbers of any length
 /// kept. Chinese and Japanese, written without spaces, are cut into
 /// overlapping pairs of characters (a lone character kept as it is), so a
 /// word of any length is found as the pairs it holds. `search.js` splits
 /// queries the same way (the pattern
-/// `(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+`, then `UNSPACED`).
+/// `(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9])|(?<=[0-9]),(?=[0-9]{3}(?![0-9])))+`,
+/// then `UNSPACED`, then commas dropped).
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     tokens(text)
         .into_iter()
         .flat_map(pairs_where_unspaced)
-        .map(|w| w.to_lowercase())
+        .map(|w| w.replace(',', "").to_lowercase())
         .filter(|w| {
             w.chars().count() >= 2
                 || w.chars().all(|c| c.is_numeric())
@@ -229,13 +231,14 @@ fn pairs_where_unspaced(token: &str) -> Vec<&str> {
 /// The raw tokens of `text`, in order.
 fn tokens(text: &str) -> Vec<&str> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let digit = |i: usize| chars.get(i).is_some_and(|(_, c)| c.is_ascii_digit());
     let inside = |i: usize| {
         let c = chars[i].1;
+        let after_digit = i > 0 && digit(i - 1);
         c.is_alphanumeric()
-            || (c == '.'
-                && i > 0
-                && chars[i - 1].1.is_ascii_digit()
-                && chars.get(i + 1).is_some_and(|(_, n)| n.is_ascii_digit()))
+            || (c == '.' && after_digit && digit(i + 1))
+            // A thousands separator: a digit before, exactly three after.
+            || (c == ',' && after_digit && (1..=3).all(|k| digit(i + k)) && !digit(i + 4))
     };
     let mut found = Vec::new();
     let mut start = None;
@@ -483,6 +486,23 @@ mod tests {
             words("Écarté, naïve").collect::<Vec<_>>(),
             ["écarté", "naïve"]
         );
+    }
+
+    /// Issue 41: a grouped figure and its plain digits are one word, so a
+    /// search for either finds the page; a list of numbers stays a list.
+    #[test]
+    fn grouped_numbers_are_found_by_either_spelling() {
+        let found: Vec<String> =
+            words("about 3,084 matches, 1,234,567 rolls; faces 1,2,3 and 10,0000 or 12,345.")
+                .collect();
+        assert_eq!(
+            found,
+            [
+                "about", "3084", "matches", "1234567", "rolls", "faces", "1", "2", "3", "10",
+                "0000", "12345"
+            ]
+        );
+        assert_eq!(words("3084").collect::<Vec<_>>(), ["3084"]);
     }
 
     #[test]

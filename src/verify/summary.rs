@@ -5,6 +5,7 @@
 
 use super::{sd, Report};
 use crate::error::{Error, Result};
+use crate::layout::format::integer;
 use crate::output::files;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -45,6 +46,9 @@ pub fn write(root: &Path, report: &Report) -> Result<PathBuf> {
 pub fn page(report: &Report) -> String {
     let experiments: usize = report.scenarios.iter().map(|s| s.experiments).sum();
     let (trials, seed, figures) = (report.trials, report.seed, report.figures());
+    // Figures grouped as every page groups them; the command and the seed
+    // are typed, so they keep their plain digits.
+    let (trials_shown, figures_shown) = (integer(trials), integer(figures));
     let approximations = report.approximations();
     let mut text = format!(
         "---\n{MARKER}\ntitle: Checked by simulation\nweight: 2\n\
@@ -56,8 +60,8 @@ pub fn page(report: &Report) -> String {
          add, reroll, explode, keep the best, break ties, riffle, race; for observed\n\
          rolls and games, fair dice and fair games of the same size), and sets\n\
          each exact probability and mean beside what the simulation found.\n\n\
-         The last verification played each of {experiments} procedures {trials} times\n\
-         with seed {seed}, and compared {figures} exact figures with their simulated\n\
+         The last verification played each of {experiments} procedures {trials_shown} times\n\
+         with seed {seed}, and compared {figures_shown} exact figures with their simulated\n\
          values: every one was within its limit. It also measured {approximations}\n\
          approximate figures, below.\n\n\
          ## How to read it\n\n\
@@ -78,7 +82,7 @@ pub fn page(report: &Report) -> String {
                 "| {} | {} | {} | {} | {} | {} |",
                 link(checked),
                 checked.kind,
-                checked.exact().count(),
+                integer(checked.exact().count()),
                 sd(largest.deviation.deviations),
                 sd(largest.deviation.limit),
                 escape(&largest.what())

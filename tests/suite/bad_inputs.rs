@@ -201,7 +201,7 @@ fn cases() -> Vec<Case> {
         case("shortcode pointing at a list", p, &page_with("A {{ value(scenario=\"good\", path=\"cases\") }}.\n"), "content/bad.md:4:3: ", "expected a single value"),
         case("shortcode unknown table", p, &page_with("{{ table(scenario=\"good\", id=\"nope\") }}\n"), "content/bad.md:4:1: ", "has no table \"nope\""),
         case("shortcode not closed", p, &page_with("A {{ value(scenario=\"good\", path=\"x\")\n"), "content/bad.md:4:3: ", "not closed"),
-        case("shortcode bad format", p, &page_with("A {{ value(scenario=\"good\", path=\"cases.0.fairness.tvd\", format=\"roman\") }}\n"), "content/bad.md:4:3: ", "expected decimal, fraction or percent"),
+        case("shortcode bad format", p, &page_with("A {{ value(scenario=\"good\", path=\"cases.0.fairness.tvd\", format=\"roman\") }}\n"), "content/bad.md:4:3: ", "expected decimal, fraction, percent or points"),
         case("link to a missing page", p, &page_with("See [x](missing.md).\n"), "content/bad.md:4:5: ", "broken link \"missing.md\" (in the site \"missing.html\")"),
         case("link to a missing anchor", p, &page_with("See [x](good.yaml#nowhere).\n"), "content/bad.md:4:5: ", "has no heading #nowhere"),
         case("javascript link", p, &page_with("Click [here](javascript:alert(1)).\n"), "content/bad.md:4:7: ", "only http, https and mailto"),

@@ -41,7 +41,7 @@ fn a_report_holds_no_local_path_and_states_what_it_reports() {
     // above the tables. 2d6 mod 2 is fair; 4d6 mod 4 is not: its bins hold
     // 322, 324, 326 and 324 of the 1296 rolls, 2/1296 = 0.154321 % off 1/4.
     let verdict = "Exactly fair with 2 targets; the others are not, the worst being 4 targets, \
-                   where a target&#39;s chance is off its fair share 1/4 by 0.154321 percentage points.";
+                   where a target&#39;s chance is off its fair share 1/4 by 0.154321\u{a0}points.";
     let shown = format!("<p class=\"verdict\">{verdict}</p>");
     assert_eq!(html.matches(&shown).count(), 1, "{html}");
     assert!(html.contains(
@@ -164,7 +164,7 @@ fn every_page_describes_itself() {
     let scenario = read(&dir, "rules/dice.html");
     assert!(scenario.contains(
         "<meta property=\"og:description\" content=\"Exactly fair with 2 targets; the others are not, \
-         the worst being 4 targets, where a target&#39;s chance is off its fair share 1/4 by 0.154321 percentage points.\">"
+         the worst being 4 targets, where a target&#39;s chance is off its fair share 1/4 by 0.154321\u{a0}points.\">"
     ), "{scenario}");
     assert!(
         !scenario.contains("class=\"lead\""),

@@ -83,7 +83,7 @@ fn the_match_form_gives_the_best_of_three_figure() {
     let html = answer + &html;
     assert_eq!(results["cases"][0]["p_match"], "2101/4000");
     assert_eq!(results["cases"][0]["expected_games"], "51/20");
-    assert!(html.contains("2.5 points"), "{html}");
+    assert!(html.contains("2.5\u{a0}points"), "{html}");
     let even = request("cards/match-formats.yaml", MATCH, &[("best_of", "4")]);
     let Response::Refused { key, .. } = calculator::calculate(&even) else {
         panic!("a best of 4 was computed")
@@ -133,8 +133,8 @@ fn a_hand_of_one_card_and_no_redraws_are_said_in_words() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let text = String::from_utf8(run.stdout.clone()).unwrap();
     for said in [
-        "A hand of 1 card (on the play) from 2 cards meets \"an-ace\" (at least 1 ace) 50 % of the time; with no \
-         redraws, the kept hand meets it 50 % of the time.",
+        "A hand of 1 card (on the play) from 2 cards meets \"an-ace\" (at least 1 ace) 50\u{a0}% of the time; with no \
+         redraws, the kept hand meets it 50\u{a0}% of the time.",
         "on the play is a hand of 1 card.",
         "With no redraws (`redraws: 0`), a player keeps the first hand drawn: the kept hand \
          meets each question as often as the first hand does.",

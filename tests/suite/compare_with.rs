@@ -68,7 +68,7 @@ fn the_page_quotes_the_rules_chance_against_the_games() {
             "<p>Games of 3 players: the rule gives each player the same chance to go first, \
              1/3, so over many games each player holds each place in turn order equally often \
              and can expect 1/3 of the wins, however much going first is worth. In these games \
-             the player who went first won 50 % (12 of 24) against the 1/3 every player can \
+             the player who went first won 50\u{a0}% (12 of 24) against the 1/3 every player can \
              expect under the rule.</p>"
         ),
         "{page}"

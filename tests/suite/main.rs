@@ -34,6 +34,7 @@ mod init;
 mod interface_words;
 mod layers;
 mod match_observed;
+mod numbers;
 mod observed;
 mod reading;
 mod rules;

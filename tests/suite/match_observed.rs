@@ -39,12 +39,12 @@ fn the_page_and_the_contract_carry_the_observed_share_and_its_interval() {
     assert!(
         page.contains(
             "observed on the page <a href=\"../logs/two.html\">Example log</a>: in its 2-player \
-             games the player who went first won 11 of 20, 55 % (11/20)"
+             games the player who went first won 11 of 20, 55\u{a0}% (11/20)"
         ),
         "{page}"
     );
     assert!(
-        page.contains("<p>Best-of-three, loser-chooses: p_match 52.525 % (interval 39.5033 % to 67.3826 %).</p>"),
+        page.contains("<p>Best-of-three, loser-chooses: p_match 52.525\u{a0}% (interval 39.5033\u{a0}% to 67.3826\u{a0}%).</p>"),
         "{page}"
     );
     let json: serde_json::Value = serde_json::from_str(
@@ -64,7 +64,7 @@ fn the_page_and_the_contract_carry_the_observed_share_and_its_interval() {
         2
     );
     let read = fs::read_to_string(dir.path().join("site/cards/read.html")).unwrap();
-    assert!(read.contains("2101/4000 from 39.5033 %"), "{read}");
+    assert!(read.contains("2101/4000 from 39.5033\u{a0}%"), "{read}");
     assert_eq!(broken_links(&dir.path().join("site")), Vec::<String>::new());
 
     // eval of the match alone finds the log from the match's folder up,

@@ -35,7 +35,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn site() -> PathBuf {
+pub(crate) fn site() -> PathBuf {
     let site = root().join("site");
     assert!(
         site.join("index.html").is_file(),
@@ -45,7 +45,7 @@ fn site() -> PathBuf {
 }
 
 /// Every HTML page of the site, as paths relative to it, sorted.
-fn pages() -> Vec<String> {
+pub(crate) fn pages() -> Vec<String> {
     let site = site();
     let mut pages: Vec<String> = walkdir::WalkDir::new(&site)
         .into_iter()

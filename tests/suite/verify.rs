@@ -159,7 +159,7 @@ fn write_records_a_page_that_builds() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let text = fs::read_to_string(&page).unwrap();
     assert!(
-        text.contains("played each of 26 procedures 2000 times"),
+        text.contains("played each of 26 procedures 2,000 times"),
         "{text}"
     );
     // The approximations, each beside its simulation, and the figures not
