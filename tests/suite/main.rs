@@ -34,6 +34,7 @@ mod init;
 mod interface_words;
 mod layers;
 mod match_observed;
+mod notation_page;
 mod numbers;
 mod observed;
 mod reading;
