@@ -18,8 +18,9 @@
   var root = document.documentElement.getAttribute("data-root") || "";
   var STOP = " a an and are as at be by for from has in is it its of on or that the this to was with ";
   /* The index builder's split (search.rs `words`): runs of letters and
-     digits, with a dot between two digits kept ("1.2.3", "0.25"). */
-  var TOKEN = /(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9]))+/gu;
+     digits, with a dot between two digits kept ("1.2.3", "0.25") and a
+     thousands separator read away ("3,084" is the word "3084"). */
+  var TOKEN = /(?:[\p{Alphabetic}\p{N}]|(?<=[0-9])\.(?=[0-9])|(?<=[0-9]),(?=[0-9]{3}(?![0-9])))+/gu;
   /* Scripts written without spaces (search.rs `is_unspaced`): Chinese
      characters and Japanese kana, indexed as overlapping pairs. */
   var UNSPACED = /^[\u3005\u3040-\u30FF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{2FFFF}]$/u;
@@ -46,7 +47,7 @@
     var other = null;
     var at = start;
     function endOther() {
-      if (other) found.push({ word: other.word, start: other.start, end: other.start + other.word.length });
+      if (other) found.push({ word: other.word, start: other.start, end: other.end });
       other = null;
     }
     function endRun() {
@@ -62,8 +63,9 @@
         run.push({ c: c, at: at });
       } else {
         endRun();
-        if (!other) other = { word: "", start: at };
-        other.word += c;
+        if (!other) other = { word: "", start: at, end: at };
+        if (c !== ",") other.word += c;
+        other.end = at + c.length;
       }
       at += c.length;
     });
