@@ -290,9 +290,34 @@ impl Words<'_> {
     pub fn chart(&self, chart: &mut Chart) {
         self.figure(&mut chart.title);
         self.figure(&mut chart.description);
+        // A point's tooltip names its place by the x axis's label ("2
+        // players, 2d6: …"): the label's words there follow the label.
+        let english = chart.x_label.clone();
         self.figure(&mut chart.x_label);
+        if english != chart.x_label && !english.is_empty() {
+            for title in chart.series.iter_mut().flat_map(|s| s.titles.iter_mut()) {
+                *title = whole_words_replaced(title, &english, &chart.x_label);
+            }
+        }
         self.figure(&mut chart.y_label);
     }
+}
+
+/// `text` with each whole-word `from` (not inside another word) as `to`.
+fn whole_words_replaced(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(from) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + from.len()..].chars().next();
+        let whole =
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { to } else { from });
+        rest = &rest[at + from.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -371,6 +396,18 @@ mod tests {
             }
         }
         assert!(used > 20, "only {used} words used");
+    }
+
+    #[test]
+    fn a_tooltip_names_its_place_in_the_axis_words() {
+        assert_eq!(
+            whole_words_replaced("2 players, 2d6: 73/648", "players", "joueurs"),
+            "2 joueurs, 2d6: 73/648"
+        );
+        assert_eq!(
+            whole_words_replaced("multiplayers", "players", "joueurs"),
+            "multiplayers"
+        );
     }
 
     #[test]

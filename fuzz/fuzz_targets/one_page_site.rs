@@ -9,8 +9,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 struct Fixture {
-    tera: tera::Tera,
-    assets: fairdice::output::SiteFiles,
+    templates: site::Templates,
     scenario: fairdice::scenario::Scenario,
     page: fairdice::layout::ScenarioPage,
 }
@@ -19,11 +18,11 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         let templates = Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates");
-        let (tera, assets) = site::load_templates(&templates).expect("templates load");
+        let templates = site::load_templates(&templates).expect("templates load");
         let scenario = fairdice::scenario::parse("targets.yaml", "title: T\nkind: sum-mod\ndice: d6\ntargets: [2, 10]\n")
             .expect("fixture scenario");
         let page = scenario.analyse(&fairdice::progress::Progress::hidden()).page(&fairdice::layout::Alone);
-        Fixture { tera, assets, scenario, page }
+        Fixture { templates, scenario, page }
     })
 }
 
@@ -33,5 +32,5 @@ fuzz_target!(|data: &[u8]| {
     let fixture = fixture();
     let content = Content { pages: vec![page], scenarios: vec![fixture.scenario.clone()], ..Default::default() };
     let computed = [Computed { scenario: &fixture.scenario, page: fixture.page.clone() }];
-    let _ = site::render(&content, &computed, &fixture.tera, &fixture.assets, &Default::default());
+    let _ = site::render(&content, &computed, &fixture.templates, &Default::default());
 });

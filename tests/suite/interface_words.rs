@@ -77,6 +77,8 @@ fn a_french_page_is_french_around_its_words() {
         "Afficher les fractions exactes",
         "CSV avec les valeurs exactes et décimales",
         ">Tableau des données</a>",
+        // A point's tooltip, in the axis's words and the page's numbers.
+        "<title>2 joueurs, 2d6: 73/648 ≈ 11,2654\u{202f}%</title>",
         "D&#39;après <a href=",
         ">règle 2.1</a>",
         // 73/648 ≈ 0.112654, with a decimal comma.
