@@ -215,7 +215,7 @@ fn the_at_least_chart_spans_every_target_the_verdict_names() {
     }
     let plus_five = &chart.series[3];
     assert_eq!(plus_five.points[0], (2.0, 1.0));
-    assert_eq!(plus_five.titles[0], "plus five: 2 or more: 100 %");
+    assert_eq!(plus_five.titles[0], "plus five: 2 or more: 100\u{a0}%");
     let normal = &chart.series[1];
     assert_eq!(normal.points.last(), Some(&(25.0, 0.0)));
     assert_eq!(normal.points[20], (21.0, 0.0));
