@@ -95,7 +95,7 @@ pub fn blocks(blocks: &[Block], links: &dyn Links, source: &str) -> Result<(Stri
             Block::Code { caption, text } => {
                 let _ = writeln!(
                     out,
-                    "<figure class=\"program\"><figcaption>{}</figcaption><pre tabindex=\"0\"><code>{}</code></pre></figure>",
+                    "<figure class=\"program\"><figcaption>{}</figcaption><pre><code>{}</code></pre></figure>",
                     escape(caption),
                     escape(text.trim_end())
                 );

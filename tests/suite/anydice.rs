@@ -138,7 +138,7 @@ fn a_scenario_reads_its_program_beside_it_and_names_mistakes() {
     let page = std::fs::read_to_string(dir.path().join("site/dice/crits.html")).unwrap();
     assert!(
         page.contains(
-            "<figcaption>The program, as written</figcaption><pre tabindex=\"0\"><code>output \
+            "<figcaption>The program, as written</figcaption><pre><code>output \
              [highest 1 of 2d20] = 20 named &quot;a 20 with advantage&quot;</code></pre>"
         ),
         "{page}"

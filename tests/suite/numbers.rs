@@ -159,10 +159,11 @@ fn fraction(text: &str) -> Option<(BigInt, BigInt)> {
     Some((n.parse().ok()?, d.parse().ok()?))
 }
 
-/// `16.6667` as digits over a power of ten.
-fn decimal(text: &str) -> Option<(BigInt, BigInt)> {
+/// `16.6667` (or `16,6667` with a decimal comma) as digits over a power
+/// of ten.
+fn decimal(text: &str, point: char) -> Option<(BigInt, BigInt)> {
     let text = text.replace('−', "-");
-    let (whole, part) = text.split_once('.').unwrap_or((&text, ""));
+    let (whole, part) = text.split_once(point).unwrap_or((&text, ""));
     let digits: BigInt = format!("{whole}{part}").parse().ok()?;
     Some((digits, BigInt::from(10).pow(part.len() as u32)))
 }
@@ -175,13 +176,24 @@ fn approximately_marks_only_rounded_values() {
     let (mut equal, mut approximate) = (0, 0);
     let mut wrong = Vec::new();
     for path in pages() {
-        let html = page(&path);
+        // A French page writes 7,375 % (decimal comma, narrow no-break
+        // space): the same figures in its language's spelling.
+        let french = path.starts_with("fr/") || path.contains(".fr.");
+        let (point, ends): (char, &[char]) = if french {
+            (',', &['<', ' ', ')', ';'])
+        } else {
+            ('.', &['<', ' ', ')', ',', ';'])
+        };
+        let mut html = page(&path);
+        if french {
+            html = html.replace('\u{202f}', "\u{a0}");
+        }
         for sign in [" = ", " ≈ "] {
             for (at, _) in html.match_indices(sign) {
                 let before = &html[..at];
                 let exact = &before[before.rfind([' ', '>']).map_or(0, |s| s + 1)..];
                 let after = &html[at + sign.len()..];
-                let end = after.find(['<', ' ', ')', ',', ';']).unwrap_or(after.len());
+                let end = after.find(ends).unwrap_or(after.len());
                 if after[end..].starts_with(" ×") {
                     continue; // Scientific: rounded by its form.
                 }
@@ -196,7 +208,7 @@ fn approximately_marks_only_rounded_values() {
                 } else {
                     1
                 };
-                let (Some((n, d)), Some((m, p))) = (fraction(exact), decimal(shown)) else {
+                let (Some((n, d)), Some((m, p))) = (fraction(exact), decimal(shown, point)) else {
                     continue;
                 };
                 // n/d × scale = m/p exactly?
