@@ -101,6 +101,10 @@ pub struct Playground {
     pub rolls: String,
     #[serde(default)]
     pub explode_depth: String,
+    /// `roll20` to read `cs` and `cf` as Roll20's critical marks; empty
+    /// for the standard notation.
+    #[serde(default)]
+    pub notation: String,
 }
 
 /// What the page shows.
@@ -277,6 +281,11 @@ pub(crate) fn playground(form: &Playground) -> Request {
             Field {
                 key: "explode_depth".into(),
                 value: form.explode_depth.trim().to_string(),
+                ..Field::default()
+            },
+            Field {
+                key: "notation".into(),
+                value: form.notation.trim().to_string(),
                 ..Field::default()
             },
         ],
@@ -642,6 +651,7 @@ mod tests {
         let form = |rolls: &str, depth: &str| Playground {
             rolls: rolls.into(),
             explode_depth: depth.into(),
+            notation: String::new(),
         };
         let request = playground(&form("4d6kh3\n\n  max(1d6, 1d8) + 2 \n4d6kh3\n", " 5 "));
         assert_eq!(request.kind, "dice");
@@ -657,6 +667,10 @@ mod tests {
                     key: "explode_depth".into(),
                     value: "5".into(),
                     ..Field::default()
+                },
+                Field {
+                    key: "notation".into(),
+                    ..Field::default()
                 }
             ]
         );
@@ -667,12 +681,34 @@ mod tests {
         );
     }
 
+    /// Issue 43, item 3: the playground reads Roll20's `cs` when asked,
+    /// Foundry's count otherwise.
+    #[test]
+    fn the_playgrounds_notation_picks_whose_cs_is_read() {
+        let values = |notation: &str| match answer(&Call::Playground(Playground {
+            rolls: "1d20cs>18".into(),
+            explode_depth: String::new(),
+            notation: notation.into(),
+        })) {
+            Response::Done { results, .. } => results["rolls"][0]["outcomes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["value"].as_i64().unwrap())
+                .collect::<Vec<_>>(),
+            other => panic!("{notation:?}: {other:?}"),
+        };
+        assert_eq!(values(""), [0, 1]);
+        assert_eq!(values("roll20"), (1..=20).collect::<Vec<_>>());
+    }
+
     #[test]
     fn the_playgrounds_explode_depth_counts_and_a_bad_one_names_its_field() {
         let answer_for = |depth: &str| {
             answer(&Call::Playground(Playground {
                 rolls: "d6!".into(),
                 explode_depth: depth.into(),
+                notation: String::new(),
             }))
         };
         let highest = |depth: &str| match answer_for(depth) {

@@ -5,6 +5,7 @@
 //! results goes to stderr; one summary line closes each build.
 
 use clap::{Args, Parser, Subcommand};
+use fairdice::analyses::dice::Notation;
 use fairdice::analyses::Budget;
 use fairdice::build::{self, Project, Summary};
 use fairdice::cache::Cache;
@@ -178,6 +179,11 @@ enum Command {
         /// Extra rolls an exploding die may make (default 3, at most 20).
         #[arg(long)]
         explode_depth: Option<u32>,
+        /// Whose meaning `cs` and `cf` take: standard counts the dice
+        /// (Foundry); roll20 marks critical successes and failures and
+        /// reports their chances.
+        #[arg(long, value_enum, default_value_t = NotationArg::Standard)]
+        notation: NotationArg,
         /// Multiply the time and memory budgets by this factor (0.001 to 1000).
         #[arg(long, default_value_t = 1.0, value_parser = parse_budget)]
         budget: f64,
@@ -305,11 +311,12 @@ fn main() -> ExitCode {
             expressions,
             json,
             explode_depth,
+            notation,
             budget,
         } => roll(
             &expressions,
             json,
-            explode_depth,
+            (explode_depth, notation.into()),
             &Budget::new(budget).printing(json),
             ui,
         ),
@@ -604,8 +611,14 @@ fn anydice(file: &Path, json: bool, budget: &Budget, ui: Ui) -> Exit {
     }
 }
 
-fn roll(expressions: &[String], json: bool, depth: Option<u32>, budget: &Budget, ui: Ui) -> Exit {
-    let params = match fairdice::roll_command::prepare(expressions, depth, budget) {
+fn roll(
+    expressions: &[String],
+    json: bool,
+    (depth, notation): (Option<u32>, Notation),
+    budget: &Budget,
+    ui: Ui,
+) -> Exit {
+    let params = match fairdice::roll_command::prepare_in(expressions, depth, notation, budget) {
         Ok(params) => params,
         Err(message) => return failed(&Error::Usage(message), ui),
     };
@@ -802,6 +815,24 @@ fn verify(options: &fairdice::verify::Options, write: bool, ui: Ui) -> Exit {
 fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse()
         .map_err(|err: fairdice::shard::ShardError| err.to_string())
+}
+
+/// `--notation`: whose meaning letters take where families disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum NotationArg {
+    /// Foundry's `cs` and `cf`: count the dice meeting them.
+    Standard,
+    /// Roll20's `cs` and `cf`: mark critical successes and failures.
+    Roll20,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(arg: NotationArg) -> Notation {
+        match arg {
+            NotationArg::Standard => Notation::Standard,
+            NotationArg::Roll20 => Notation::Roll20,
+        }
+    }
 }
 
 /// A budget factor within the range `limits::Budget` allows.

@@ -4,7 +4,7 @@
 //! `dice` page would.
 
 use crate::analyses::dice::{Dice, NamedRoll, Params, RollList, MAX_ROLLS};
-use crate::analyses::dice_lang::Expression;
+use crate::analyses::dice_lang::{Expression, Notation};
 use crate::analyses::{Analysis, Budget};
 use crate::engine::to_f64;
 use crate::layout::blocks::{Block, Cell};
@@ -21,6 +21,16 @@ pub fn prepare(
     explode_depth: Option<u32>,
     budget: &Budget,
 ) -> Result<Params, String> {
+    prepare_in(expressions, explode_depth, Notation::Standard, budget)
+}
+
+/// [`prepare`] in a family's notation where families disagree.
+pub fn prepare_in(
+    expressions: &[String],
+    explode_depth: Option<u32>,
+    notation: Notation,
+    budget: &Budget,
+) -> Result<Params, String> {
     if expressions.is_empty() {
         return Err("no expression: write one such as 4d6kh3".into());
     }
@@ -29,7 +39,7 @@ pub fn prepare(
     }
     let mut rolls = Vec::new();
     for text in expressions {
-        let expression = Expression::read(text).map_err(|e| e.describe(text))?;
+        let expression = Expression::read_in(text, notation).map_err(|e| e.describe(text))?;
         if rolls.iter().any(|r: &NamedRoll| r.name == *text) {
             continue;
         }
@@ -42,6 +52,7 @@ pub fn prepare(
         rolls: RollList(rolls),
         explode_depth,
         question: None,
+        notation,
     };
     Dice::validate(&params).map_err(|e| e.message)?;
     budget

@@ -2,6 +2,7 @@
 //! distribution, and every pair of rolls compared as two players rolling
 //! once each.
 
+pub use crate::analyses::dice_lang::Notation;
 use crate::analyses::dice_lang::{self, Expr, Expression, Price, DEFAULT_EXPLODE_DEPTH};
 use crate::engine::{complement, ratios, text, Denominator, Exact, Outcomes};
 use crate::progress::Progress;
@@ -23,16 +24,52 @@ pub(crate) const MAX_ROLLS: usize = 26;
 
 /// Parameters of a `dice` scenario.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "Written")]
 pub struct Params {
     /// Named expressions, in the file's order.
     pub rolls: RollList,
     /// Extra rolls an exploding die may make.
-    #[serde(default)]
     pub explode_depth: Option<u32>,
     /// What the page answers first; see [`Params::question`] for the
     /// default.
-    #[serde(default)]
     pub question: Option<Question>,
+    /// Whose meaning a letter takes where the families disagree (Roll20's
+    /// `cs` marks a critical where Foundry's counts).
+    pub notation: Notation,
+}
+
+/// The parameters as written, the rolls read in the standard notation.
+#[derive(Deserialize)]
+struct Written {
+    rolls: RollList,
+    #[serde(default)]
+    explode_depth: Option<u32>,
+    #[serde(default)]
+    question: Option<Question>,
+    #[serde(default)]
+    notation: Notation,
+}
+
+impl TryFrom<Written> for Params {
+    type Error = String;
+
+    /// The rolls read again in the notation written, if another.
+    fn try_from(written: Written) -> Result<Params, String> {
+        let mut rolls = written.rolls;
+        if written.notation != Notation::Standard {
+            for roll in &mut rolls.0 {
+                let text = roll.expression.text.clone();
+                roll.expression = Expression::read_in(&text, written.notation)
+                    .map_err(|e| format!("roll {:?}: {}", roll.name, e.describe(&text)))?;
+            }
+        }
+        Ok(Params {
+            rolls,
+            explode_depth: written.explode_depth,
+            question: written.question,
+            notation: written.notation,
+        })
+    }
 }
 
 /// What a page of rolls answers first.
@@ -223,6 +260,20 @@ pub struct RollFigures {
     /// allowed roll would have exploded again), when known.
     #[serde(with = "text")]
     pub cut_short: Option<Exact>,
+    /// Each Roll20 critical mark (`notation: roll20`) in words, with the
+    /// exact chance that a kept die bears it.
+    #[serde(default)]
+    pub criticals: Vec<Marked>,
+}
+
+/// A Roll20 critical mark in words, and the chance a kept die bears it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Marked {
+    /// "a die showing 20 a critical success".
+    pub mark: String,
+    /// Its exact chance.
+    #[serde(with = "text")]
+    pub chance: Exact,
 }
 
 /// A value and its exact probability.
@@ -309,6 +360,13 @@ pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth
             extra.explode_depth = Some(depth);
             extra.cut_short = dice_lang::uncut(tree, depth).map(|uncut| Exact::one() - uncut);
         }
+        extra.criticals = dice_lang::criticals(tree, depth)
+            .into_iter()
+            .map(|(mark, chance)| Marked {
+                mark: dice_lang::critical_words(mark),
+                chance,
+            })
+            .collect();
     }
     analysed
 }
@@ -467,6 +525,7 @@ fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, RollFigures) 
         median,
         explode_depth: None,
         cut_short: None,
+        criticals: Vec::new(),
     };
     (summary, extra)
 }

@@ -51,6 +51,7 @@ pub(crate) const TEMPLATE_IDS: &[&str] = &[
     "scenario-results",
     "playground-rolls",
     "playground-depth",
+    "playground-notation",
     "playground-syntax",
 ];
 

@@ -88,6 +88,17 @@ impl Layout for Dice {
                     text: explosion_words(depth, figures.cut_short.as_ref()),
                 });
             }
+            for marked in &figures.criticals {
+                blocks.push(Block::Text {
+                    text: format!(
+                        "Roll20 marks {}; the total stands. Some die kept bears the mark in {} \
+                         of rolls (exactly {}).",
+                        marked.mark,
+                        format::percent(&marked.chance),
+                        format::exact(&marked.chance)
+                    ),
+                });
+            }
             match chance(expression, roll) {
                 Some(p) => blocks.push(Block::Facts {
                     items: vec![

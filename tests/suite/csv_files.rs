@@ -98,6 +98,7 @@ fn the_what_if_forms_data_links_read_back_the_same() {
     let call = Call::Playground(Playground {
         rolls: "2d20kh1\n-1+d6\n".into(),
         explode_depth: String::new(),
+        notation: String::new(),
     });
     let Response::Done { html, .. } = answer(&call) else {
         panic!("the playground refused");

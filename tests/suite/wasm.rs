@@ -540,6 +540,7 @@ fn rolls(text: &str) -> calculator::Playground {
     calculator::Playground {
         rolls: text.into(),
         explode_depth: String::new(),
+        notation: String::new(),
     }
 }
 

@@ -7,7 +7,7 @@
 //! would pass.
 
 use super::rules::{
-    counts_something, explodes_sometimes, keeps_some, some_face_meets, Faces, MAX_VALUE,
+    explodes_sometimes, keeps_some, scores_something, some_face_meets, Faces, MAX_VALUE,
 };
 use super::{BinaryOp, Explosion, Expr, Function, KeepRule, LangError, Node, Pool, Span};
 use crate::engine::pool::MAX_SORTED_FACES;
@@ -123,6 +123,7 @@ impl Pricer {
                     },
                 )
             }
+            Node::Labelled(_, inner) => self.shape(inner),
             Node::Negate(inner) => {
                 let s = self.shape(inner)?;
                 let shape = Shape {
@@ -257,11 +258,7 @@ impl Pricer {
                 keeps_some(kept, pool, "member")?;
                 let low = shapes.iter().map(|s| s.low).min().unwrap_or(0);
                 let high = shapes.iter().map(|s| s.high).max().unwrap_or(0);
-                let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
-                    (true, true) => (-1, 1),
-                    (true, false) => (0, 1),
-                    _ => (low, high),
-                };
+                let (low, high) = pool.score_bounds(low, high);
                 let rolls: f64 = shapes.iter().map(Shape::width).product();
                 let bits: f64 = shapes.iter().map(|s| s.bits).sum();
                 let ops = rolls * (pool.count as f64 + bits / 64.0 + 1.0) * MAP_OVERHEAD;
@@ -370,13 +367,13 @@ impl Pricer {
         let (mut low, mut high) = faces.bounds();
         let mut distinct = faces.count().min(faces.width());
         if let Some(explode) = pool.explode {
-            let extra = f64::from(self.depth);
-            let rolls = i128::from(self.depth) + 1;
+            let depth = pool.depth(self.depth);
+            let extra = f64::from(depth);
+            let rolls = i128::from(depth) + 1;
             let rerolled = pool.reroll.is_some_and(|r| r.rule.until);
             explodes_sometimes(&faces, explode, rerolled, pool)?;
             if pool.explosion == Explosion::Pool {
-                let (shape, ops, bytes) =
-                    exploding_pool(pool, &faces, count, self.depth, die_bits)?;
+                let (shape, ops, bytes) = exploding_pool(pool, &faces, count, depth, die_bits)?;
                 self.bytes = self.bytes.max(bytes);
                 return Ok((shape, ops));
             }
@@ -400,23 +397,20 @@ impl Pricer {
         }
         let bits = die_bits * n;
         let big_words = bits / 64.0 + 1.0;
-        if let Some(successes) = pool.successes {
-            let faces = if pool.explode.is_some() {
-                Faces::Run(
-                    i64::try_from(low).unwrap_or(i64::MIN),
-                    i64::try_from(high).unwrap_or(i64::MAX),
-                )
-            } else {
-                faces.clone()
-            };
-            counts_something(&faces, successes, pool)?;
+        let shown = if pool.explode.is_some() {
+            Faces::Run(
+                i64::try_from(low).unwrap_or(i64::MIN),
+                i64::try_from(high).unwrap_or(i64::MAX),
+            )
+        } else {
+            faces.clone()
+        };
+        scores_something(&shown, pool)?;
+        if let Some(again) = pool.reroll_add {
+            some_face_meets(&faces, again, pool)?;
         }
         let count_only = pool.successes.is_some();
-        let (value_low, value_high) = match (count_only, pool.failures.is_some()) {
-            (true, true) => (-1, 1),
-            (true, false) => (0, 1),
-            _ => (low, high),
-        };
+        let (value_low, value_high) = pool.score_bounds(low, high);
         let (start, end) = pool.kept(count).map_err(|(keep, left)| {
             let (verb, m) = keep_amount(keep.rule);
             LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice"))
@@ -424,9 +418,11 @@ impl Pricer {
         keeps_some(end - start, pool, "dice")?;
         let mut ops = die_ops;
         let kept = end - start;
+        // Avrae's `ra` may add one die.
+        let most = kept + u64::from(pool.reroll_add.is_some());
         let shape = Shape {
-            low: times(kept, value_low),
-            high: times(kept, value_high),
+            low: times(kept, value_low).min(times(most, value_low)),
+            high: times(kept, value_high).max(times(most, value_high)),
             bits,
         };
         if start > 0 && end < count {
@@ -458,12 +454,16 @@ impl Pricer {
             let uniform = matches!(faces, Faces::Run(..))
                 && pool.explode.is_none()
                 && pool.reroll.is_none_or(|r| r.rule.until)
-                && !count_only;
-            ops += if uniform && window_is_cheaper(faces.count() as usize, count) {
+                && !pool.rescored();
+            let sums = if uniform && window_is_cheaper(faces.count() as usize, count) {
                 n * shape.width() * big_words * 2.0
             } else {
                 shape.width() * (faces_used + 3.0) * big_words
             };
+            // `ra` sums twice (all the dice, and those without a match),
+            // then adds a die to the difference.
+            let again = if pool.reroll_add.is_some() { 3.0 } else { 1.0 };
+            ops += sums * again;
         }
         within_limit(span, &shape)?;
         Ok((shape, ops))
@@ -498,15 +498,9 @@ fn exploding_pool(
             ))
         }
     };
-    if let Some(successes) = pool.successes {
-        counts_something(faces, successes, pool)?;
-    }
+    scores_something(faces, pool)?;
     let (low, high) = faces.bounds();
-    let (low, high) = match (pool.successes.is_some(), pool.failures.is_some()) {
-        (true, true) => (-1, 1),
-        (true, false) => (0, 1),
-        _ => (low, high),
-    };
+    let (low, high) = pool.score_bounds(low, high);
     let rolls = u64::from(depth) + 1;
     let width = faces.count().min(faces.width());
     let bits = die_bits * f64::from(depth + 1) * count as f64;

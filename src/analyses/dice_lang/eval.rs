@@ -2,7 +2,7 @@
 //! [`Outcomes`], each operator one engine call. Every dice term is its own
 //! independent roll, so `1d6 - 1d6` is two dice.
 
-use super::{BinaryOp, Comparison, Explosion, Expr, Function, KeepRule, Node, Pool};
+use super::{BinaryOp, Comparison, Critical, Explosion, Expr, Function, KeepRule, Node, Pool};
 use crate::engine::pool::{self, Condition};
 use crate::engine::{Exact, Outcomes};
 use num_bigint::BigUint;
@@ -14,6 +14,7 @@ pub fn evaluate(expr: &Expr, explode_depth: u32) -> Outcomes {
     match &expr.node {
         Node::Number(value) => Outcomes::constant(*value),
         Node::Negate(inner) => evaluate(inner, explode_depth).negate(),
+        Node::Labelled(_, inner) => evaluate(inner, explode_depth),
         Node::Binary(op, left, right) => {
             let a = evaluate(left, explode_depth);
             let b = evaluate(right, explode_depth);
@@ -128,6 +129,7 @@ fn die_of(pool: &Pool, explode_depth: Option<u32>) -> Outcomes {
 /// Reroll, explode, keep or drop, count: in that order, whatever order
 /// they were written in.
 fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
+    let explode_depth = pool.depth(explode_depth);
     // `!` explodes into the pool, so its dice stay single rolls here.
     let into_pool = pool.explosion == Explosion::Pool && pool.explode.is_some();
     let die = die_of(pool, (!into_pool).then_some(explode_depth));
@@ -143,7 +145,10 @@ fn roll_pool(pool: &Pool, explode_depth: u32) -> Outcomes {
             });
             pool::explode_into_pool(&die, condition, depth, count, keep, pool.scorer())
         }
-        None => pool_of(pool, &die, count),
+        None => match pool.reroll_add {
+            Some(again) => reroll_and_add(pool, &die, count, again.rule),
+            None => pool_of(pool, &die, count),
+        },
     };
     let Some(rolled) = &pool.rolled else {
         return of(pool.count);
@@ -180,11 +185,86 @@ fn pool_of(pool: &Pool, die: &Outcomes, count: u64) -> Outcomes {
             pool::Keep::Highest(end - start)
         };
         pool::keep(die, count, keep, value)
-    } else if pool.successes.is_some() {
+    } else if pool.rescored() {
         die.map(value).repeat_sum(count)
     } else {
         die.repeat_sum(count)
     }
+}
+
+/// Avrae's `ra`: `count` dice, and one more when any shows a face meeting
+/// `again`. The rolls where none meets it (the dice restricted to the
+/// other faces) stand as they are, times the new die's faces so every
+/// roll weighs alike; the others (all rolls less those) gain the new die.
+fn reroll_and_add(pool: &Pool, die: &Outcomes, count: u64, again: Condition) -> Outcomes {
+    let value = pool.scorer();
+    let scored = die.map(&value);
+    let all = scored.repeat_sum(count);
+    let others: BTreeMap<i64, BigUint> = die
+        .iter()
+        .filter(|(face, _)| !again.holds(*face))
+        .map(|(face, ways)| (face, ways.clone()))
+        .collect();
+    let none = Outcomes::from_map(others).map(|o| o.map(&value).repeat_sum(count));
+    let mut met: BTreeMap<i64, BigUint> = all.iter().map(|(v, w)| (v, w.clone())).collect();
+    if let Some(none) = &none {
+        for (v, w) in none.iter() {
+            let left = met
+                .get_mut(&v)
+                .expect("every roll without a match is a roll");
+            *left -= w;
+        }
+    }
+    met.retain(|_, w| !w.is_zero());
+    let mut sum: BTreeMap<i64, BigUint> = BTreeMap::new();
+    if let Some(met) = Outcomes::from_map(met) {
+        for (v, w) in met.add(&scored).iter() {
+            *sum.entry(v).or_default() += w;
+        }
+    }
+    if let Some(none) = none {
+        for (v, w) in none.scaled(&die.total()).iter() {
+            *sum.entry(v).or_default() += w;
+        }
+    }
+    Outcomes::from_map(sum).expect("a pool has some roll")
+}
+
+/// Each Roll20 critical mark of `expr` (`cs>19`, `cf1` under `notation:
+/// roll20`) and the exact chance that some die its pool keeps bears it:
+/// the pool counted on the mark's faces, at least 1.
+pub(crate) fn criticals(expr: &Expr, explode_depth: u32) -> Vec<(Critical, Exact)> {
+    let mut found = Vec::new();
+    let mut parts = vec![expr];
+    while let Some(part) = parts.pop() {
+        match &part.node {
+            Node::Pool(pool) => {
+                for mark in &pool.criticals {
+                    let mut counted = pool.clone();
+                    counted.criticals.clear();
+                    counted.successes = Some(mark.map(|c| c.condition));
+                    counted.failures = None;
+                    let outcomes = roll_pool(&counted, explode_depth);
+                    let some: BigUint = outcomes
+                        .iter()
+                        .filter(|(v, _)| *v >= 1)
+                        .map(|(_, w)| w)
+                        .sum();
+                    found.push((mark.rule, crate::engine::ratio(&some, &outcomes.total())));
+                }
+                parts.extend(pool.rolled.as_deref());
+            }
+            Node::Number(_) => {}
+            Node::Negate(inner) | Node::Labelled(_, inner) => parts.push(inner),
+            Node::Binary(_, a, b) | Node::Compare(_, a, b) | Node::Pairs(a, b) => {
+                parts.extend([&**b, &**a]);
+            }
+            Node::Call(_, arguments) | Node::Group(arguments, _) => {
+                parts.extend(arguments.iter().rev());
+            }
+        }
+    }
+    found
 }
 
 /// The exact chance that no exploding die in one roll of `expr` had its
@@ -202,7 +282,7 @@ pub(crate) fn uncut(expr: &Expr, explode_depth: u32) -> Option<Exact> {
     };
     match &expr.node {
         Node::Number(_) => Some(Exact::one()),
-        Node::Negate(inner) => uncut(inner, explode_depth),
+        Node::Negate(inner) | Node::Labelled(_, inner) => uncut(inner, explode_depth),
         Node::Binary(_, left, right) | Node::Compare(_, left, right) => all(vec![left, right]),
         Node::Group(members, _) => all(members.iter().collect()),
         Node::Call(_, arguments) => all(arguments.iter().collect()),
@@ -232,7 +312,7 @@ pub(crate) fn uncut(expr: &Expr, explode_depth: u32) -> Option<Exact> {
 
 /// One die's chance of not being cut short, if the pool explodes.
 fn die_uncut(pool: &Pool, explode_depth: u32) -> Option<Exact> {
-    let explode = pool.explode?;
+    let explode = pool.explode.filter(|_| !pool.explode_once)?;
     // The die as it explodes: after its reroll.
     let die = die_of(pool, None);
     let condition = explode.rule.unwrap_or(Condition::Eq(die.max()));

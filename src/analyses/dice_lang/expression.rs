@@ -3,7 +3,9 @@
 //! with faces 1 to k, a pool of identical dice), so there is one grammar
 //! and one type, and a value of the wrong shape is refused where it stands.
 
-use super::{check, parse, Die, Expr, LangError, Node, Pool, Span, DEFAULT_EXPLODE_DEPTH};
+use super::{
+    check, parse_in, Die, Expr, LangError, Node, Notation, Pool, Span, DEFAULT_EXPLODE_DEPTH,
+};
 use crate::analyses::pool::IdenticalDice;
 use serde::de::{self, DeserializeSeed, Deserializer};
 use serde::Deserialize;
@@ -40,7 +42,12 @@ pub(crate) const STANDARD_DIE: &str = "expected one die with faces 1 to k, such 
 impl Expression {
     /// Parse and check the rules (the price waits for the explosion depth).
     pub fn read(text: &str) -> Result<Self, LangError> {
-        let tree = parse(text)?;
+        Self::read_in(text, Notation::Standard)
+    }
+
+    /// Read in a family's notation where families disagree.
+    pub fn read_in(text: &str, notation: Notation) -> Result<Self, LangError> {
+        let tree = parse_in(text, notation)?;
         check(&tree, DEFAULT_EXPLODE_DEPTH)?;
         Ok(Expression {
             text: text.to_string(),

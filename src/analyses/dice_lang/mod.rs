@@ -11,6 +11,8 @@
 mod check;
 mod eval;
 mod expression;
+#[cfg(test)]
+mod families_tests;
 mod parse;
 mod rules;
 pub mod simulate;
@@ -18,11 +20,13 @@ mod words;
 
 pub use check::{check, Price};
 pub use eval::evaluate;
-pub(crate) use eval::uncut;
+pub(crate) use eval::{criticals, uncut};
 pub(crate) use expression::ONE_DIE;
 pub use expression::{read, Expression, Shape};
+#[cfg(test)]
 pub use parse::parse;
-pub(crate) use words::describe;
+pub use parse::parse_in;
+pub(crate) use words::{critical_words, describe};
 
 use crate::engine::pool::Condition;
 use crate::engine::Outcomes;
@@ -108,7 +112,7 @@ pub enum Node {
     /// An integer.
     Number(i64),
     /// Dice rolled together.
-    Pool(Pool),
+    Pool(Box<Pool>),
     /// `-a`.
     Negate(Box<Expr>),
     /// `a + b`, `a - b`, `a * b`, `a % b`.
@@ -126,6 +130,10 @@ pub enum Node {
     /// member one value of the group. The pool holds the modifiers only;
     /// its count is the number of members.
     Group(Vec<Expr>, Box<Pool>),
+    /// A part with its name in brackets (`1d8[fire]`, as Roll20, Foundry
+    /// and Avrae write them): the name is the reader's, the value the
+    /// part's.
+    Labelled(String, Box<Expr>),
 }
 
 /// How two totals are compared.
@@ -251,11 +259,78 @@ pub struct Pool {
     pub keep: Vec<Modifier<KeepRule>>,
     /// Count the dice meeting this condition instead of summing.
     pub successes: Option<Modifier<Condition>>,
-    /// With a count, subtract the dice meeting this one (`f1`).
+    /// The dice meeting this one are failures, scored as `failure` says
+    /// (`f1`, `df=1`, `sf<2`).
     pub failures: Option<Modifier<Condition>>,
+    /// What a failure scores.
+    pub failure: Failure,
+    /// Each die explodes at most once (Foundry's `xo`), whatever the depth.
+    pub explode_once: bool,
+    /// Avrae's `ra`: when some die meets it, one more die is rolled and
+    /// added (one at most, however many meet it).
+    pub reroll_add: Option<Modifier<Condition>>,
+    /// Each die's value held to at least this (Avrae's `mi`, Foundry's `min`).
+    pub floor: Option<Modifier<i64>>,
+    /// Each die's value held to at most this (Avrae's `ma`, Foundry's `max`).
+    pub ceiling: Option<Modifier<i64>>,
+    /// Avrae's keeps and drops by value (`k>3`, `p1`), after the keeps by
+    /// rank: a die they drop scores nothing.
+    pub select: Vec<Modifier<Select>>,
+    /// Where the dice were sorted (`s`, `sa`, `sd`): no total changes.
+    pub sorted: Option<Span>,
+    /// Roll20's critical marks (`cs>19`, `cf1` under `notation: roll20`):
+    /// no total changes; their chances are reported beside it.
+    pub criticals: Vec<Modifier<Critical>>,
+}
+
+/// Whose meaning a letter takes where the families disagree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Notation {
+    /// Foundry's `cs` and `cf` (the count of dice meeting them), Roll20's
+    /// and Foundry's `k3` (keep the highest 3).
+    #[default]
+    Standard,
+    /// Roll20's `cs` and `cf`: marks of a critical success or failure on
+    /// a die, which leave the total alone.
+    Roll20,
+}
+
+/// A die's critical mark, as Roll20 writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Critical {
+    /// `cs` when true, `cf` when false.
+    pub success: bool,
+    /// The faces marked.
+    pub condition: Condition,
 }
 
 impl Pool {
+    /// `count` dice with no modifier yet.
+    pub(crate) fn plain(count: u64, die: Die, die_span: Span) -> Pool {
+        Pool {
+            rolled: None,
+            count,
+            count_written: true,
+            die,
+            die_span,
+            reroll: None,
+            explode: None,
+            explosion: Explosion::Pool,
+            keep: Vec::new(),
+            successes: None,
+            failures: None,
+            failure: Failure::Offset,
+            explode_once: false,
+            reroll_add: None,
+            floor: None,
+            ceiling: None,
+            select: Vec::new(),
+            sorted: None,
+            criticals: Vec::new(),
+        }
+    }
+
     /// Which of `count` dice are kept once sorted lowest first, as `start..end`,
     /// applying every keep and drop in order; `Err` names the rule that
     /// asks for more dice than are left, and how many were.
@@ -274,17 +349,105 @@ impl Pool {
         Ok((start, end))
     }
 
-    /// A die's value as the pool adds it up: its face, or with a count
-    /// 1 for a success, -1 for a failure (both: 0).
+    /// A die's value as the pool adds it up: its face held to the floor
+    /// and ceiling; nothing when a keep by value drops it; with a count,
+    /// 1 for a success; a failure as [`Failure`] says.
     pub(crate) fn scorer(&self) -> impl Fn(i64) -> i64 {
-        let (successes, failures) = (
+        let (successes, failures, failure) = (
             self.successes.map(|s| s.rule),
             self.failures.map(|f| f.rule),
+            self.failure,
         );
-        move |v| match successes {
-            Some(s) => i64::from(s.holds(v)) - i64::from(failures.is_some_and(|f| f.holds(v))),
-            None => v,
+        let (floor, ceiling) = (self.floor.map(|m| m.rule), self.ceiling.map(|m| m.rule));
+        let select: Vec<Select> = self.select.iter().map(|m| m.rule.clone()).collect();
+        move |face| {
+            let v = face
+                .max(floor.unwrap_or(i64::MIN))
+                .min(ceiling.unwrap_or(i64::MAX));
+            if select.iter().any(|s| s.drops(v)) {
+                return 0;
+            }
+            let failed = failures.is_some_and(|f| f.holds(v));
+            let counted = successes.map(|s| i64::from(s.holds(v)));
+            match (failure, failed, counted) {
+                (Failure::Offset, _, Some(c)) => c - i64::from(failed),
+                (Failure::Deduct, true, _) => -1,
+                (Failure::Subtract, true, _) => -v,
+                (_, _, Some(c)) => c,
+                (_, _, None) => v,
+            }
         }
+    }
+
+    /// The explosion depth in force: one for Foundry's `xo`, else `depth`.
+    pub(crate) fn depth(&self, depth: u32) -> u32 {
+        if self.explode_once {
+            1
+        } else {
+            depth
+        }
+    }
+
+    /// Whether a die's value is scored other than as its face.
+    pub(crate) fn rescored(&self) -> bool {
+        self.successes.is_some()
+            || self.failures.is_some()
+            || self.floor.is_some()
+            || self.ceiling.is_some()
+            || !self.select.is_empty()
+    }
+
+    /// The least and most a die scores, from the least and most it shows.
+    pub(crate) fn score_bounds(&self, low: i128, high: i128) -> (i128, i128) {
+        let hold = |v: i128| {
+            let v = self.floor.map_or(v, |f| v.max(i128::from(f.rule)));
+            self.ceiling.map_or(v, |c| v.min(i128::from(c.rule)))
+        };
+        let (low, high) = (hold(low), hold(high));
+        let (mut low, mut high) = if self.successes.is_some() {
+            (0, 1)
+        } else {
+            (low, high)
+        };
+        if self.failures.is_some() {
+            let (l, h) = match self.failure {
+                Failure::Offset | Failure::Deduct => (-1, -1),
+                Failure::Subtract => (-high, -low),
+            };
+            (low, high) = (low.min(l), high.max(h));
+        }
+        if !self.select.is_empty() {
+            (low, high) = (low.min(0), high.max(0));
+        }
+        (low, high)
+    }
+}
+
+/// What a failure scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Roll20's `f` after a count: -1 where a success scores 1 (both: 0).
+    Offset,
+    /// Foundry's `df`: -1, whatever else the die scored.
+    Deduct,
+    /// Foundry's `sf`: minus its value.
+    Subtract,
+}
+
+/// Avrae's keep or drop by value: `k>3` keeps the dice above 3 (drops the
+/// others), `p1` drops every 1. Joined selectors (`k5k6`) keep either.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Select {
+    /// `k` when true, `p` when false.
+    pub keep: bool,
+    /// The values chosen, any of which selects a die.
+    pub conditions: Vec<Condition>,
+}
+
+impl Select {
+    /// Whether this rule drops a die of value `v`.
+    pub(crate) fn drops(&self, v: i64) -> bool {
+        self.conditions.iter().any(|c| c.holds(v)) != self.keep
     }
 }
 

@@ -23,8 +23,8 @@
 //! what to write instead.
 
 use super::{
-    BinaryOp, Comparison, Die, Explosion, Expr, Function, LangError, Modifier, Node, Pool,
-    Rounding, Span,
+    BinaryOp, Comparison, Die, Explosion, Expr, Function, LangError, Modifier, Node, Notation,
+    Pool, Rounding, Span,
 };
 
 mod pool;
@@ -37,8 +37,14 @@ pub(crate) const MAX_LENGTH: usize = 1000;
 /// The deepest nesting of parentheses, unary minus and calls.
 const MAX_DEPTH: usize = 64;
 
-/// Read an expression.
+/// Read an expression, letters read as most families mean them.
+#[cfg(test)]
 pub fn parse(text: &str) -> Result<Expr, LangError> {
+    parse_in(text, Notation::Standard)
+}
+
+/// Read an expression in a family's notation where families disagree.
+pub fn parse_in(text: &str, notation: Notation) -> Result<Expr, LangError> {
     // One character for one, so columns stay those of the text.
     let chars: Vec<char> = text
         .chars()
@@ -62,8 +68,10 @@ pub fn parse(text: &str) -> Result<Expr, LangError> {
         at: 0,
         depth: 0,
         rounding: None,
+        notation,
     };
     parser.skip_spaces();
+    parser.command();
     if parser.at == parser.chars.len() {
         return Err(LangError::new(
             Span { start: 0, end: 0 },
@@ -89,10 +97,15 @@ struct Parser {
     depth: usize,
     /// How `/` rounds here: set inside `floor`, `ceil` and `round`.
     rounding: Option<Rounding>,
+    /// Whose meaning a letter takes where families disagree.
+    notation: Notation,
 }
 
 /// The modifiers, as errors list them and suggestions pick from.
-const MODIFIERS: [&str; 9] = ["kh", "kl", "dh", "dl", "k", "d", "ro", "rr", "f"];
+const MODIFIERS: [&str; 26] = [
+    "kh", "kl", "dh", "dl", "k", "d", "ph", "pl", "p", "ro", "rr", "ra", "x", "xo", "e", "mi",
+    "ma", "min", "max", "cs", "cf", "df", "sf", "f", "sa", "sd",
+];
 
 impl Parser {
     fn peek(&self) -> Option<char> {
@@ -148,11 +161,61 @@ impl Parser {
         }
     }
 
+    /// The text a span covers, for messages that quote it.
+    fn text_of(&self, span: Span) -> String {
+        self.chars[span.start..span.end].iter().collect()
+    }
+
     fn span_from(&self, start: usize) -> Span {
         Span {
             start,
             end: self.at,
         }
+    }
+
+    /// Roll20's and Foundry's chat commands before a roll (`/r 1d20`,
+    /// `/roll 1d20`, `/gmroll`, `/gr`): read past, as the roll is the same.
+    fn command(&mut self) {
+        for command in ["/roll", "/gmroll", "/gr", "/r"] {
+            let at = self.at;
+            if self.eat_str(command) && self.peek().is_some_and(char::is_whitespace) {
+                self.skip_spaces();
+                return;
+            }
+            self.at = at;
+        }
+    }
+
+    /// A name in brackets after a part (`1d8[fire]`), if any.
+    fn label(&mut self, part: Expr) -> Result<Expr, LangError> {
+        let before = self.at;
+        self.skip_spaces();
+        if self.peek() != Some('[') || self.chars.get(self.at + 1) == Some(&'[') {
+            self.at = before;
+            return Ok(part);
+        }
+        let open = self.at;
+        self.at += 1;
+        while self.peek().is_some_and(|c| c != ']' && c != '[') {
+            self.at += 1;
+        }
+        if !self.eat(']') {
+            return Err(LangError::new(
+                Span {
+                    start: open,
+                    end: open + 1,
+                },
+                "unclosed `[`: a name in brackets ends with `]`, as in 1d8[fire]",
+            ));
+        }
+        let name: String = self.chars[open + 1..self.at - 1].iter().collect();
+        Ok(Expr {
+            span: Span {
+                start: part.span.start,
+                end: self.at,
+            },
+            node: Node::Labelled(name.trim().to_string(), Box::new(part)),
+        })
     }
 
     fn nest(&mut self) -> Result<(), LangError> {
@@ -250,7 +313,8 @@ impl Parser {
                 span: self.span_from(start),
             });
         }
-        self.atom()
+        let atom = self.atom()?;
+        self.label(atom)
     }
 
     fn atom(&mut self) -> Result<Expr, LangError> {
@@ -258,24 +322,8 @@ impl Parser {
         match self.peek() {
             Some('(') => {
                 self.at += 1;
-                self.nest()?;
-                self.skip_spaces();
-                let mut inner = self.expr()?;
-                self.skip_spaces();
-                if !self.eat(')') {
-                    return Err(LangError::new(
-                        Span {
-                            start,
-                            end: start + 1,
-                        },
-                        format!(
-                            "unbalanced `(`: expected `)` to close it, found {}",
-                            self.found()
-                        ),
-                    ));
-                }
-                self.depth -= 1;
-                inner.span = self.span_from(start);
+                let inner =
+                    self.enclosed(start, ")", "unbalanced `(`: expected `)` to close it")?;
                 if !matches!(self.peek(), Some('d' | 'D')) {
                     return Ok(inner);
                 }
@@ -299,6 +347,8 @@ impl Parser {
                         ));
                     }
                     self.pool(start, Some(count))
+                } else if self.roll_and_keep_at() {
+                    self.roll_and_keep(start, number)
                 } else {
                     Ok(Expr {
                         node: Node::Number(number),
@@ -308,12 +358,86 @@ impl Parser {
             }
             Some('d' | 'D') => self.pool(start, None),
             Some('{') => self.group(start),
+            Some('[') if self.chars.get(self.at + 1) == Some(&'[') => self.inline_roll(start),
             Some(c) if c.is_ascii_alphabetic() => self.call(start),
             _ => Err(self.error_here(format!(
                 "expected a number, dice such as 3d6, `(` or a function, found {}",
                 self.found()
             ))),
         }
+    }
+
+    /// Roll20's inline roll `[[1d20+5]]`: the roll inside, as in `( )`.
+    fn inline_roll(&mut self, start: usize) -> Result<Expr, LangError> {
+        self.at += 2;
+        self.enclosed(start, "]]", "unclosed `[[`: an inline roll ends with `]]`")
+    }
+
+    /// The expression between an opening at `start`, already read, and
+    /// `close`; `unclosed` says what is missing.
+    fn enclosed(&mut self, start: usize, close: &str, unclosed: &str) -> Result<Expr, LangError> {
+        self.nest()?;
+        self.skip_spaces();
+        let mut inner = self.expr()?;
+        self.skip_spaces();
+        if !self.eat_str(close) {
+            return Err(LangError::new(
+                Span {
+                    start,
+                    end: start + close.len(),
+                },
+                format!("{unclosed}, found {}", self.found()),
+            ));
+        }
+        self.depth -= 1;
+        inner.span = self.span_from(start);
+        Ok(inner)
+    }
+
+    /// Whether Legend of the Five Rings' roll-and-keep (`6k3`) follows a
+    /// number: `k` and a digit.
+    fn roll_and_keep_at(&self) -> bool {
+        self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'k'))
+            && self
+                .chars
+                .get(self.at + 1)
+                .is_some_and(char::is_ascii_digit)
+    }
+
+    /// `6k3`: six d10 whose tens explode into the die (another roll added,
+    /// again on 10), the highest three kept; `6k3!` says the explosion.
+    fn roll_and_keep(&mut self, start: usize, rolled: i64) -> Result<Expr, LangError> {
+        let die_span = self.span_from(start);
+        self.at += 1;
+        let keep_start = self.at - 1;
+        let kept = u64::try_from(self.integer()?).unwrap_or(u64::MAX);
+        let keep = Modifier {
+            rule: super::KeepRule::KeepHighest(kept),
+            span: self.span_from(keep_start),
+        };
+        let explode_start = self.at;
+        let written = self.eat('!');
+        let count = u64::try_from(rolled)
+            .ok()
+            .filter(|&c| c > 0)
+            .ok_or_else(|| {
+                LangError::new(die_span, "roll and keep needs at least one die, as in 6k3")
+            })?;
+        let mut pool = Pool::plain(count, Die::Standard(10), die_span);
+        pool.explode = Some(Modifier {
+            rule: None,
+            span: if written {
+                self.span_from(explode_start)
+            } else {
+                die_span
+            },
+        });
+        pool.explosion = Explosion::Compound;
+        pool.keep.push(keep);
+        Ok(Expr {
+            node: Node::Pool(Box::new(pool)),
+            span: self.span_from(start),
+        })
     }
 
     fn integer(&mut self) -> Result<i64, LangError> {
@@ -358,9 +482,8 @@ impl Parser {
                 return Err(LangError::new(
                     self.span_from(start),
                     format!(
-                        "unknown name `{name}`: expected dice such as 3d6, or {}{}",
+                        "unknown name `{name}`: expected dice such as 3d6, or {}",
                         super::words::list(&known, "or"),
-                        did_you_mean(&lower, &known, "")
                     ),
                 ));
             }
@@ -458,29 +581,24 @@ impl Parser {
         self.rounding = outer;
         self.depth -= 1;
         let die_span = self.span_from(start);
-        let mut pool = Pool {
-            rolled: None,
-            count: members.len() as u64,
-            count_written: true,
-            die: Die::Standard(1),
-            die_span,
-            reroll: None,
-            explode: None,
-            explosion: Explosion::Pool,
-            keep: Vec::new(),
-            successes: None,
-            failures: None,
-        };
+        let mut pool = Pool::plain(members.len() as u64, Die::Standard(1), die_span);
         self.modifiers(&mut pool)?;
-        if let Some(span) = [pool.reroll.map(|m| m.span), pool.explode.map(|m| m.span)]
-            .into_iter()
-            .flatten()
-            .next()
-        {
+        let per_die = [
+            pool.reroll.map(|m| m.span),
+            pool.explode.map(|m| m.span),
+            pool.reroll_add.map(|m| m.span),
+            pool.floor.map(|m| m.span),
+            pool.ceiling.map(|m| m.span),
+            pool.select.first().map(|m| m.span),
+            pool.failures
+                .filter(|_| pool.failure != super::Failure::Offset)
+                .map(|m| m.span),
+        ];
+        if let Some(span) = per_die.into_iter().flatten().min_by_key(|s| s.start) {
             return Err(LangError::new(
                 span,
-                "a group {...} keeps, drops and counts its members; reroll and explode \
-                 the dice inside it, as in {2d6!!, 1d20}kh1",
+                "a group {...} keeps, drops and counts its members; reroll, explode and \
+                 hold the dice inside it, as in {2d6!!, 1d20}kh1",
             ));
         }
         Ok(Expr {
@@ -492,21 +610,9 @@ impl Parser {
 
 /// A pool whose dice `pairs` can sort: a fixed count, each die one value.
 fn plain_pool(expr: &Expr) -> bool {
-    matches!(&expr.node, Node::Pool(p) if p.keep.is_empty() && p.successes.is_none()
+    matches!(&expr.node, Node::Pool(p) if p.keep.is_empty() && !p.rescored()
+        && p.reroll_add.is_none()
         && p.rolled.is_none() && (p.explode.is_none() || p.explosion != Explosion::Pool))
-}
-
-/// "; did you mean kh3?" for the known word nearest `word` (at most two
-/// edits away), followed by `number`; empty when none is near.
-fn did_you_mean(word: &str, known: &[&str], number: &str) -> String {
-    known
-        .iter()
-        .map(|k| (crate::engine::nearest::edits(word, k), *k))
-        .filter(|(d, _)| *d <= 2 && *d < word.len().max(2))
-        .min_by_key(|(d, _)| *d)
-        .map_or(String::new(), |(_, k)| {
-            format!("; did you mean {k}{number}?")
-        })
 }
 
 fn set_once<T>(

@@ -75,6 +75,14 @@ pub(super) fn some_face_meets(
         "so no die ever explodes: remove the explosion or change its condition".to_string()
     } else if pool.failures.is_some_and(|f| f.span == condition.span) {
         "so no die is ever a failure: remove the failures or change their condition".to_string()
+    } else if pool.reroll_add.is_some_and(|r| r.span == condition.span) {
+        "so no die is ever added: remove ra or change its condition".to_string()
+    } else if let Some(select) = pool.select.iter().find(|s| s.span == condition.span) {
+        if select.rule.keep {
+            "so every die is dropped and the total is always 0: change the condition".to_string()
+        } else {
+            "so no die is ever dropped: remove the drop or change its condition".to_string()
+        }
     } else {
         let (sign, value) = match condition.rule {
             Condition::Eq(x) => ("=", x),
@@ -83,11 +91,15 @@ pub(super) fn some_face_meets(
             Condition::Gt(x) => (">", x),
             Condition::Ge(x) => (">=", x),
         };
-        format!(
-            "so this count of dice is always 0; to compare the total write ({}{}) {sign} {value}",
-            pool.count,
-            pool.die.name()
-        )
+        match pool.spelled() {
+            Some(pool) => format!(
+                "so this count of dice is always 0; to compare the total write ({pool}) \
+                 {sign} {value}"
+            ),
+            None => "so this count of dice is always 0; to compare the total, put the dice \
+                     in parentheses before the comparison"
+                .to_string(),
+        }
     };
     Err(LangError::new(
         condition.span,
@@ -99,17 +111,47 @@ pub(super) fn some_face_meets(
     ))
 }
 
-/// A count's conditions, successes and failures, each met by some face.
-pub(super) fn counts_something(
-    faces: &Faces,
-    successes: Modifier<Condition>,
-    pool: &Pool,
-) -> Result<(), LangError> {
-    some_face_meets(faces, successes, pool)?;
-    match pool.failures {
-        Some(failures) => some_face_meets(faces, failures, pool),
-        None => Ok(()),
+/// What scores a die other than its face, each rule met by some face the
+/// die can show: a count and failures (`>=8f1`, `cs>3df1`), and keeps
+/// or drops by value (`p1`, `k>3`); and a minimum no higher than the
+/// maximum.
+pub(super) fn scores_something(faces: &Faces, pool: &Pool) -> Result<(), LangError> {
+    for rule in [pool.successes, pool.failures].into_iter().flatten() {
+        some_face_meets(faces, rule, pool)?;
     }
+    for select in &pool.select {
+        let conditions = &select.rule.conditions;
+        if !conditions.iter().any(|&c| meets(faces, c)) {
+            let first = Modifier {
+                rule: conditions[0],
+                span: select.span,
+            };
+            return some_face_meets(faces, first, pool);
+        }
+        if conditions.iter().any(|&c| faces.without(c).is_none()) {
+            return Err(LangError::new(
+                select.span,
+                if select.rule.keep {
+                    "every face the die can show is kept, so this keeps every die: remove it"
+                } else {
+                    "every face the die can show is dropped, so the total is always 0: \
+                     change the condition"
+                },
+            ));
+        }
+    }
+    if let (Some(floor), Some(ceiling)) = (pool.floor, pool.ceiling) {
+        if floor.rule > ceiling.rule {
+            return Err(LangError::new(
+                ceiling.span,
+                format!(
+                    "the maximum {} is below the minimum {}: every die would show both",
+                    ceiling.rule, floor.rule
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The one rule for keeping: at least one die (or group member) is kept,

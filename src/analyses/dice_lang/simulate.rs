@@ -17,6 +17,7 @@ pub fn roll(expr: &Expr, explode_depth: u32, sampler: &mut Sampler) -> i64 {
     match &expr.node {
         Node::Number(value) => *value,
         Node::Negate(inner) => -roll(inner, explode_depth, sampler),
+        Node::Labelled(_, inner) => roll(inner, explode_depth, sampler),
         Node::Binary(op, left, right) => {
             // Left first, then right: each term is its own roll.
             let a = roll(left, explode_depth, sampler);
@@ -110,7 +111,7 @@ fn pairs_won(a: &BTreeMap<i64, u64>, b: &BTreeMap<i64, u64>) -> u64 {
 pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
     match &expr.node {
         Node::Number(_) => 0.0,
-        Node::Negate(inner) => dice_per_roll(inner, explode_depth),
+        Node::Negate(inner) | Node::Labelled(_, inner) => dice_per_roll(inner, explode_depth),
         Node::Binary(_, left, right) | Node::Compare(_, left, right) | Node::Pairs(left, right) => {
             dice_per_roll(left, explode_depth) + dice_per_roll(right, explode_depth)
         }
@@ -121,7 +122,7 @@ pub(crate) fn dice_per_roll(expr: &Expr, explode_depth: u32) -> f64 {
         Node::Pool(pool) => {
             let reroll = if pool.reroll.is_some() { 2.0 } else { 1.0 };
             let explode = if pool.explode.is_some() {
-                1.0 + f64::from(explode_depth)
+                1.0 + f64::from(pool.depth(explode_depth))
             } else {
                 1.0
             };
@@ -146,9 +147,19 @@ fn roll_pool(pool: &Pool, explode_depth: u32, sampler: &mut Sampler) -> i64 {
         None => pool.count,
     };
     let score = pool.scorer();
+    let depth = pool.depth(explode_depth);
     let mut kept = Kept::new(&pool.keep);
+    let again = pool.reroll_add.map(|r| r.rule);
+    let mut met = false;
     for _ in 0..count {
-        die.roll(explode_depth, sampler, |v| kept.push(v, &score));
+        die.roll(depth, sampler, |v| {
+            met |= again.is_some_and(|c| c.holds(v));
+            kept.push(v, &score);
+        });
+    }
+    // Avrae's `ra`: one more die when any met its condition.
+    if met {
+        die.roll(depth, sampler, |v| kept.push(v, &score));
     }
     kept.score(&score)
 }

@@ -2,7 +2,10 @@
 //! reader sees what was computed: "the number of dice of 8d10 showing 7 or
 //! more", "1 when 1d20+5 is at least 15, else 0".
 
-use super::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool, Rounding};
+use super::{
+    BinaryOp, Critical, Die, Explosion, Expr, Failure, Function, KeepRule, Modifier, Node, Pool,
+    Rounding,
+};
 use crate::engine::pool::Condition;
 
 /// What a roll of `expr` (written as `text`) measures.
@@ -11,6 +14,7 @@ pub(crate) fn describe(expr: &Expr, text: &str) -> String {
         Node::Number(value) => value.to_string(),
         Node::Pool(pool) => describe_pool(pool, text),
         Node::Negate(inner) => format!("minus {}", describe(inner, text)),
+        Node::Labelled(label, inner) => format!("{} ({label})", describe(inner, text)),
         Node::Group(_, pool) => describe_pool(pool, text),
         Node::Pairs(a, b) => format!(
             "the number of dice of {} beaten by {}, both sorted from the highest and paired \
@@ -91,12 +95,30 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
             format!("a face of {}", condition(c))
         });
         rules.push(match pool.explosion {
+            Explosion::Pool if pool.explode_once => {
+                format!("each die on {when} adding a new die, once")
+            }
             Explosion::Pool => format!("each die on {when} adding a new die"),
             Explosion::Compound => format!("adding another roll to a die on {when}"),
             Explosion::Penetrate => {
                 format!("adding another roll, one less, to a die on {when}")
             }
         });
+    }
+    if let Some(again) = pool.reroll_add {
+        rules.push(format!(
+            "adding one more die when any shows {}",
+            condition(again.rule)
+        ));
+    }
+    match (pool.floor, pool.ceiling) {
+        (Some(f), Some(c)) => rules.push(format!(
+            "each die counting at least {} and at most {}",
+            f.rule, c.rule
+        )),
+        (Some(f), None) => rules.push(format!("each die counting at least {}", f.rule)),
+        (None, Some(c)) => rules.push(format!("each die counting at most {}", c.rule)),
+        (None, None) => {}
     }
     for keep in &pool.keep {
         rules.push(match keep.rule {
@@ -106,29 +128,156 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
             KeepRule::DropLowest(m) => format!("dropping the lowest {m}"),
         });
     }
+    for select in &pool.select {
+        let shown: Vec<String> = select
+            .rule
+            .conditions
+            .iter()
+            .map(|&c| condition(c))
+            .collect();
+        rules.push(if select.rule.keep {
+            format!("keeping only the dice showing {}", list(&shown, "or"))
+        } else {
+            format!("dropping the dice showing {}", list(&shown, "or"))
+        });
+    }
+    for critical in &pool.criticals {
+        rules.push(format!(
+            "marking {} (Roll20's mark, which changes no total)",
+            critical_words(critical.rule)
+        ));
+    }
+    if pool.sorted.is_some() {
+        rules.push("sorted (which changes no total)".to_string());
+    }
     let rules = if rules.is_empty() {
         String::new()
     } else {
         format!(" {}", list(&rules, "and"))
     };
+    let failing = |f: Modifier<Condition>| match pool.failure {
+        Failure::Offset | Failure::Deduct => format!(", minus those showing {}", condition(f.rule)),
+        Failure::Subtract => format!(
+            ", each die showing {} counting minus its value",
+            condition(f.rule)
+        ),
+    };
+    // Foundry's `cs` and `cf` count; Roll20's mark. Say which was read.
+    let read_as = match pool.successes {
+        Some(s)
+            if s.span
+                .text(text)
+                .get(..2)
+                .is_some_and(|w| w.eq_ignore_ascii_case("cs") || w.eq_ignore_ascii_case("cf")) =>
+        {
+            " (Foundry's count; with notation: roll20, cs and cf mark criticals instead)"
+        }
+        _ => "",
+    };
     match (pool.successes, pool.failures) {
         (Some(s), None) => format!(
-            "the number of dice of {dice}{rules} showing {}",
+            "the number of dice of {dice}{rules} showing {}{read_as}",
             condition(s.rule)
         ),
         (Some(s), Some(f)) => format!(
-            "the number of dice of {dice}{rules} showing {}, minus those showing {}",
+            "the number of dice of {dice}{rules} showing {}{}",
             condition(s.rule),
+            failing(f)
+        ),
+        (None, Some(f)) if pool.failure == Failure::Deduct => format!(
+            "the total of {dice}{rules}, each die showing {} counting -1",
             condition(f.rule)
         ),
+        (None, Some(f)) => format!("the total of {dice}{rules}{}", failing(f)),
         _ if rules.is_empty() => dice,
         _ => format!("the total of {dice}{rules}"),
     }
 }
 
+impl Pool {
+    /// The pool as fairdice writes it, without its count (`4d6ro1kh3`), so
+    /// a message can offer it whole; `None` for a rolled number of dice.
+    pub(crate) fn spelled(&self) -> Option<String> {
+        if self.rolled.is_some() {
+            return None;
+        }
+        let mut out = if self.count_written {
+            format!("{}{}", self.count, self.die.name())
+        } else {
+            self.die.name()
+        };
+        if let Some(reroll) = self.reroll {
+            let word = if reroll.rule.until { "rr" } else { "ro" };
+            out += &format!("{word}{}", sign(reroll.rule.condition, ""));
+        }
+        if let Some(again) = self.reroll_add {
+            out += &format!("ra{}", sign(again.rule, ""));
+        }
+        if let Some(explode) = self.explode {
+            out += match (self.explode_once, self.explosion) {
+                (true, _) => "xo",
+                (false, Explosion::Pool) => "!",
+                (false, Explosion::Compound) => "!!",
+                (false, Explosion::Penetrate) => "!p",
+            };
+            out += &explode.rule.map_or(String::new(), |c| sign(c, ""));
+        }
+        if let Some(floor) = self.floor {
+            out += &format!("mi{}", floor.rule);
+        }
+        if let Some(ceiling) = self.ceiling {
+            out += &format!("ma{}", ceiling.rule);
+        }
+        for keep in &self.keep {
+            out += &match keep.rule {
+                KeepRule::KeepHighest(m) => format!("kh{m}"),
+                KeepRule::KeepLowest(m) => format!("kl{m}"),
+                KeepRule::DropHighest(m) => format!("dh{m}"),
+                KeepRule::DropLowest(m) => format!("dl{m}"),
+            };
+        }
+        for select in &self.select {
+            let op = if select.rule.keep { "k" } else { "p" };
+            for &condition in &select.rule.conditions {
+                // `k3` is Roll20's keep of the highest 3: a value is `k=3`.
+                out += &format!(
+                    "{op}{}",
+                    sign(condition, if select.rule.keep { "=" } else { "" })
+                );
+            }
+        }
+        Some(out)
+    }
+}
+
+/// A condition as written after a modifier: `1`, `<3`, `>=5` (`=` spelt
+/// `bare`).
+fn sign(condition: Condition, bare: &str) -> String {
+    match condition {
+        Condition::Eq(x) => format!("{bare}{x}"),
+        Condition::Lt(x) => format!("<{x}"),
+        Condition::Le(x) => format!("<={x}"),
+        Condition::Gt(x) => format!(">{x}"),
+        Condition::Ge(x) => format!(">={x}"),
+    }
+}
+
 fn text_of_die(pool: &Pool, text: &str) -> String {
     let die = pool.die_span.text(text);
-    die.get(1..).unwrap_or_default().to_string()
+    match die.strip_prefix(['d', 'D']) {
+        Some(rest) => rest.to_string(),
+        // Roll and keep (`6k3`) writes no die: it is a d10.
+        None => pool.die.name()[1..].to_string(),
+    }
+}
+
+/// "a die showing 19 or more a critical success".
+pub(crate) fn critical_words(mark: Critical) -> String {
+    let what = if mark.success { "success" } else { "failure" };
+    format!(
+        "a die showing {} a critical {what}",
+        condition(mark.condition)
+    )
 }
 
 /// "7 or more", "below 3", "exactly 1".
