@@ -413,7 +413,20 @@ impl Pricer {
         let (value_low, value_high) = pool.score_bounds(low, high);
         let (start, end) = pool.kept(count).map_err(|(keep, left)| {
             let (verb, m) = keep_amount(keep.rule);
-            LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice"))
+            // `d4d6` straight after a lone die: AnyDice's d4's worth of d6.
+            let anydice = !pool.count_written
+                && keep.span.start == pool.die_span.end
+                && matches!(keep.rule, KeepRule::DropLowest(_))
+                && pool.keep.len() == 1;
+            let hint = if anydice {
+                format!(
+                    "; AnyDice reads {0}d{m} as a {0}'s worth of d{m}: write ({0})d{m}",
+                    pool.die.name()
+                )
+            } else {
+                String::new()
+            };
+            LangError::new(keep.span, format!("cannot {verb} {m} of {left} dice{hint}"))
         })?;
         keeps_some(end - start, pool, "dice")?;
         let mut ops = die_ops;

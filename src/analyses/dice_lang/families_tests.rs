@@ -374,3 +374,81 @@ fn a_scenario_says_its_notation() {
         "{error}"
     );
 }
+
+/// Issue 43, item 5: a suggestion is made only where it means what the
+/// text means in some family, checked here against that family's meaning
+/// by brute force; elsewhere no expression is offered.
+#[test]
+fn every_suggestion_means_what_a_family_means() {
+    let message = |text: &str| match parse(text) {
+        Err(e) => e.message,
+        Ok(expr) => check(&expr, 3).map_or_else(|e| e.message, |_| String::new()),
+    };
+    let sum = |r: &[i64]| r.iter().sum::<i64>();
+    let at_least = |v: i64, n: i64| i64::from(v >= n);
+    // (written, suggestion offered, the family's meaning by brute force)
+    let vetted: Vec<(&str, &str, BTreeMap<i64, Exact>)> = vec![
+        // The reader's total compared, as AnyDice and the issue's users mean.
+        (
+            "4d6kh3>=15",
+            "(4d6kh3) >= 15",
+            plain(4, 6, |r| at_least(sorted(r)[1..].iter().sum(), 15)),
+        ),
+        ("2d6>=7", "(2d6) >= 7", plain(2, 6, |r| at_least(sum(r), 7))),
+        (
+            "4d6!kh3>=20",
+            "(4d6!kh3) >= 20",
+            computed("(4d6!kh3) >= 20", 3),
+        ),
+        // AnyDice's d4d6: a d4's worth of d6, each count as likely.
+        ("d4d6", "(d4)d6", {
+            let mut weighted = Vec::new();
+            for count in 1..=4u32 {
+                for r in rolls(count, 6) {
+                    weighted.push((sum(&r), 6u64.pow(4 - count)));
+                }
+            }
+            chances(weighted)
+        }),
+        // D&D's advantage and disadvantage.
+        ("d20adv", "2d20kh1", plain(2, 20, |r| r[0].max(r[1]))),
+        ("d20dis", "2d20kl1", plain(2, 20, |r| r[0].min(r[1]))),
+    ];
+    for (written, offered, meaning) in &vetted {
+        let said = message(written);
+        assert!(
+            said.contains(&format!("write {offered}")),
+            "{written}: {said}"
+        );
+        assert_eq!(&computed(offered, 3), meaning, "{written} → {offered}");
+    }
+    // Forms with no family meaning, or two: no expression is offered, and
+    // where families split, both are named.
+    for text in [
+        "4d6kx3",
+        "1d6d",
+        "6d10u",
+        "3d6q2",
+        "4d6kk3",
+        "1d20ad",
+        "flor(d6 / 2)",
+        "4d6ro",
+        "1d6e",
+        "4d6p",
+        "2d6!!!",
+        "1d6xx",
+        "4d6mi",
+        "d%%",
+        "4dFF",
+    ] {
+        let said = message(text);
+        assert!(!said.is_empty(), "{text} is read");
+        assert!(!said.contains("did you mean"), "{text}: {said}");
+        assert!(!said.contains("write ("), "{text}: {said}");
+    }
+    let split = message("4d6r1");
+    assert!(
+        split.contains("Roll20") && split.contains("Foundry"),
+        "{split}"
+    );
+}

@@ -121,7 +121,16 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
         (None, None) => {}
     }
     for keep in &pool.keep {
+        let written = keep.span.text(text);
+        // `k3`: the families disagree, so say whose reading this is.
+        let bare_k = written.len() > 1
+            && written[..1].eq_ignore_ascii_case("k")
+            && written[1..].bytes().all(|b| b.is_ascii_digit());
         rules.push(match keep.rule {
+            KeepRule::KeepHighest(m) if bare_k => format!(
+                "keeping the highest {m} (Roll20's and Foundry's {written}; Avrae's keep of \
+                 every {m} is k={m})"
+            ),
             KeepRule::KeepHighest(m) => format!("keeping the highest {m}"),
             KeepRule::KeepLowest(m) => format!("keeping the lowest {m}"),
             KeepRule::DropHighest(m) => format!("dropping the highest {m}"),
