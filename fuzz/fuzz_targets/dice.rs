@@ -1,11 +1,12 @@
-//! Any text as dice expressions, one a line, as `fairdice roll` reads them:
+//! Any text as dice expressions, one a line, as `fairdice roll` reads them
+//! (in Roll20's notation after a first line `roll20`):
 //! parsed, checked and priced under a small budget, and what the price
 //! admits is computed (the JSON contract and the terminal table) and
 //! rolled by the simulator `verify --simulate` uses. Never a panic, an
 //! abort or a hang: whatever the price admits finishes.
 #![no_main]
 
-use fairdice::analyses::dice::Dice;
+use fairdice::analyses::dice::{Dice, Notation};
 use fairdice::analyses::simulate::Simulate;
 use fairdice::analyses::{Analysis, Budget};
 use fairdice::progress::Progress;
@@ -26,8 +27,16 @@ fuzz_target!(|data: &[u8]| {
         depth = rest.trim().parse::<u32>().ok();
         lines.remove(0);
     }
+    // An optional line `roll20` reads Roll20's notation.
+    let mut notation = Notation::Standard;
+    if lines.first() == Some(&"roll20") {
+        notation = Notation::Roll20;
+        lines.remove(0);
+    }
     let expressions: Vec<String> = lines.iter().take(4).map(|l| l.to_string()).collect();
-    let Ok(params) = roll_command::prepare(&expressions, depth, &BUDGET) else { return };
+    let Ok(params) = roll_command::prepare_in(&expressions, depth, notation, &BUDGET) else {
+        return;
+    };
     let progress = Progress::hidden();
     let mut json = Vec::new();
     roll_command::write_json(&params, &progress, &mut json).expect("writes to memory");

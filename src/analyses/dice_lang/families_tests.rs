@@ -82,6 +82,13 @@ fn avrae_keeps_and_drops_by_value_and_by_rank() {
         computed("4d6pl1", 3),
         plain(4, 6, |r| sorted(r)[1..].iter().sum())
     );
+    // Avrae's sets are groups: the highest of three rolls.
+    assert_eq!(
+        computed("(1d4 + 1, 3, 2d6kl1)kh1", 3),
+        chances(
+            rolls(3, 6).flat_map(|r| { (2..=5).map(move |a| (a.max(3).max(r[0].min(r[1])), 6)) })
+        )
+    );
     // A keep by rank, then a drop by value among the kept.
     assert_eq!(
         computed("4d6kh3p2", 3),

@@ -352,7 +352,10 @@ impl Pool {
     /// A die's value as the pool adds it up: its face held to the floor
     /// and ceiling; nothing when a keep by value drops it; with a count,
     /// 1 for a success; a failure as [`Failure`] says.
-    pub(crate) fn scorer(&self) -> impl Fn(i64) -> i64 {
+    ///
+    /// Boxed: one function for every engine call it is passed to, rather
+    /// than a copy inlined into each (25 kB of the browser's dice engine).
+    pub(crate) fn scorer(&self) -> Box<dyn Fn(i64) -> i64> {
         let (successes, failures, failure) = (
             self.successes.map(|s| s.rule),
             self.failures.map(|f| f.rule),
@@ -360,7 +363,7 @@ impl Pool {
         );
         let (floor, ceiling) = (self.floor.map(|m| m.rule), self.ceiling.map(|m| m.rule));
         let select: Vec<Select> = self.select.iter().map(|m| m.rule.clone()).collect();
-        move |face| {
+        Box::new(move |face| {
             let v = face
                 .max(floor.unwrap_or(i64::MIN))
                 .min(ceiling.unwrap_or(i64::MAX));
@@ -376,7 +379,7 @@ impl Pool {
                 (_, _, Some(c)) => c,
                 (_, _, None) => v,
             }
-        }
+        })
     }
 
     /// The explosion depth in force: one for Foundry's `xo`, else `depth`.

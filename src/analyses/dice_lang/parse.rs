@@ -320,6 +320,7 @@ impl Parser {
     fn atom(&mut self) -> Result<Expr, LangError> {
         let start = self.at;
         match self.peek() {
+            Some('(') if self.set_at() => self.group(start, ')'),
             Some('(') => {
                 self.at += 1;
                 let inner =
@@ -357,7 +358,7 @@ impl Parser {
                 }
             }
             Some('d' | 'D') => self.pool(start, None),
-            Some('{') => self.group(start),
+            Some('{') => self.group(start, '}'),
             Some('[') if self.chars.get(self.at + 1) == Some(&'[') => self.inline_roll(start),
             Some(c) if c.is_ascii_alphabetic() => self.call(start),
             _ => Err(self.error_here(format!(
@@ -365,6 +366,26 @@ impl Parser {
                 self.found()
             ))),
         }
+    }
+
+    /// Whether the `(` at the cursor opens Avrae's set, `(1d4 + 1, 3)`: a
+    /// comma stands inside it, outside any inner bracket.
+    fn set_at(&self) -> bool {
+        let mut depth = 0usize;
+        for &c in &self.chars[self.at..] {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return false;
+                    }
+                }
+                ',' if depth == 1 => return true,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Roll20's inline roll `[[1d20+5]]`: the roll inside, as in `( )`.
@@ -558,7 +579,9 @@ impl Parser {
     }
 
     /// `{a, b, ...}` and its modifiers: keeps, drops and a count.
-    fn group(&mut self, start: usize) -> Result<Expr, LangError> {
+    /// Avrae writes the group `(a, b, ...)`: its opening at `start`, `close`
+    /// the bracket that ends it.
+    fn group(&mut self, start: usize, close: char) -> Result<Expr, LangError> {
         self.at += 1;
         self.nest()?;
         let outer = self.rounding.take();
@@ -570,11 +593,11 @@ impl Parser {
             if self.eat(',') {
                 continue;
             }
-            if self.eat('}') {
+            if self.eat(close) {
                 break;
             }
             return Err(self.error_here(format!(
-                "expected `,` or `}}` in the group {{...}}, found {}",
+                "expected `,` or `{close}` in the group, found {}",
                 self.found()
             )));
         }
