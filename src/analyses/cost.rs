@@ -254,12 +254,19 @@ fn about(text: String) -> String {
 fn human_seconds(seconds: f64) -> String {
     match seconds {
         s if !s.is_finite() || s > 3.15e9 => "more than a century".into(),
-        s if s >= 86400.0 => format!("{:.0} days", s / 86400.0),
-        s if s >= 3600.0 => format!("{:.0} hours", s / 3600.0),
-        s if s >= 60.0 => format!("{:.0} minutes", s / 60.0),
+        s if s >= 86400.0 => plural(s / 86400.0, "day"),
+        s if s >= 3600.0 => plural(s / 3600.0, "hour"),
+        s if s >= 60.0 => plural(s / 60.0, "minute"),
         s if s < 0.5 => "under 1 s".into(),
         s => format!("{s:.0} s"),
     }
+}
+
+/// "1 hour", "2 hours": `amount` rounded, then the unit.
+fn plural(amount: f64, unit: &str) -> String {
+    let rounded = amount.round();
+    let s = if rounded == 1.0 { "" } else { "s" };
+    format!("{rounded:.0} {unit}{s}")
 }
 
 fn human_bytes(bytes: f64) -> String {

@@ -590,7 +590,8 @@ pub(crate) fn price(params: &Params) -> (Cost, Option<String>) {
     .with_tables(rows, digits);
     let detail = costliest.map(|(s, part)| {
         format!(
-            "the costliest part is {part} ({})",
+            "the costliest part is {part} ({}): fewer or smaller dice, fewer kept \
+             or a lower explode depth cost less",
             super::cost::estimated_time(s)
         )
     });

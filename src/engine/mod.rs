@@ -14,6 +14,7 @@ pub mod pool;
 mod select;
 pub mod text;
 pub(crate) mod ways;
+pub(crate) mod work;
 
 pub use dist::{Dist, DistError};
 pub use exact::{

@@ -4,6 +4,9 @@
 //! outcomes, so each can be tested alone against brute force.
 
 use super::exact::Exact;
+#[cfg(test)]
+use super::work;
+use super::work::tally;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
@@ -40,6 +43,7 @@ impl Outcomes {
     /// twice is twice as likely. `None` for no faces.
     pub fn die(faces: &[i64]) -> Option<Self> {
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+        tally!(faces.len() as f64 * work::MAP);
         for &face in faces {
             *counts.entry(face).or_default() += 1u32;
         }
@@ -49,6 +53,7 @@ impl Outcomes {
     /// Faces `1..=sides`, each once.
     pub fn standard(sides: u64) -> Option<Self> {
         let sides = usize::try_from(sides).ok().filter(|&s| s > 0)?;
+        tally!(sides as f64 * work::NEW);
         Some(Outcomes {
             min: 1,
             ways: vec![BigUint::one(); sides],
@@ -132,6 +137,7 @@ impl Outcomes {
     /// The outcomes scaled so that `total()` becomes `total() * factor`:
     /// the same probabilities over a larger set of outcomes.
     pub(crate) fn scaled(&self, factor: &BigUint) -> Self {
+        tally!(self.ways.len() as f64 * (work::widest(&self.ways) + work::words(factor)));
         Outcomes {
             min: self.min,
             ways: self.ways.iter().map(|w| w * factor).collect(),
@@ -148,6 +154,7 @@ impl Outcomes {
 
     /// Each value replaced by `f(value)`; values that meet add their ways.
     pub fn map(&self, f: impl Fn(i64) -> i64) -> Self {
+        tally!(self.ways.len() as f64 * work::widest(&self.ways) * work::MAP);
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
         for (value, w) in self.iter() {
             *counts.entry(f(value)).or_default() += w;
@@ -158,6 +165,10 @@ impl Outcomes {
     /// The sum of two independent rolls: a convolution.
     pub fn add(&self, other: &Self) -> Self {
         let mut ways = vec![BigUint::zero(); self.ways.len() + other.ways.len() - 1];
+        tally!(
+            (self.ways.len() * other.ways.len()) as f64
+                * (work::widest(&self.ways) + work::widest(&other.ways))
+        );
         for (i, a) in self.ways.iter().enumerate().filter(|(_, a)| !a.is_zero()) {
             for (j, b) in other.ways.iter().enumerate() {
                 if !b.is_zero() {
@@ -180,6 +191,11 @@ impl Outcomes {
 
     /// `f(a, b)` of two independent rolls, value by value.
     pub(crate) fn combine(&self, other: &Self, f: impl Fn(i64, i64) -> i64) -> Self {
+        tally!(
+            (self.ways.len() * other.ways.len()) as f64
+                * (work::widest(&self.ways) + work::widest(&other.ways))
+                * work::MAP
+        );
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
         for (a, wa) in self.iter() {
             for (b, wb) in other.iter() {
@@ -202,6 +218,7 @@ impl Outcomes {
             return Outcomes::constant(0);
         }
         if count == 1 || self.is_constant() {
+            tally!(self.ways.len() as f64 * work::widest(&self.ways));
             return Outcomes {
                 min: self.min * count as i64,
                 ways: if self.is_constant() {
@@ -235,6 +252,7 @@ impl Outcomes {
             .into_iter()
             .map(|x| x.to_biguint().expect("counts are not negative"))
             .collect();
+        tally!((len * faces.len()) as f64 * (work::widest(&self.ways) + work::widest(&ways)));
         Outcomes {
             min: self.min * count as i64,
             ways,
@@ -263,6 +281,9 @@ impl Outcomes {
             }
             ways = next;
         }
+        // Each die adds two window sums a value, over about half the end's
+        // values on average.
+        tally!(count as f64 * ways.len() as f64 * work::widest(&ways));
         let scale = self.ways[0].pow(count as u32);
         if !scale.is_one() {
             ways.iter_mut().for_each(|w| *w *= &scale);
@@ -322,6 +343,10 @@ impl Outcomes {
         let mut higher = BigUint::zero();
         let mut tie = BigUint::zero();
         let mut theirs = other.iter().peekable();
+        tally!(
+            (self.ways.len() + other.ways.len()) as f64
+                * (work::widest(&self.ways) + work::widest(&other.ways))
+        );
         for (value, w) in self.iter() {
             while let Some((v, ow)) = theirs.peek() {
                 if *v >= value {

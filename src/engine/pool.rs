@@ -5,6 +5,9 @@
 use super::combinatorics::{binomial_row, binomial_row_start};
 use super::outcomes::Outcomes;
 use super::ways::{binomials, fits, powers, Residue, Ways};
+#[cfg(test)]
+use super::work;
+use super::work::tally;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
@@ -63,6 +66,7 @@ pub(crate) fn reroll_once(die: &Outcomes, condition: Condition) -> Outcomes {
         .filter(|(v, _)| condition.holds(*v))
         .map(|(_, w)| w)
         .sum();
+    tally!(die.width() as f64 * work::words(&total) * 2.0);
     let counts = die
         .iter()
         .map(|(v, w)| {
@@ -255,12 +259,18 @@ fn keep_by_convolution(
             if needed <= rest {
                 let mut tail = all_powers[rest].clone();
                 let binomial_rest = binomial_row_start(rest as u64, needed as u64);
+                tally!(binomial_rest.len() as f64 * 3.0 * work::words(&tail));
                 for (e, binomial) in binomial_rest.iter().enumerate() {
                     tail -= binomial * &w_powers[e] * &b_powers[rest - e];
                 }
                 if !tail.is_zero() {
                     let factor = binomial_i * tail;
                     let offset = (needed as i64) * value(*face);
+                    tally!(
+                        power.len() as f64
+                            * (work::widest(power.values()) + work::words(&factor))
+                            * work::MAP
+                    );
                     for (v, ways) in &power {
                         *result.entry(v + offset).or_default() += ways * &factor;
                     }
@@ -270,6 +280,11 @@ fn keep_by_convolution(
                 break;
             }
             let mut next: BTreeMap<i64, BigUint> = BTreeMap::new();
+            tally!(
+                (power.len() * beyond.len()) as f64
+                    * (work::widest(power.values()) + work::words(w_t))
+                    * work::MAP
+            );
             for (v, ways) in &power {
                 for (b, bw) in &beyond {
                     *next.entry(v + value(*b)).or_default() += ways * bw;
@@ -317,12 +332,14 @@ impl Step<'_> {
             return;
         };
         if left == 0 || face + 1 == self.faces.len() {
+            tally!(self.roll.len() as f64 + left as f64 + work::words(&ways) * work::MAP);
             self.roll.resize(at + left, value);
             (self.visit)(self.roll, &(ways * w.pow(left as u32)));
         } else {
             // C(left, here) from the last one: no table of binomials,
             // whose rows for thousands of dice would take gigabytes.
             let (mut power, mut choose) = (BigUint::one(), BigUint::one());
+            tally!((left + 1) as f64 * 4.0 * work::words(&ways));
             for here in 0..=left {
                 let next = &ways * &choose * &power;
                 self.place(face + 1, left - here, next);
@@ -474,6 +491,7 @@ fn pairs_by_listing(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> O
     let mut counts = vec![BigUint::zero(); dice + 1];
     sorted_rolls(a, a_count, &mut |roll, ways| {
         let mine: Vec<i64> = roll.iter().rev().take(dice).copied().collect();
+        tally!(theirs.len() as f64 * (dice as f64 + 1.0) + (dice as f64 + 1.0) * work::words(ways));
         let beaten = |their: &[i64]| mine.iter().zip(their).filter(|(x, y)| x > y).count();
         match &small {
             Some(small) => {

@@ -8,6 +8,9 @@
 //! remainder theorem. Past the bound the same program runs on `BigUint`.
 //! Either way the result is exact; only the speed differs.
 
+#[cfg(test)]
+use super::work;
+use super::work::tally;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
@@ -35,6 +38,7 @@ impl Ways for BigUint {
         BigUint::from(small)
     }
     fn add_product(&mut self, a: &Self, b: &Self) {
+        tally!(work::words(a) + work::words(b));
         if !a.is_zero() && !b.is_zero() {
             *self += a * b;
         }
@@ -108,6 +112,7 @@ impl Ways for Residue {
         }
     }
     fn add_product(&mut self, a: &Self, b: &Self) {
+        tally!(work::RESIDUE);
         self.low = self.low.wrapping_add(a.low.wrapping_mul(b.low));
         // One reduction of the sum: below 2^122 + 2^61.
         self.prime = reduce(u128::from(self.prime) + u128::from(a.prime) * u128::from(b.prime));

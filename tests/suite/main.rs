@@ -37,6 +37,7 @@ mod match_observed;
 mod notation_page;
 mod numbers;
 mod observed;
+mod prices;
 mod reading;
 mod rules;
 mod rules_pages;

@@ -6,6 +6,9 @@
 use super::{best_first, Condition, Keep};
 use crate::engine::outcomes::Outcomes;
 use crate::engine::ways::{binomials, fits, powers, Residue, Ways};
+#[cfg(test)]
+use crate::engine::work;
+use crate::engine::work::tally;
 use num_bigint::BigUint;
 use num_traits::One;
 use std::collections::BTreeMap;
@@ -25,6 +28,13 @@ pub fn explode(die: &Outcomes, condition: Condition, depth: u32, penalty: i64) -
     let step = |rest: &Outcomes, level: u32, offset: i64| {
         let scale = total.pow(level);
         let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
+        tally!(
+            die.width() as f64
+                * rest.width() as f64
+                * (work::widest(die.iter().map(|(_, w)| w))
+                    + work::widest(rest.iter().map(|(_, w)| w)))
+                * work::MAP
+        );
         for (face, w) in die.iter() {
             if condition.holds(face) {
                 for (more, rw) in rest.iter() {
@@ -109,6 +119,12 @@ pub(super) fn explode_by_profiles(
     for level in 0..=depth {
         let mut next = Profiles::new();
         let scale = total.pow(level);
+        tally!(
+            die.width() as f64
+                * chain.len() as f64
+                * (kept as f64 + 1.0 + work::widest(chain.values()) + work::words(&scale))
+                * work::MAP
+        );
         for (face, w) in die.iter() {
             if condition.holds(face) && level > 0 {
                 for (rest, rw) in &chain {
@@ -123,6 +139,11 @@ pub(super) fn explode_by_profiles(
     let mut pool: Profiles = Profiles::from([(Vec::new(), BigUint::one())]);
     for _ in 0..count {
         let mut next = Profiles::new();
+        tally!(
+            (pool.len() * chain.len()) as f64
+                * (kept as f64 + 1.0 + work::widest(pool.values()) + work::widest(chain.values()))
+                * work::MAP
+        );
         for (a, aw) in &pool {
             for (b, bw) in &chain {
                 let joined = if a.is_empty() { b.clone() } else { join(a, b) };
@@ -282,6 +303,7 @@ pub(super) fn exploded_keep_program(
                     };
                     let base = at(j, rest_e, rest_n, 0);
                     let width = spread * j + 1;
+                    tally!(width as f64);
                     if state[j][base..base + width].iter().all(Residue::no_ways) {
                         continue;
                     }
