@@ -26,6 +26,8 @@ use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::One;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// P(A wins) - P(B wins), exactly.
 pub(crate) fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
@@ -108,30 +110,30 @@ impl Run {
 /// reading back: |P(A wins) - P(B wins)| * D <= D, while the expected
 /// length's bound is D * K * states (see the module doc).
 fn solve(totals: &Totals, a: &[u8], b: &[u8], wanted: Wanted) -> Solved {
-    let walk = Walk::of(totals, a, b);
-    let divisors = divisors_met(&walk);
-    let denominator = denominator(&walk, &divisors);
-    let bound_bits = match wanted {
-        Wanted::Margin => denominator.bits(),
-        Wanted::All => {
-            denominator.bits()
+    let walk = Walk::lumped(totals, a, b);
+    let common = Common::of(&walk);
+    let (denominator, bound_bits) = match wanted {
+        Wanted::Margin => (&common.margin, common.margin.bits()),
+        Wanted::All => (
+            &common.all,
+            common.all.bits()
                 + u64::from(64 - totals.outcomes.leading_zeros())
-                + u64::from(usize::BITS - walk.size().leading_zeros())
-        }
+                + u64::from(usize::BITS - walk.size().leading_zeros()),
+        ),
     };
     let count = primes_for_bits(bound_bits);
     if count > modular::PRIMES {
         return Solved::Fractions(play::<Exact>(totals, a, b));
     }
     let primes = &modular::primes()[..count];
-    let [a_wins, b_wins, tie, rolls] = run(totals, &walk, &divisors, primes);
+    let [a_wins, b_wins, tie, rolls] = run(totals, &walk, &common, primes, wanted);
     let scale = primes
         .iter()
-        .map(|prime| u64::try_from(&denominator % prime.p).expect("below p"))
+        .map(|prime| u64::try_from(denominator % prime.p).expect("below p"))
         .collect();
     Solved::Residues(Run {
         primes,
-        denominator: BigInt::from(denominator),
+        denominator: BigInt::from(denominator.clone()),
         scale,
         a_wins,
         b_wins,
@@ -140,42 +142,109 @@ fn solve(totals: &Totals, a: &[u8], b: &[u8], wanted: Wanted) -> Solved {
     })
 }
 
-/// Every useful-ways total W that some state divides by, ascending.
+/// What a game's exact run needs besides its lists: the W its states can
+/// divide by and common denominators. Both depend only on the walk's
+/// shape (the multiset of (cap, ways) over its useful totals), and in a
+/// search many games share a shape, so each shape is worked out once.
+struct Common {
+    /// Every useful-ways total W a state of the shape can divide by,
+    /// ascending.
+    divisors: Vec<u64>,
+    /// D for the wins and the tie.
+    margin: BigUint,
+    /// D for those and the expected length's shares.
+    all: BigUint,
+}
+
+/// Shapes worked out so far. Emptied when full, so a long build of many
+/// scenarios keeps a bounded amount.
+type Shapes = HashMap<Vec<(u8, u64)>, Arc<Common>>;
+
+/// The most shapes kept.
+const SHAPES_KEPT: usize = 1 << 16;
+
+impl Common {
+    /// The shape's [`Common`], worked out on first use.
+    ///
+    /// Why a game may use its shape's: the unending walk of the shape
+    /// (every total rolled to its cap, [`Walk::unending`]) holds every
+    /// state of the game, the same digits in another order, with the same
+    /// W; the game's paths are some of its paths, cut short where a list is
+    /// done. So every W the game meets is among the shape's, and a
+    /// denominator of every path and prefix of the unending walk is one of
+    /// the game's; a lumped state's probability is a sum of such paths'.
+    /// It costs little: most games need the same number of primes either
+    /// way.
+    fn of(walk: &Walk) -> Arc<Common> {
+        static SHAPES: OnceLock<Mutex<Shapes>> = OnceLock::new();
+        let shapes = SHAPES.get_or_init(Mutex::default);
+        let shape = walk.shape();
+        let known = shapes
+            .lock()
+            .ok()
+            .and_then(|known| known.get(&shape).cloned());
+        if let Some(common) = known {
+            return common;
+        }
+        let unending = Walk::unending(&shape);
+        let divisors = divisors_met(&unending);
+        let [margin, all] = denominators(&unending, &divisors);
+        let common = Arc::new(Common {
+            divisors,
+            margin,
+            all,
+        });
+        // A poisoned lock only loses the memo, never a result.
+        if let Ok(mut known) = shapes.lock() {
+            if known.len() >= SHAPES_KEPT {
+                known.clear();
+            }
+            known.insert(shape, Arc::clone(&common));
+        }
+        common
+    }
+}
+
+/// Every useful-ways total W that some state divides by, ascending. Kept
+/// with each shape, so collected as a set rather than as a list of every
+/// change (W changes at almost every state) cut down afterwards.
 fn divisors_met(walk: &Walk) -> Vec<u64> {
-    let mut met = Vec::new();
+    let mut met = BTreeSet::new();
+    let mut last = 0;
     walk.each(|_, step, _| {
-        // W changes only when a digit reaches or leaves its cap: runs of
-        // states share it.
         if let Step::Roll { useful } = step {
-            if met.last() != Some(&useful) {
-                met.push(useful);
+            if useful != last {
+                met.insert(useful);
+                last = useful;
             }
         }
     });
-    met.sort_unstable();
-    met.dedup();
-    met
+    met.into_iter().collect()
 }
 
 /// Largest useful ways factored by trial division; beyond, the bound is
 /// the cruder L^n.
 const FACTOR_UP_TO: u64 = 1 << 20;
 
-/// A common denominator D of every probability and share in the game.
+/// Common denominators D of the probabilities of a walk's states (for the
+/// wins and the tie) and of those and the shares of the expected length.
 ///
-/// A path's probability has the product of the W it left as denominator,
-/// so the least common multiple over paths is prod over primes q of
-/// q^(the most factors q any path collects). One pass in index order finds
-/// those exponents (each state keeps the most of each prime any path into it
-/// has collected), and paths only end in finished states. Two to five times
-/// fewer bits than L^n, and so that many fewer primes to run.
-fn denominator(walk: &Walk, divisors: &[u64]) -> BigUint {
+/// A path's probability is the product of w / W over its rolls, so its
+/// reduced denominator has, for each prime q, the factors of q its W hold
+/// less those its w hold (when that is positive). The least common multiple
+/// over paths is prod over primes q of q^(the most any path or prefix
+/// keeps); a share divides a state's probability by its W once more. One
+/// pass in index order finds those exponents: each state keeps the most of
+/// each prime any path into it has kept. Several times fewer bits than L^n,
+/// and so that many fewer primes to run.
+fn denominators(walk: &Walk, divisors: &[u64]) -> [BigUint; 2] {
     let factored: Option<Vec<Vec<(u64, i16)>>> = divisors.iter().map(|&w| factor(w)).collect();
     let Some(factored) = factored else {
         let lcm = divisors
             .iter()
             .fold(BigUint::one(), |l, &w| l.lcm(&BigUint::from(w)));
-        return lcm.pow(walk.longest() as u32);
+        let d = lcm.pow(walk.longest() as u32);
+        return [d.clone(), d];
     };
     let mut primes: Vec<u64> = factored.iter().flatten().map(|&(q, _)| q).collect();
     primes.sort_unstable();
@@ -186,75 +255,153 @@ fn denominator(walk: &Walk, divisors: &[u64]) -> BigUint {
             adds[d][primes.binary_search(&q).expect("collected")] = e;
         }
     }
-    let worst = match primes.len() {
-        0..=8 => most_factors::<8>(walk, divisors, &adds),
-        9..=16 => most_factors::<16>(walk, divisors, &adds),
-        17..=32 => most_factors::<32>(walk, divisors, &adds),
-        _ => most_factors::<64>(walk, divisors, &adds),
-    };
-    primes
+    // Only the primes of some W can be left over, so only theirs count.
+    let subs: Vec<Vec<i16>> = walk
+        .ways()
         .iter()
-        .zip(worst)
-        .map(|(&q, e)| BigUint::from(q).pow(e as u32))
-        .product()
-}
-
-/// For each prime (lane), the most factors of it any path collects. Lanes
-/// are fixed-width arrays so the max runs as a few vector instructions.
-fn most_factors<const N: usize>(walk: &Walk, divisors: &[u64], adds: &[Vec<i16>]) -> Vec<i16> {
-    let lanes = adds.first().map_or(0, Vec::len);
-    if lanes > N {
-        // More distinct primes than lanes: chunk them.
-        let (first, rest): (Vec<Vec<i16>>, Vec<Vec<i16>>) = adds
-            .iter()
-            .map(|a| (a[..N].to_vec(), a[N..].to_vec()))
-            .unzip();
-        let mut worst = most_factors::<N>(walk, divisors, &first);
-        worst.extend(most_factors::<N>(walk, divisors, &rest));
-        return worst;
-    }
-    let widen = |a: &Vec<i16>| {
-        let mut lane = [0i16; N];
-        lane[..a.len()].copy_from_slice(a);
-        lane
+        .map(|&w| primes.iter().map(|&q| multiplicity(w, q)).collect())
+        .collect();
+    let factors = Factors {
+        walk,
+        divisors,
+        adds: &adds,
+        subs: &subs,
     };
-    let adds: Vec<[i16; N]> = adds.iter().map(widen).collect();
-    let mut exponents = vec![[0i16; N]; walk.size()];
-    let mut worst = [0i16; N];
-    let mut lookup = Lookup::new(divisors);
-    walk.each(|state, step, rolled| {
-        let here = exponents[state];
-        let Step::Roll { useful } = step else {
-            worst = std::array::from_fn(|i| worst[i].max(here[i]));
-            return;
-        };
-        let add = &adds[lookup.position(useful)];
-        let after: [i16; N] = std::array::from_fn(|i| here[i] + add[i]);
-        for (next, _) in walk.moves(state, rolled) {
-            let slot = &mut exponents[next];
-            *slot = std::array::from_fn(|i| slot[i].max(after[i]));
-        }
-    });
-    worst[..lanes].to_vec()
+    let [margin, all] = match primes.len() {
+        0..=8 => factors.most::<8>(),
+        9..=16 => factors.most::<16>(),
+        17..=32 => factors.most::<32>(),
+        _ => factors.most::<64>(),
+    };
+    let product = |worst: Vec<i16>| -> BigUint {
+        primes
+            .iter()
+            .zip(worst)
+            .map(|(&q, e)| BigUint::from(q).pow(e.max(0) as u32))
+            .product()
+    };
+    [product(margin), product(all)]
 }
 
-/// Where a state's W sits among the divisors. W changes only when a digit
-/// reaches or leaves its cap, so the last answer is kept and the search runs
-/// only when W changes.
+/// How many times q divides w (w > 0).
+fn multiplicity(mut w: u64, q: u64) -> i16 {
+    let mut e = 0;
+    while w > 0 && w.is_multiple_of(q) {
+        w /= q;
+        e += 1;
+    }
+    e
+}
+
+/// The walk and, per prime (lane), the factors each W adds and each w
+/// takes away.
+struct Factors<'a> {
+    walk: &'a Walk,
+    divisors: &'a [u64],
+    /// Per divisor, per prime: its exponent.
+    adds: &'a [Vec<i16>],
+    /// Per useful total, per prime: the exponent in its ways.
+    subs: &'a [Vec<i16>],
+}
+
+impl Factors<'_> {
+    /// For each prime, the most factors any path or prefix keeps (for the
+    /// wins) and that plus its last W (for the shares). Lanes are
+    /// fixed-width arrays so the max runs as a few vector instructions.
+    fn most<const N: usize>(&self) -> [Vec<i16>; 2] {
+        let lanes = self.adds.first().map_or(0, Vec::len);
+        if lanes > N {
+            // More distinct primes than lanes: chunk them.
+            let split = |rows: &[Vec<i16>]| -> (Vec<Vec<i16>>, Vec<Vec<i16>>) {
+                rows.iter()
+                    .map(|a| (a[..N].to_vec(), a[N..].to_vec()))
+                    .unzip()
+            };
+            let (adds_first, adds_rest) = split(self.adds);
+            let (subs_first, subs_rest) = split(self.subs);
+            let part = |adds: &[Vec<i16>], subs: &[Vec<i16>]| {
+                Factors {
+                    walk: self.walk,
+                    divisors: self.divisors,
+                    adds,
+                    subs,
+                }
+                .most::<N>()
+            };
+            let [mut margin, mut all] = part(&adds_first, &subs_first);
+            let [margin_rest, all_rest] = part(&adds_rest, &subs_rest);
+            margin.extend(margin_rest);
+            all.extend(all_rest);
+            return [margin, all];
+        }
+        let widen = |a: &Vec<i16>| {
+            let mut lane = [0i16; N];
+            lane[..a.len()].copy_from_slice(a);
+            lane
+        };
+        let adds: Vec<[i16; N]> = self.adds.iter().map(widen).collect();
+        let subs: Vec<[i16; N]> = self.subs.iter().map(widen).collect();
+        // Every state of an unending walk is reached, so each is raised
+        // from this floor before it is read. Exponents stay far inside i16:
+        // at most 2 * MAX_PICKS rolls of at most 53 factors each.
+        let mut exponents = vec![[i16::MIN / 2; N]; self.walk.size()];
+        exponents[0] = [0; N];
+        let mut margin = [0i16; N];
+        let mut all = [0i16; N];
+        let mut lookup = Lookup::new(self.divisors);
+        self.walk.each(|state, step, digits| {
+            let here = exponents[state];
+            margin = std::array::from_fn(|i| margin[i].max(here[i]));
+            let Step::Roll { useful } = step else {
+                return;
+            };
+            let add = &adds[lookup.position(useful)];
+            let after: [i16; N] = std::array::from_fn(|i| here[i] + add[i]);
+            all = std::array::from_fn(|i| all[i].max(after[i]));
+            for (next, s) in self.walk.moves(state, digits) {
+                let slot = &mut exponents[next];
+                *slot = std::array::from_fn(|i| slot[i].max(after[i] - subs[s][i]));
+            }
+        });
+        let all: [i16; N] = std::array::from_fn(|i| all[i].max(margin[i]));
+        [margin[..lanes].to_vec(), all[..lanes].to_vec()]
+    }
+}
+
+/// Where a state's W sits among the divisors. W changes from almost every
+/// state to the next (each digit at its cap or not) but takes few values:
+/// small ones are looked up in a table by W, larger ones searched for
+/// (the last answer kept).
 struct Lookup<'d> {
     divisors: &'d [u64],
+    /// Position by W, when the largest W is at most [`Lookup::TABLE`].
+    table: Vec<u32>,
     last: (u64, usize),
 }
 
 impl<'d> Lookup<'d> {
+    /// The largest W looked up in a table (the outcomes of 6d4, say).
+    const TABLE: u64 = 4096;
+
     fn new(divisors: &'d [u64]) -> Lookup<'d> {
+        let mut table = Vec::new();
+        if let Some(&largest) = divisors.last().filter(|&&w| w <= Self::TABLE) {
+            table = vec![u32::MAX; largest as usize + 1];
+            for (d, &w) in divisors.iter().enumerate() {
+                table[w as usize] = d as u32;
+            }
+        }
         Lookup {
             divisors,
+            table,
             last: (0, 0),
         }
     }
 
     fn position(&mut self, useful: u64) -> usize {
+        if let Some(&d) = self.table.get(useful as usize).filter(|&&d| d != u32::MAX) {
+            return d as usize;
+        }
         if self.last.0 != useful {
             let d = self
                 .divisors
@@ -295,22 +442,35 @@ fn factor(mut n: u64) -> Option<Vec<(u64, i16)>> {
 ///
 /// The primes go through the game in groups held in fixed-width arrays, so
 /// the per-prime loops unroll; a group narrower than its array repeats its
-/// first prime in the spare lanes and drops them at the end.
-fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> [Vec<u64>; 4] {
+/// first prime in the spare lanes and drops them at the end. The expected
+/// rolls are left at zero when only the margin is wanted.
+fn run(
+    totals: &Totals,
+    walk: &Walk,
+    common: &Common,
+    primes: &[Prime],
+    wanted: Wanted,
+) -> [Vec<u64>; 4] {
     let mut all: [Vec<u64>; 4] = Default::default();
+    let game = Game {
+        totals,
+        walk,
+        divisors: &common.divisors,
+        rolls: wanted == Wanted::All,
+    };
     for group in primes.chunks(32) {
         let residues = match group.len() {
-            1 => lanes::<1>(totals, walk, divisors, group),
-            2 => lanes::<2>(totals, walk, divisors, group),
-            3 => lanes::<3>(totals, walk, divisors, group),
-            4 => lanes::<4>(totals, walk, divisors, group),
-            5 => lanes::<5>(totals, walk, divisors, group),
-            6 => lanes::<6>(totals, walk, divisors, group),
-            7 | 8 => lanes::<8>(totals, walk, divisors, group),
-            9..=12 => lanes::<12>(totals, walk, divisors, group),
-            13..=16 => lanes::<16>(totals, walk, divisors, group),
-            17..=24 => lanes::<24>(totals, walk, divisors, group),
-            _ => lanes::<32>(totals, walk, divisors, group),
+            1 => game.lanes::<1>(group),
+            2 => game.lanes::<2>(group),
+            3 => game.lanes::<3>(group),
+            4 => game.lanes::<4>(group),
+            5 => game.lanes::<5>(group),
+            6 => game.lanes::<6>(group),
+            7 | 8 => game.lanes::<8>(group),
+            9..=12 => game.lanes::<12>(group),
+            13..=16 => game.lanes::<16>(group),
+            17..=24 => game.lanes::<24>(group),
+            _ => game.lanes::<32>(group),
         };
         for (into, from) in all.iter_mut().zip(residues) {
             into.extend_from_slice(&from[..group.len()]);
@@ -319,75 +479,91 @@ fn run(totals: &Totals, walk: &Walk, divisors: &[u64], primes: &[Prime]) -> [Vec
     all
 }
 
-/// One group of at most `N` primes through the game.
-///
-/// Every state keeps, per prime, a 128-bit sum of (share in Montgomery
-/// form) * ways over the rolls that lead to it; one Montgomery reduction
-/// turns that into the state's probability. The sums stay below
-/// p * 2^64 because the ways into a state add up to at most K < 2^53.
-fn lanes<const N: usize>(
-    totals: &Totals,
-    walk: &Walk,
-    divisors: &[u64],
-    group: &[Prime],
-) -> [Vec<u64>; 4] {
-    let primes: [Prime; N] = std::array::from_fn(|j| group[j.min(group.len() - 1)]);
-    // For each divisor W and prime: W^{-1} R^2, so that one Montgomery
-    // product of a plain probability gives its share in Montgomery form.
-    let inverse_of: Vec<[u64; N]> = divisors
-        .iter()
-        .map(|&w| {
-            std::array::from_fn(|j| {
-                let prime = &primes[j];
-                prime.to_montgomery(prime.to_montgomery(prime.inverse(w)))
+/// A game to run modulo primes.
+struct Game<'a> {
+    totals: &'a Totals,
+    walk: &'a Walk,
+    divisors: &'a [u64],
+    /// Whether to sum the expected length's shares.
+    rolls: bool,
+}
+
+impl Game<'_> {
+    /// One group of at most `N` primes through the game.
+    ///
+    /// Every state keeps, per prime, a 128-bit sum of (share in Montgomery
+    /// form) * ways over the rolls that lead to it; one Montgomery reduction
+    /// turns that into the state's probability. The sums stay below
+    /// p * 2^64 because the ways into a state add up to at most K < 2^53.
+    fn lanes<const N: usize>(&self, group: &[Prime]) -> [Vec<u64>; 4] {
+        let Game {
+            totals,
+            walk,
+            divisors,
+            rolls,
+        } = *self;
+        let primes: [Prime; N] = std::array::from_fn(|j| group[j.min(group.len() - 1)]);
+        // For each divisor W and prime: W^{-1} R^2, so that one Montgomery
+        // product of a plain probability gives its share in Montgomery form.
+        let inverse_of: Vec<[u64; N]> = divisors
+            .iter()
+            .map(|&w| {
+                std::array::from_fn(|j| {
+                    let prime = &primes[j];
+                    prime.to_montgomery(prime.to_montgomery(prime.inverse(w)))
+                })
             })
-        })
-        .collect();
-    let mut reach = vec![[0u128; N]; walk.size()];
-    reach[0] = std::array::from_fn(|j| primes[j].one() as u128);
-    let mut a_wins = [0u128; N];
-    let mut b_wins = [0u128; N];
-    let mut tie = [0u128; N];
-    let mut shares = [0u128; N];
-    let mut lookup = Lookup::new(divisors);
-    walk.each(|state, step, rolled| {
-        let here = reach[state];
-        let into = match step {
-            Step::Tie => &mut tie,
-            Step::AWins => &mut a_wins,
-            Step::BWins => &mut b_wins,
-            Step::Roll { useful } => {
-                let inverses = &inverse_of[lookup.position(useful)];
-                let share: [u64; N] =
-                    std::array::from_fn(|j| primes[j].mul(primes[j].reduce(here[j]), inverses[j]));
-                for j in 0..N {
-                    shares[j] += share[j] as u128;
-                }
-                for (next, ways) in walk.moves(state, rolled) {
-                    let slot = &mut reach[next];
-                    for j in 0..N {
-                        slot[j] += share[j] as u128 * ways as u128;
+            .collect();
+        let mut reach = vec![[0u128; N]; walk.size()];
+        reach[0] = std::array::from_fn(|j| primes[j].one() as u128);
+        let mut a_wins = [0u128; N];
+        let mut b_wins = [0u128; N];
+        let mut tie = [0u128; N];
+        let mut spent = [0u128; N];
+        let mut lookup = Lookup::new(divisors);
+        walk.each(|state, step, digits| {
+            let here = reach[state];
+            let into = match step {
+                Step::Tie => &mut tie,
+                Step::AWins => &mut a_wins,
+                Step::BWins => &mut b_wins,
+                Step::Roll { useful } => {
+                    let inverses = &inverse_of[lookup.position(useful)];
+                    let share: [u64; N] = std::array::from_fn(|j| {
+                        primes[j].mul(primes[j].reduce(here[j]), inverses[j])
+                    });
+                    if rolls {
+                        for j in 0..N {
+                            spent[j] += share[j] as u128;
+                        }
                     }
+                    for (next, s) in walk.moves(state, digits) {
+                        let ways = walk.ways_of(s, digits);
+                        let slot = &mut reach[next];
+                        for j in 0..N {
+                            slot[j] += share[j] as u128 * ways as u128;
+                        }
+                    }
+                    return;
                 }
-                return;
+            };
+            for j in 0..N {
+                into[j] += primes[j].reduce(here[j]) as u128;
             }
+        });
+        let plain = |sums: &[u128; N]| -> Vec<u64> {
+            (0..N)
+                .map(|j| (sums[j] % primes[j].p as u128) as u64)
+                .collect()
         };
-        for j in 0..N {
-            into[j] += primes[j].reduce(here[j]) as u128;
-        }
-    });
-    let plain = |sums: &[u128; N]| -> Vec<u64> {
-        (0..N)
-            .map(|j| (sums[j] % primes[j].p as u128) as u64)
-            .collect()
-    };
-    let rolls = (0..N)
-        .map(|j| {
-            let prime = &primes[j];
-            prime.mul_plain(prime.reduce(shares[j]), totals.outcomes % prime.p)
-        })
-        .collect();
-    [plain(&a_wins), plain(&b_wins), plain(&tie), rolls]
+        let expected = (0..N)
+            .map(|j| {
+                let prime = &primes[j];
+                prime.mul_plain(prime.reduce(spent[j]), totals.outcomes % prime.p)
+            })
+            .collect();
+        [plain(&a_wins), plain(&b_wins), plain(&tie), expected]
+    }
 }
 
 #[cfg(test)]

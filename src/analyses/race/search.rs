@@ -26,7 +26,9 @@
 //! - the fastest solo lists from every list's exact solo time;
 //! - the cycle and the margin table of the strongest lists.
 
-use super::game::{play, state_count, TOO_CLOSE};
+#[cfg(test)]
+use super::game::play;
+use super::game::{self, state_count, TOO_CLOSE};
 use super::greedy::{self, Greedy};
 use super::lists::{all_lists, mirror_indices, Counts, Totals};
 use super::mixed::{self, Margins};
@@ -242,7 +244,7 @@ fn mixed_strategy(
 fn float_row(totals: &Totals, lists: &[Counts], list: usize) -> Vec<f64> {
     lists
         .par_iter()
-        .map(|b| play::<f64>(totals, &lists[list], b).margin())
+        .map(|b| game::margin::<f64>(totals, &lists[list], b))
         .collect()
 }
 
