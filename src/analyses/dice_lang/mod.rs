@@ -68,6 +68,10 @@ pub struct LangError {
     pub span: Span,
     /// What was expected, or why the part cannot be computed.
     pub message: String,
+    /// The comparison of totals likely meant: the dice as written (the
+    /// span) and the comparison after them (` >= 15`), offered whole where
+    /// the text is known.
+    pub total: Option<(Span, String)>,
 }
 
 impl LangError {
@@ -75,14 +79,22 @@ impl LangError {
         LangError {
             span,
             message: message.into(),
+            total: None,
         }
     }
 
     /// The message with the expression and the 1-based column, as authors
     /// read it: "`4d6kh5`, column 4: cannot keep 5 of 4 dice".
     pub(crate) fn describe(&self, expression: &str) -> String {
+        let total = match &self.total {
+            Some((dice, comparison)) => format!(
+                "; to compare the total write ({}){comparison}",
+                dice.text(expression)
+            ),
+            None => String::new(),
+        };
         format!(
-            "`{expression}`, column {}: {}",
+            "`{expression}`, column {}: {}{total}",
             self.span.start + 1,
             self.message
         )
@@ -91,7 +103,14 @@ impl LangError {
 
 impl fmt::Display for LangError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "column {}: {}", self.span.start + 1, self.message)
+        write!(f, "column {}: {}", self.span.start + 1, self.message)?;
+        match &self.total {
+            Some((_, comparison)) => write!(
+                f,
+                "; to compare the total, put the dice in parentheses before{comparison}"
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -276,6 +295,9 @@ pub struct Pool {
     /// Avrae's keeps and drops by value (`k>3`, `p1`), after the keeps by
     /// rank: a die they drop scores nothing.
     pub select: Vec<Modifier<Select>>,
+    /// Where the pool's text starts (its count, or the `(` of a rolled
+    /// one), so a message can quote it.
+    pub start: usize,
     /// Where the dice were sorted (`s`, `sa`, `sd`): no total changes.
     pub sorted: Option<Span>,
     /// Roll20's critical marks (`cs>19`, `cf1` under `notation: roll20`):
@@ -326,6 +348,7 @@ impl Pool {
             floor: None,
             ceiling: None,
             select: Vec::new(),
+            start: die_span.start,
             sorted: None,
             criticals: Vec::new(),
         }

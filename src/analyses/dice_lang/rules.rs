@@ -91,15 +91,19 @@ pub(super) fn some_face_meets(
             Condition::Gt(x) => (">", x),
             Condition::Ge(x) => (">=", x),
         };
-        match pool.spelled() {
-            Some(pool) => format!(
-                "so this count of dice is always 0; to compare the total write ({pool}) \
-                 {sign} {value}"
-            ),
-            None => "so this count of dice is always 0; to compare the total, put the dice \
-                     in parentheses before the comparison"
-                .to_string(),
-        }
+        let dice = Span {
+            start: pool.start,
+            end: condition.span.start,
+        };
+        let message = format!(
+            "no face of a {} is {}, so this count of dice is always 0",
+            pool.die.name(),
+            super::words::condition(condition.rule),
+        );
+        return Err(LangError {
+            total: Some((dice, format!(" {sign} {value}"))),
+            ..LangError::new(condition.span, message)
+        });
     };
     Err(LangError::new(
         condition.span,

@@ -57,6 +57,7 @@ impl Parser {
         let die_span = self.span_from(die_start);
         let mut pool = Pool::plain(count.unwrap_or(1), die, die_span);
         pool.count_written = count.is_some();
+        pool.start = start;
         self.modifiers(&mut pool)?;
         written_order(&pool)?;
         Ok(Expr {
@@ -495,15 +496,15 @@ fn written_order(pool: &Pool) -> Result<(), LangError> {
         {
             return Err(LangError::new(
                 clamp.span,
-                "fairdice holds each die's value to a minimum or maximum after its rerolls \
-                 and explosions, so it reads mi, ma, min and max only written after them",
+                "mi, ma, min and max hold each die's final value: write them after rerolls \
+                 and explosions",
             ));
         }
         if pool.select.iter().any(|s| s.span.start < clamp.span.start) {
             return Err(LangError::new(
                 clamp.span,
-                "fairdice holds each die's value to a minimum or maximum before it keeps or \
-                 drops dice by value, so it reads mi, ma, min and max only written before them",
+                "mi, ma, min and max hold a die's value before any keep or drop by value: \
+                 write them first",
             ));
         }
     }
@@ -519,8 +520,8 @@ fn written_order(pool: &Pool) -> Result<(), LangError> {
         if others.into_iter().flatten().next().is_some() {
             return Err(LangError::new(
                 ra.span,
-                "ra rolls one more die when any die matches (Avrae); fairdice computes it \
-                 alone or with mi and ma, not with other rerolls, explosions, keeps or counts",
+                "ra (Avrae) is computed alone or with mi and ma, not with other rerolls, \
+                 explosions, keeps or counts",
             ));
         }
     }
