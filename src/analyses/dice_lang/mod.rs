@@ -105,10 +105,7 @@ impl fmt::Display for LangError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "column {}: {}", self.span.start + 1, self.message)?;
         match &self.total {
-            Some((_, comparison)) => write!(
-                f,
-                "; to compare the total, put the dice in parentheses before{comparison}"
-            ),
+            Some((_, comparison)) => write!(f, "; to compare the total write (dice){comparison}"),
             None => Ok(()),
         }
     }

@@ -127,10 +127,9 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
             && written[..1].eq_ignore_ascii_case("k")
             && written[1..].bytes().all(|b| b.is_ascii_digit());
         rules.push(match keep.rule {
-            KeepRule::KeepHighest(m) if bare_k => format!(
-                "keeping the highest {m} (Roll20's and Foundry's {written}; Avrae's keep of \
-                 every {m} is k={m})"
-            ),
+            KeepRule::KeepHighest(m) if bare_k => {
+                format!("keeping the highest {m} (Roll20's {written}; Avrae's is k={m})")
+            }
             KeepRule::KeepHighest(m) => format!("keeping the highest {m}"),
             KeepRule::KeepLowest(m) => format!("keeping the lowest {m}"),
             KeepRule::DropHighest(m) => format!("dropping the highest {m}"),
@@ -179,7 +178,7 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
                 .get(..2)
                 .is_some_and(|w| w.eq_ignore_ascii_case("cs") || w.eq_ignore_ascii_case("cf")) =>
         {
-            " (Foundry's count; with notation: roll20, cs and cf mark criticals instead)"
+            " (Foundry's count; notation: roll20 reads Roll20's marks)"
         }
         _ => "",
     };

@@ -395,10 +395,6 @@ impl Parser {
             "d" | "k" | "kh" | "kl" | "dh" | "dl" | "ph" | "pl" if number.is_empty() => {
                 "; a keep or drop says how many dice, as in 4d6d1 or 4d6kh3"
             }
-            "u" => {
-                "; rpg-dice-roller's u (unique) rerolls repeated faces, which fairdice \
-                    does not compute"
-            }
             _ => "",
         };
         LangError::new(
