@@ -91,8 +91,8 @@ impl Layout for Dice {
             for marked in &figures.criticals {
                 blocks.push(Block::Text {
                     text: format!(
-                        "Roll20 marks {}; the total stands. Some die kept bears the mark in {} \
-                         of rolls (exactly {}).",
+                        "Roll20 marks {}, the total unchanged: a kept die bears it in {} of \
+                         rolls (exactly {}).",
                         marked.mark,
                         format::percent(&marked.chance),
                         format::exact(&marked.chance)

@@ -327,7 +327,7 @@ fn forms_not_computed_say_why_without_a_false_suggestion() {
     assert!(error("4d6eh1").contains("eh, el"));
     assert!(error("4d6cs>3cf<2").contains("one count"));
     assert!(error("4d6p7").contains("no die is ever dropped"));
-    assert!(error("4d6k<7").contains("keeps every die"));
+    assert!(error("4d6k<7").contains("every face is kept"));
     assert!(error("2d6mi5ma3").contains("below the minimum"));
     for text in ["1d6d", "4d6kj3", "6d10u", "4d6q"] {
         assert!(

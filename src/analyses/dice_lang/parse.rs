@@ -456,7 +456,7 @@ impl Parser {
         pool.explosion = Explosion::Compound;
         pool.keep.push(keep);
         Ok(Expr {
-            node: Node::Pool(Box::new(pool)),
+            node: Node::Pool(pool),
             span: self.span_from(start),
         })
     }

@@ -76,12 +76,12 @@ pub(super) fn some_face_meets(
     } else if pool.failures.is_some_and(|f| f.span == condition.span) {
         "so no die is ever a failure: remove the failures or change their condition".to_string()
     } else if pool.reroll_add.is_some_and(|r| r.span == condition.span) {
-        "so no die is ever added: remove ra or change its condition".to_string()
+        "so no die is ever added".to_string()
     } else if let Some(select) = pool.select.iter().find(|s| s.span == condition.span) {
         if select.rule.keep {
-            "so every die is dropped and the total is always 0: change the condition".to_string()
+            "so every die is dropped".to_string()
         } else {
-            "so no die is ever dropped: remove the drop or change its condition".to_string()
+            "so no die is ever dropped".to_string()
         }
     } else {
         let (sign, value) = match condition.rule {
@@ -136,10 +136,9 @@ pub(super) fn scores_something(faces: &Faces, pool: &Pool) -> Result<(), LangErr
             return Err(LangError::new(
                 select.span,
                 if select.rule.keep {
-                    "every face the die can show is kept, so this keeps every die: remove it"
+                    "every face is kept: remove it"
                 } else {
-                    "every face the die can show is dropped, so the total is always 0: \
-                     change the condition"
+                    "every face is dropped, so the total is always 0"
                 },
             ));
         }

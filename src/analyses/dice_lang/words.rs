@@ -111,14 +111,10 @@ fn describe_pool(pool: &Pool, text: &str) -> String {
             condition(again.rule)
         ));
     }
-    match (pool.floor, pool.ceiling) {
-        (Some(f), Some(c)) => rules.push(format!(
-            "each die counting at least {} and at most {}",
-            f.rule, c.rule
-        )),
-        (Some(f), None) => rules.push(format!("each die counting at least {}", f.rule)),
-        (None, Some(c)) => rules.push(format!("each die counting at most {}", c.rule)),
-        (None, None) => {}
+    for (bound, word) in [(pool.floor, "least"), (pool.ceiling, "most")] {
+        if let Some(bound) = bound {
+            rules.push(format!("each die counting at {word} {}", bound.rule));
+        }
     }
     for keep in &pool.keep {
         let written = keep.span.text(text);

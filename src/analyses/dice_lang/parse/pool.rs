@@ -61,7 +61,7 @@ impl Parser {
         self.modifiers(&mut pool)?;
         written_order(&pool)?;
         Ok(Expr {
-            node: Node::Pool(Box::new(pool)),
+            node: Node::Pool(pool),
             span: self.span_from(start),
         })
     }
@@ -250,8 +250,8 @@ impl Parser {
                 return Err(LangError::new(
                     span,
                     format!(
-                        "`{}` keeps or drops dice by value, and fairdice computes those \
-                         only after the keeps and drops of the highest or lowest dice",
+                        "`{}` keeps or drops by value: fairdice computes that only after the \
+                         keeps and drops by rank",
                         self.text_of(select.span)
                     ),
                 ));

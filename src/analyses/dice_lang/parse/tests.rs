@@ -7,7 +7,7 @@ use crate::engine::pool::Condition;
 
 fn pool(text: &str) -> Pool {
     match parse(text).unwrap().node {
-        Node::Pool(pool) => *pool,
+        Node::Pool(pool) => pool,
         other => panic!("{text}: {other:?}"),
     }
 }
