@@ -336,6 +336,7 @@
     var yaml = form.querySelector(".calculator-yaml");
     var text = form.elements.rolls;
     var depth = form.elements.explode_depth;
+    var notation = form.elements.notation;
     var runner = new Runner(form.getAttribute("data-engine"));
     var timer = null;
     form.hidden = false;
@@ -343,6 +344,9 @@
     var asked = query.getAll("roll");
     if (asked.length) text.value = asked.join("\n");
     if (query.has("depth")) depth.value = query.get("depth");
+    if (query.get("notation") === "roll20") notation.value = "roll20";
+    /* The standard notation is the kind's default: left out of the address and the file. */
+    function how() { return notation.value === "roll20" ? "roll20" : ""; }
     /* The lines as the reader numbers them: each roll once, at its first
        line (the engine reads a roll written twice once). */
     function numbered() {
@@ -385,7 +389,7 @@
       (function next(rest) {
         if (!rest.length) return done(problems);
         var rolls = rest.map(function (line) { return line.roll; }).concat([UNREADABLE]).join("\n");
-        runner.run({ playground: { rolls: rolls, explode_depth: deep } }, function (response) {
+        runner.run({ playground: { rolls: rolls, explode_depth: deep, notation: how() } }, function (response) {
           var found = lineProblem(response, rest);
           if (!found) return done(problems);
           problems.push(found);
@@ -442,12 +446,13 @@
       /* The default depth is the kind's: left out of the address and the file. */
       var deep = depth.value.trim() === depth.defaultValue ? "" : depth.value.trim();
       if (deep !== "") address.append("depth", deep);
+      if (how()) address.append("notation", how());
       try { history.replaceState(null, "", "?" + address.toString()); } catch (e) { /* some file:// pages */ }
       form.setAttribute("data-busy", "true");
       form.setAttribute("data-state", "computing");
       status.textContent = word("computing", "Computing…");
       var lines = numbered();
-      runner.run({ playground: { rolls: text.value, explode_depth: deep } }, function (response) {
+      runner.run({ playground: { rolls: text.value, explode_depth: deep, notation: how() } }, function (response) {
         show(response, lines, deep);
       });
     }
