@@ -528,12 +528,14 @@ fn search_finds_numbers_and_links_to_the_section_in_chromium() {
     assert_eq!(result("done"), "yes", "{log}");
     // "die" is a whole word in Alpha, only the start of "dies" in Bravo,
     // which says it four times in a short page.
-    // The playground's syntax guide speaks of an exploding die too.
-    assert_eq!(result("whole_hrefs"), "a.html#loser playground.html b.html");
+    // The playground's syntax guide speaks of dice too, often enough
+    // (each die held, dropped, exploded, the families' forms) to rank first.
+    assert_eq!(result("whole_hrefs"), "playground.html a.html#loser b.html");
     assert_eq!(result("whole_marks"), "die|die|Dies|dies|dies|dies");
-    assert_eq!(
-        result("whole_first"),
-        "Alpha › LoserLoser A die decides who goes first."
+    assert!(
+        result("whole_first").starts_with("Playground"),
+        "{}",
+        result("whole_first")
     );
     assert_eq!(result("deck_hrefs"), "c.html#deck");
     assert_eq!(result("deck_marks"), "52");
