@@ -370,8 +370,8 @@ impl Parser {
             .is_some_and(|c| c.is_ascii_digit() || "<>=".contains(*c))
     }
 
-    /// The word at the cursor is no modifier: list them, and suggest the
-    /// nearest with the number that follows ("did you mean kh3?").
+    /// The word at the cursor is no modifier: list them, with a hint only
+    /// where it keeps the meaning (advantage, a keep without its number).
     fn unknown_modifier(&self) -> LangError {
         let start = self.at;
         let mut end = start;
