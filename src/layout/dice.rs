@@ -458,7 +458,7 @@ pub(crate) fn spread_sentence(results: &Results) -> String {
             )
         })
         .collect();
-    format!("Rolled once each, {}.", format::in_words(&each))
+    format!("Rolled once each: {}.", format::in_words(&each))
 }
 
 /// A roll's lowest and highest values.

@@ -547,11 +547,20 @@ pub(crate) fn contract_value(value: &serde_json::Value, style: &str) -> Result<S
     })
 }
 
-/// Items as a sentence lists them: "2", "2 and 3", "2, 3 and 6".
+/// Items as a sentence lists them: "2", "2 and 3", "2, 3 and 6", and
+/// "a, b; c, d; and e" when they hold commas.
 pub(crate) fn in_words<T: AsRef<str>>(items: &[T]) -> String {
     let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
+    // Items that hold commas themselves ("Avrae, drop every 1") are kept
+    // apart by semicolons, as English lists of such items are.
+    let (between, last_joint) = match items.len() > 2 && items.iter().any(|i| i.contains(',')) {
+        true => ("; ", "; and "),
+        false => (", ", " and "),
+    };
     match items.split_last() {
-        Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+        Some((last, init)) if !init.is_empty() => {
+            format!("{}{last_joint}{last}", init.join(between))
+        }
         _ => items.concat(),
     }
 }
@@ -559,6 +568,15 @@ pub(crate) fn in_words<T: AsRef<str>>(items: &[T]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_keep_items_with_commas_apart() {
+        assert_eq!(in_words(&["2"]), "2");
+        assert_eq!(in_words(&["2", "3"]), "2 and 3");
+        assert_eq!(in_words(&["2", "3", "6"]), "2, 3 and 6");
+        assert_eq!(in_words(&["a, b", "c"]), "a, b and c");
+        assert_eq!(in_words(&["a, b", "c", "d"]), "a, b; c; and d");
+    }
 
     #[test]
     fn float_percentages_keep_significant_digits_as_exact_ones_do() {

@@ -9,9 +9,10 @@
 //!   sideways, a table that scrolls has taken the width beside it (the
 //!   columns its box cuts are named; the widest table's page is read too),
 //!   and
-//!   screenshots of every kind's page at both widths and in both themes land
-//!   in `target/reading/` (tools/browser/check.mjs: one Chromium for every
-//!   page, several tabs at once, the PDF below printed alongside);
+//!   screenshots of every kind's page and the playground at both widths
+//!   and in both themes land in `target/reading/` (tools/browser/check.mjs:
+//!   one Chromium for every page, several tabs at once, the PDF below
+//!   printed alongside);
 //! - every interactive element on those pages used at both widths
 //!   (tools/browser/interact.mjs), judged by computed style and box, not
 //!   markup: a glossary definition shows inside the viewport after hover,
@@ -233,7 +234,9 @@ fn pages_to_read() -> Vec<String> {
         .filter(|p| p != "print.html" && !p.starts_with("print-"))
         .max_by_key(|p| glossary_marks(p).len())
         .unwrap();
-    for page in [widest.1, glossed] {
+    // The playground: its form's controls (the Notation menu among them)
+    // must fit a phone's width and pass axe as the pages do.
+    for page in [widest.1, glossed, "playground.html".to_string()] {
         if !chosen.contains(&page) {
             chosen.push(page);
         }

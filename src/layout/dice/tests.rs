@@ -295,7 +295,7 @@ fn the_verdict_answers_the_page_question() {
     let spread = verdict_of("question: distribution\nrolls:\n  pool: 5d10>=7\n  sum: 3d6\n");
     assert_eq!(
         spread,
-        "Rolled once each, pool averages 2 (from 0 to 5) and sum averages 10.5 (from 3 to 18)."
+        "Rolled once each: pool averages 2 (from 0 to 5) and sum averages 10.5 (from 3 to 18)."
     );
     for text in [&targets, &spread] {
         assert!(!text.contains("head to head") && !text.contains("Head to head"));
