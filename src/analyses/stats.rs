@@ -16,10 +16,7 @@ use statrs::function::beta::inv_beta_reg;
 use statrs::function::gamma::gamma_ur;
 
 mod chi_power;
-pub use chi_power::{
-    chi_square_power, chi_square_rolls_needed, RollsNeeded, MOST_EXACT_ROLLS, MOST_SEARCH_STEPS,
-    STEPS_PER_SECOND,
-};
+pub use chi_power::{chi_square_power, chi_square_rolls_needed, RollsNeeded, MOST_EXACT_ROLLS};
 
 /// The confidence of every interval: 95 %.
 pub(crate) const CONFIDENCE: f64 = 0.95;
