@@ -163,14 +163,7 @@ fn price_in_seconds_against_release_timings() {
     let mut judge = |what: &str, priced: f64, took: f64| {
         let ratio = priced / took;
         eprintln!("{what:40} priced {priced:10.4} s  took {took:10.4} s  x{ratio:.2}");
-        // Under 50 ms, allocation, start-up and the clock dominate: such
-        // a price only has to stay small.
-        let fair = if took < 0.05 {
-            priced < 0.5
-        } else {
-            (0.1..=10.0).contains(&ratio)
-        };
-        if !fair {
+        if !crate::analyses::cost::priced_fairly(priced, took) {
             off.push(format!("{what}: priced {priced:.4} s, took {took:.4} s"));
         }
     };
