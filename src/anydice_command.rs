@@ -1,7 +1,8 @@
 //! `fairdice anydice FILE`: an AnyDice program run exactly, each output
 //! printed as `roll` prints a roll, or as JSON.
 
-use crate::engine::{exact_string, ratio, to_f64, Outcomes};
+use crate::analyses::dice::{self, Roll};
+use crate::engine::{exact_string, to_f64};
 use crate::error::Error;
 use crate::lang::anydice::{self, Refusal, Report};
 use crate::layout::format;
@@ -67,28 +68,48 @@ pub fn run(file: &str, source: &str, seconds: f64) -> Result<Report, Error> {
     })
 }
 
-/// `{"outputs": [{"name", "outcomes": [{"value", "probability", "percent"}]}], "warnings"}`;
-/// `probability` is exact, `percent` a float for plotting.
-pub fn json(report: &Report) -> Value {
-    let outputs: Vec<Value> = report
+/// Each output's exact figures, computed as the `dice` kind computes a
+/// roll's; `None` for the empty die.
+fn summaries(report: &Report) -> Vec<(&str, Option<Roll>)> {
+    report
         .outputs
         .iter()
         .map(|output| {
-            let outcomes: Vec<Value> = output.outcomes.as_ref().map_or_else(Vec::new, |o| {
-                let total = o.total();
-                o.iter()
-                    .map(|(value, ways)| {
-                        let p = ratio(ways, &total);
-                        json!({"value": value, "probability": exact_string(&p), "percent": to_f64(&p) * 100.0})
+            let roll = output
+                .outcomes
+                .as_ref()
+                .map(|o| dice::describe(&output.name, "", o).0);
+            (output.name.as_str(), roll)
+        })
+        .collect()
+}
+
+/// `{"outputs": [{"name", "outcomes": [{"value", "probability", "percent"}]}], "warnings"}`;
+/// `probability` is exact, `percent` a float for plotting.
+pub fn json(report: &Report) -> Value {
+    let outputs: Vec<Value> = summaries(report)
+        .into_iter()
+        .map(|(name, roll)| {
+            let Some(roll) = roll else {
+                return json!({"name": name, "outcomes": []});
+            };
+            let outcomes: Vec<Value> = roll
+                .outcomes
+                .iter()
+                .map(|o| {
+                    json!({
+                        "value": o.value,
+                        "probability": exact_string(&o.probability),
+                        "percent": to_f64(&o.probability) * 100.0,
                     })
-                    .collect()
-            });
-            let mut entry = json!({"name": output.name, "outcomes": outcomes});
-            if let Some(o) = &output.outcomes {
-                entry["mean"] = json!(exact_string(&o.mean()));
-                entry["variance"] = json!(exact_string(&o.variance()));
-            }
-            entry
+                })
+                .collect();
+            json!({
+                "name": name,
+                "outcomes": outcomes,
+                "mean": exact_string(&roll.mean),
+                "variance": exact_string(&roll.variance),
+            })
         })
         .collect();
     json!({"outputs": outputs, "warnings": report.warnings})
@@ -101,31 +122,34 @@ pub fn text(report: &Report) -> String {
     for warning in &report.warnings {
         out.push_str(&format!("warning: {warning}\n"));
     }
-    for output in &report.outputs {
-        let Some(o) = &output.outcomes else {
-            out.push_str(&format!("{}: the empty die (no outcome)\n\n", output.name));
+    for (name, roll) in summaries(report) {
+        let Some(roll) = roll else {
+            out.push_str(&format!("{name}: the empty die (no outcome)\n\n"));
             continue;
         };
+        // The standard deviation is irrational in general: a float, said so.
         out.push_str(&format!(
-            "{}: mean {}, standard deviation {}\n",
-            output.name,
-            format::decimal(&o.mean()),
-            deviation(o)
+            "{name}: mean {}, standard deviation ≈ {:.4}\n",
+            format::decimal(&roll.mean),
+            to_f64(&roll.variance).sqrt()
         ));
-        let total = o.total();
-        let highest = o.iter().map(|(_, w)| w).max().cloned().unwrap_or_default();
-        let width = o
+        let highest = roll
+            .outcomes
             .iter()
-            .map(|(v, _)| v.to_string().len())
+            .map(|o| to_f64(&o.probability))
+            .fold(0.0, f64::max);
+        let width = roll
+            .outcomes
+            .iter()
+            .map(|o| o.value.to_string().len())
             .max()
             .unwrap_or(1);
-        for (value, ways) in o.iter() {
-            let p = ratio(ways, &total);
-            let share = to_f64(&ratio(ways, &highest));
+        for o in &roll.outcomes {
             out.push_str(&format!(
-                "{value:>width$}  {:>12}  {}\n",
-                format::percent(&p),
-                crate::roll_command::bar(share)
+                "{:>width$}  {:>12}  {}\n",
+                o.value,
+                format::percent(&o.probability),
+                crate::roll_command::bar(to_f64(&o.probability) / highest)
             ));
         }
         out.push('\n');
@@ -133,7 +157,52 @@ pub fn text(report: &Report) -> String {
     out
 }
 
-/// The standard deviation, which is irrational in general: a float, said so.
-fn deviation(o: &Outcomes) -> String {
-    format!("≈ {:.4}", to_f64(&o.variance()).sqrt())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(program: &str) -> Report {
+        anydice::run(program, 2.0).unwrap()
+    }
+
+    #[test]
+    fn json_names_each_output_with_its_exact_figures() {
+        let r = report("output 2d6 named \"two\"\noutput d{}\noutput d4");
+        let j = json(&r);
+        let outputs = j["outputs"].as_array().unwrap();
+        assert_eq!(outputs.len(), 3);
+        assert_eq!(outputs[0]["name"], "two");
+        // 2d6: 7 in 6 of 36 ways; mean 7, variance 35/6.
+        assert_eq!(outputs[0]["outcomes"][5]["value"], 7);
+        assert_eq!(outputs[0]["outcomes"][5]["probability"], "1/6");
+        assert_eq!(outputs[0]["mean"], "7/1");
+        assert_eq!(outputs[0]["variance"], "35/6");
+        // The empty die has no outcomes, and no mean.
+        assert_eq!(outputs[1]["name"], "output 2");
+        assert_eq!(outputs[1]["outcomes"], serde_json::json!([]));
+        assert!(outputs[1].get("mean").is_none());
+        assert_eq!(outputs[2]["outcomes"][0]["probability"], "1/4");
+        assert_eq!(outputs[2]["outcomes"][0]["percent"], 25.0);
+    }
+
+    #[test]
+    fn text_has_a_table_with_a_bar_per_value() {
+        let t = text(&report("output 2d6 named \"two\"\noutput d{}"));
+        assert!(
+            t.starts_with("two: mean 7, standard deviation ≈ 2.4152\n"),
+            "{t}"
+        );
+        // The mode's bar is the widest, the ends' a sixth of it.
+        let seven = t
+            .lines()
+            .find(|l| l.trim_start().starts_with("7 "))
+            .unwrap();
+        let two = t
+            .lines()
+            .find(|l| l.trim_start().starts_with("2 "))
+            .unwrap();
+        assert_eq!(seven.matches('█').count(), 30, "{seven}");
+        assert_eq!(two.matches('█').count(), 5, "{two}");
+        assert!(t.contains("output 2: the empty die (no outcome)"), "{t}");
+    }
 }

@@ -467,7 +467,9 @@ fn reach_targets(outcomes: &[Outcomes]) -> (Vec<i64>, Vec<Vec<Exact>>) {
     (targets, reach)
 }
 
-fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, RollFigures) {
+/// One roll's exact figures from its outcomes: the contract's summary and
+/// the page's extras. `fairdice anydice` prints the summary of each output.
+pub(crate) fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, RollFigures) {
     let total = outcomes.total();
     let pairs: Vec<(i64, &BigUint)> = outcomes.iter().collect();
     let over = Denominator::new(&total);

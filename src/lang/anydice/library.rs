@@ -162,16 +162,7 @@ const LIBRARY: &[(&str, Builtin)] = &[
                     return Ok(Value::Die(ops::sum_pool(&p, w)?));
                 }
                 let drop = (total - n + 1) / 2;
-                // Places counted from the lowest: drop + 1 ..= drop + n.
-                let places: Vec<i64> = (drop + 1..=drop + n)
-                    .map(|p| if s.highest_first { total + 1 - p } else { p })
-                    .collect();
-                ops::at(
-                    &Value::Sequence(places),
-                    &Value::Pool(p),
-                    s.highest_first,
-                    w,
-                )
+                from_lowest(drop + 1..=drop + n, p, s, w)
             },
         },
     ),
@@ -269,13 +260,27 @@ fn from_end(
     if n <= 0 {
         return Ok(Value::Number(0));
     }
-    let places: Vec<i64> = (1..=n.min(size))
-        .map(|p| {
-            if highest == settings.highest_first {
-                p
-            } else {
-                size + 1 - p
-            }
+    let places = match highest {
+        true => (size - n).max(0) + 1..=size,
+        false => 1..=n.min(size),
+    };
+    from_lowest(places, pool, settings, work)
+}
+
+/// The sum of the dice at `places` counted from the lowest die (1), for
+/// `highest`, `lowest` and `middle`: turned into the program's position
+/// order for [`ops::at`], the one picker.
+fn from_lowest(
+    places: std::ops::RangeInclusive<i64>,
+    pool: Pool,
+    settings: &Settings,
+    work: &mut Work,
+) -> Result<Value, Fail> {
+    let size = pool.len() as i64;
+    let places: Vec<i64> = places
+        .map(|p| match settings.highest_first {
+            true => size + 1 - p,
+            false => p,
         })
         .collect();
     ops::at(
