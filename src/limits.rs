@@ -534,6 +534,18 @@ fn machine_bytes() -> Option<u64> {
     })
 }
 
+/// Whether a price of `priced` seconds is fair for work that took `took`
+/// (issue 42): within 10 times either way; under 50 ms, where start-up and
+/// the clock dominate, it only has to stay under half a second. The one
+/// standard the release benchmarks of prices hold every estimate to.
+pub fn priced_fairly(priced: f64, took: f64) -> bool {
+    if took < 0.05 {
+        priced < 0.5
+    } else {
+        (0.1..=10.0).contains(&(priced / took))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,9 @@
 //! `dice` page would.
 
 use crate::analyses::dice::{Dice, NamedRoll, Params, RollList, MAX_ROLLS};
-use crate::analyses::dice_lang::{Expression, Notation};
 use crate::analyses::{Analysis, Budget};
 use crate::engine::to_f64;
+use crate::lang::dice::{Expression, Notation};
 use crate::layout::blocks::{Block, Cell};
 use crate::layout::Layout;
 use crate::progress::Progress;

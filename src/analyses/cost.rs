@@ -237,18 +237,6 @@ fn raise(needed: f64) -> String {
     }
 }
 
-/// Whether a price of `priced` seconds is fair for work that took `took`
-/// (issue 42): within 10 times either way; under 50 ms, where start-up and
-/// the clock dominate, it only has to stay under half a second. The one
-/// standard the release benchmarks of prices hold every estimate to.
-pub fn priced_fairly(priced: f64, took: f64) -> bool {
-    if took < 0.05 {
-        priced < 0.5
-    } else {
-        (0.1..=10.0).contains(&(priced / took))
-    }
-}
-
 /// "about 3 minutes", but "more than a century" and "under 1 s" as they are.
 /// An estimated time in words: "about 3 minutes", "more than a century".
 pub(crate) fn estimated_time(seconds: f64) -> String {

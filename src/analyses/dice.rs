@@ -2,9 +2,12 @@
 //! distribution, and every pair of rolls compared as two players rolling
 //! once each.
 
-pub use crate::analyses::dice_lang::Notation;
-use crate::analyses::dice_lang::{self, Expr, Expression, Price, DEFAULT_EXPLODE_DEPTH};
 use crate::engine::{complement, ratios, text, Denominator, Exact, Outcomes};
+pub use crate::lang::dice::Notation;
+use crate::lang::{
+    self,
+    dice::{Expr, Expression, Price, DEFAULT_EXPLODE_DEPTH},
+};
 use crate::progress::Progress;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -293,18 +296,18 @@ impl Analysis for Dice {
 
     fn validate(params: &Params) -> Result<(), ParamError> {
         let depth = params.depth();
-        if depth > dice_lang::MAX_EXPLODE_DEPTH {
+        if depth > lang::dice::MAX_EXPLODE_DEPTH {
             return Err(ParamError {
                 key: "explode_depth",
                 message: format!(
                     "{depth} extra rolls: at most {} are allowed",
-                    dice_lang::MAX_EXPLODE_DEPTH
+                    lang::dice::MAX_EXPLODE_DEPTH
                 ),
             });
         }
         for roll in &params.rolls.0 {
             let text = &roll.expression.text;
-            dice_lang::check(&roll.expression.tree, depth).map_err(|e| ParamError {
+            lang::dice::check(&roll.expression.tree, depth).map_err(|e| ParamError {
                 key: "rolls",
                 message: format!("roll {:?}: {}", roll.name, e.describe(text)),
             })?;
@@ -329,7 +332,7 @@ impl Analysis for Dice {
             .iter()
             .map(|roll| {
                 progress.with_spinner(&roll.name, |_| {
-                    dice_lang::evaluate(&roll.expression.tree, depth)
+                    lang::dice::evaluate(&roll.expression.tree, depth)
                 })
             })
             .collect();
@@ -355,15 +358,16 @@ pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth
     for (roll, extra) in rolls.iter().zip(&mut analysed.rolls) {
         let tree = &roll.expression.tree;
         // A roll explodes when deeper explosions roll more dice.
-        if dice_lang::simulate::dice_per_roll(tree, 0) < dice_lang::simulate::dice_per_roll(tree, 1)
+        if super::simulate::dice::dice_per_roll(tree, 0)
+            < super::simulate::dice::dice_per_roll(tree, 1)
         {
             extra.explode_depth = Some(depth);
-            extra.cut_short = dice_lang::uncut(tree, depth).map(|uncut| Exact::one() - uncut);
+            extra.cut_short = lang::dice::uncut(tree, depth).map(|uncut| Exact::one() - uncut);
         }
-        extra.criticals = dice_lang::criticals(tree, depth)
+        extra.criticals = lang::dice::criticals(tree, depth)
             .into_iter()
             .map(|(mark, chance)| Marked {
-                mark: dice_lang::critical_words(mark),
+                mark: lang::dice::critical_words(mark),
                 chance,
             })
             .collect();
@@ -551,7 +555,7 @@ pub(crate) fn price(params: &Params) -> (Cost, Option<String>) {
             costliest_seconds,
             width,
             bits,
-        }) = dice_lang::check(&roll.expression.tree, depth)
+        }) = lang::dice::check(&roll.expression.tree, depth)
         else {
             continue;
         };
@@ -600,7 +604,7 @@ pub(crate) fn price(params: &Params) -> (Cost, Option<String>) {
     (cost, detail)
 }
 
-/// Each roll rolled die by die from its syntax tree (`dice_lang::simulate`,
+/// Each roll rolled die by die from its syntax tree (`lang::dice::simulate`,
 /// written from the language's rules, not from the exact engine) against
 /// its exact distribution, mean and variance; each pair rolled once each
 /// against `p_a_higher`, `p_tie`, `p_b_higher` and the distribution of the
@@ -681,9 +685,9 @@ fn roll_experiment(tree: &Expr, roll: &Roll, depth: u32) -> Experiment {
         label: format!("{}: {}", roll.name, roll.expression),
         events,
         means,
-        steps_per_trial: dice_lang::simulate::dice_per_roll(&tree, depth).max(1.0),
+        steps_per_trial: super::simulate::dice::dice_per_roll(&tree, depth).max(1.0),
         trial: Box::new(move |sampler, trial| {
-            let value = dice_lang::simulate::roll(&tree, depth, sampler);
+            let value = super::simulate::dice::roll(&tree, depth, sampler);
             trial.hit(values.index(value));
             let distance = value.abs_diff(lowest);
             trial.measure(0, distance);
@@ -717,16 +721,16 @@ fn pair_experiment(
         difference.iter().map(|d| &d.probability),
     ));
     let [a, b] = trees.map(Expr::clone);
-    let steps = dice_lang::simulate::dice_per_roll(&a, depth)
-        + dice_lang::simulate::dice_per_roll(&b, depth);
+    let steps = super::simulate::dice::dice_per_roll(&a, depth)
+        + super::simulate::dice::dice_per_roll(&b, depth);
     Experiment {
         label: format!("{} against {}", comparison.a, comparison.b),
         events,
         means: Vec::new(),
         steps_per_trial: steps.max(1.0),
         trial: Box::new(move |sampler, trial| {
-            let x = dice_lang::simulate::roll(&a, depth, sampler);
-            let y = dice_lang::simulate::roll(&b, depth, sampler);
+            let x = super::simulate::dice::roll(&a, depth, sampler);
+            let y = super::simulate::dice::roll(&b, depth, sampler);
             trial.hit(match x.cmp(&y) {
                 Ordering::Greater => 0,
                 Ordering::Equal => 1,

@@ -3,7 +3,6 @@
 //! exact multinomial test when its outcomes can be enumerated, and the rolls
 //! it would take to notice a given bias.
 
-use crate::analyses::dice_lang::{Expression, LangError, Shape, ONE_DIE};
 use crate::analyses::observations::{tally_rolls, too_many, total, Count, DataError, DataPath};
 use crate::analyses::simulate::observed::{
     at_least, g_statistic, more_often, no_more_likely, pearson, power_experiment,
@@ -12,6 +11,7 @@ use crate::analyses::simulate::observed::{
 use crate::analyses::simulate::{Event, Experiment, Figure, Simulate, Simulation};
 use crate::analyses::stats::{self, ChiSquare, RollsNeeded};
 use crate::engine::{text, to_f64, Exact};
+use crate::lang::dice::{Expression, LangError, Shape, ONE_DIE};
 use crate::progress::Progress;
 use num_bigint::BigInt;
 use serde::de::{DeserializeSeed, Deserializer};

@@ -274,7 +274,7 @@ pub struct Params {
     /// Numbers of players.
     pub players: SizeSet,
     /// The dice choices compared; `d6` means one die.
-    #[serde(deserialize_with = "crate::analyses::dice_lang::read::pools")]
+    #[serde(deserialize_with = "crate::analyses::pool::read::pools")]
     pub dice: Vec<IdenticalDice>,
     /// The tie rules compared: a list, or one rule.
     #[serde(deserialize_with = "crate::analyses::values::one_or_many")]

@@ -7,7 +7,6 @@ pub mod anydice_kind;
 pub mod cost;
 pub mod deck;
 pub mod dice;
-pub(crate) mod dice_lang;
 pub(crate) mod die_test_kind;
 pub mod fields;
 pub(crate) mod first_player;

@@ -1,36 +1,11 @@
 //! A pool of identical dice and its totals as results spell them, shared by
 //! the kinds that roll one (sum-mod, first-player, race). Scenarios write
-//! the dice in the dice language; `dice_lang::Expression::pool` reads them.
+//! the dice in the dice language; [`read`] reads a kind's dice key with it.
 
+pub use crate::engine::IdenticalDice;
 use crate::engine::{text, Exact};
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// N dice of k faces numbered 1 to k, summed: `{"count": 2, "sides": 6}`
-/// in results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IdenticalDice {
-    /// N, the dice rolled.
-    pub count: u64,
-    /// k, faces per die.
-    pub sides: u64,
-}
-
-impl IdenticalDice {
-    /// log2 of the outcome count, sides^count: the size of the numbers
-    /// exact arithmetic on these dice carries.
-    pub fn bits(&self) -> f64 {
-        self.count as f64 * (self.sides as f64).log2()
-    }
-}
-
-impl fmt::Display for IdenticalDice {
-    /// `2d6`, the count written even for one die.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}d{}", self.count, self.sides)
-    }
-}
 
 /// One total of the dice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,4 +45,74 @@ where
         .collect::<Result<_, _>>()
         .map_err(S::Error::custom)?;
     spelled.serialize(serializer)
+}
+
+/// Serde readers for `#[serde(deserialize_with = "…")]`: a kind's dice key
+/// read into the shape the kind computes with.
+pub mod read {
+    use super::IdenticalDice;
+    use crate::analyses::values::one_or_many_with;
+    use crate::lang::dice::{Expression, Shape, DICE, STANDARD_DIE};
+    use serde::de::{DeserializeSeed, Deserializer};
+
+    /// A pool of identical dice, kept as written: a bare `d6` leaves the
+    /// count to the kind (read it with [`Expression::pool`] and
+    /// [`Expression::count_written`]).
+    pub fn pool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Expression, D::Error> {
+        Shape(DICE, |dice: &Expression| dice.pool().map(|_| dice.clone())).deserialize(deserializer)
+    }
+
+    /// A pool of identical dice with its count written (`2d6`).
+    pub(crate) fn counted_pool<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<IdenticalDice, D::Error> {
+        Shape(DICE, Expression::counted_pool).deserialize(deserializer)
+    }
+
+    /// Pools of identical dice, a bare `d6` as one die: a list, or one pool.
+    pub fn pools<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<IdenticalDice>, D::Error> {
+        one_or_many_with(deserializer, Shape(DICE, Expression::pool))
+    }
+
+    /// Dice numbered 1 to k, one each, by their faces k: a list, or one die.
+    pub(crate) fn standard_dice<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<u64>, D::Error> {
+        one_or_many_with(deserializer, Shape(STANDARD_DIE, Expression::standard_die))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+
+    #[test]
+    fn a_shape_error_keeps_its_place_in_yaml() {
+        #[derive(Debug, serde::Deserialize)]
+        struct Params {
+            #[allow(dead_code)]
+            #[serde(deserialize_with = "read::standard_dice")]
+            dice: Vec<u64>,
+        }
+        let ok: Params = serde_yaml::from_str("dice: [d6, D8, 1d20]").unwrap();
+        assert_eq!(ok.dice, [6, 8, 20]);
+        let one: Params = serde_yaml::from_str("dice: d6").unwrap();
+        assert_eq!(one.dice, [6]);
+        let err = serde_yaml::from_str::<Params>("dice:\n  - d6\n  - 2d6\n").unwrap_err();
+        let place = err.location().unwrap();
+        assert_eq!((place.line(), place.column()), (3, 5), "{err}");
+        assert!(err.to_string().contains("rolls 2 dice"), "{err}");
+        // Not an expression at all: what was expected comes first.
+        let typo = serde_yaml::from_str::<Params>("dice: [d6, d1O]").unwrap_err();
+        let place = typo.location().unwrap();
+        assert_eq!((place.line(), place.column()), (1, 12), "{typo}");
+        let message = typo.to_string();
+        assert!(
+            message.contains("expected one die with faces 1 to k"),
+            "{message}"
+        );
+        assert!(message.contains("found \"d1O\"; column 3"), "{message}");
+    }
 }

@@ -379,7 +379,7 @@ pub struct Params {
     pub cards: SizeSet,
     /// The dice on offer, one die each, by their faces (`d8` is 8): a
     /// list, or one die.
-    #[serde(deserialize_with = "crate::analyses::dice_lang::read::standard_dice")]
+    #[serde(deserialize_with = "crate::analyses::pool::read::standard_dice")]
     pub dice: Vec<u64>,
     /// Cards banished one after another, if asked.
     #[serde(default)]

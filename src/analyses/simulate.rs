@@ -28,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 
+pub mod dice;
 pub mod observed;
 
 /// The seed `verify` uses when none is given.

@@ -7,11 +7,11 @@ use num_traits::{One, Zero};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::dice_lang::{self, Expression};
 use super::pool::{IdenticalDice, Total};
 use super::simulate::{Event, Experiment, Simulate, Simulation};
 use super::values::SizeSet;
 use super::{Analysis, Cost, ParamError};
+use crate::lang::dice::Expression;
 
 /// The `sum-mod` kind.
 pub struct SumMod;
@@ -20,7 +20,7 @@ pub struct SumMod;
 #[derive(Debug, Clone, Deserialize)]
 pub struct Params {
     /// `d6` rolls as many dice as targets (the method); `10d6` fixes the count.
-    #[serde(deserialize_with = "dice_lang::read::pool")]
+    #[serde(deserialize_with = "super::pool::read::pool")]
     pub dice: Expression,
     /// How many targets to choose among: a number, a list or a range.
     pub targets: SizeSet,

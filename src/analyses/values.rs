@@ -1,5 +1,5 @@
 //! Value types shared by every scenario kind: sets of sizes, and lists
-//! that also take one value. (Dice are read by `dice_lang::Expression`.)
+//! that also take one value. (Dice are read by `lang::dice::Expression`.)
 //!
 //! Each one validates itself while it is deserialized, so a bad value is
 //! reported by serde_yaml with the line and column where it stands.
@@ -20,7 +20,7 @@ where
 }
 
 /// [`one_or_many`] with each value read by `seed` (such as a dice value
-/// given its shape, `dice_lang::Shape`).
+/// given its shape, `lang::dice::Shape`).
 pub(crate) fn one_or_many_with<'de, D, S>(
     deserializer: D,
     seed: S,

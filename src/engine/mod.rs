@@ -7,6 +7,7 @@ pub(crate) mod combinatorics;
 pub mod decimal;
 mod dist;
 mod exact;
+mod identical;
 pub(crate) mod modular;
 pub(crate) mod nearest;
 mod outcomes;
@@ -21,6 +22,7 @@ pub use exact::{
     abs_diff, complement, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, ratios,
     to_f64, Denominator, Exact,
 };
+pub use identical::IdenticalDice;
 pub(crate) use outcomes::window_is_cheaper;
 pub use outcomes::Outcomes;
 pub use select::{mix, picked, sorted_roll_count, sorted_roll_list};

@@ -1,5 +1,5 @@
 //! The engine's work counted in word operations, in tests only: the
-//! prices of `dice_lang::check` are held to these counts (within 10x both
+//! prices of `lang::dice::check` are held to these counts (within 10x both
 //! ways), so an estimate that drifts from what the engine does fails a
 //! test, not a reader who was refused a quick roll. Outside tests the
 //! [`tally!`] calls compile to nothing, in the browser engines too.

@@ -5,8 +5,11 @@
 use crate::analyses::dice::{
     Analysed, Comparison, Dice, Params, Question, Results, Roll, RollFigures,
 };
-use crate::analyses::dice_lang::{self, Expression, Node};
 use crate::engine::{to_f64, Exact};
+use crate::lang::{
+    self,
+    dice::{Expression, Node},
+};
 use crate::layout::blocks::{
     Block, Cell, Chart, ChartKind, Series, Table, ValueFormat, MAX_SERIES,
 };
@@ -80,7 +83,7 @@ impl Layout for Dice {
             blocks.push(Block::Text {
                 text: format!(
                     "In words: {}.",
-                    dice_lang::describe(&expression.tree, &expression.text)
+                    lang::dice::describe(&expression.tree, &expression.text)
                 ),
             });
             if let Some(depth) = figures.explode_depth {

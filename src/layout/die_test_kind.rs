@@ -325,8 +325,8 @@ fn power_table(results: &Results) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyses::dice_lang::Expression;
     use crate::analyses::die_test_kind::{test, DieFaces};
+    use crate::lang::dice::Expression;
 
     #[test]
     fn the_page_opens_with_its_verdict_and_charts_intervals_as_error_bars() {

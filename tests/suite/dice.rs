@@ -199,3 +199,24 @@ fn braces_in_rolls_and_names_are_text() {
     assert_eq!(rolls[0]["name"], "x }");
     assert_eq!(rolls[1]["name"], "{{msg}} {");
 }
+
+/// Issue 43: a scenario names its family's notation, and only a known one.
+#[test]
+fn a_scenario_says_its_notation() {
+    use fairdice::analyses::dice::Params;
+    let read = |yaml: &str| serde_yaml::from_str::<Params>(yaml);
+    let roll20 = read("rolls: {attack: 1d20cs>18}\nnotation: roll20\n").unwrap();
+    assert!(
+        roll20.rolls.0[0].expression.tree
+            != read("rolls: {attack: 1d20cs>18}\n").unwrap().rolls.0[0]
+                .expression
+                .tree
+    );
+    let error = read("rolls: {attack: 1d20}\nnotation: avrae\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("standard") && error.contains("roll20"),
+        "{error}"
+    );
+}

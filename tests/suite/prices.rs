@@ -2,7 +2,7 @@
 //! `content/` priced against its computation in release, on a generous
 //! scale (10x both ways where the time is long enough to measure). The
 //! dice language's own test counts operations instead
-//! (`src/analyses/dice_lang/check/work.rs`). Run with
+//! (`src/lang/dice/check/work.rs`). Run with
 //! `cargo test --release --test suite prices -- --ignored --nocapture`.
 
 use fairdice::limits::Budget;
@@ -68,7 +68,7 @@ fn measure(scenario: &fairdice::scenario::Scenario, off: &mut Vec<String>) {
     let what = format!("{} [{}]", scenario.source, scenario.params.kind());
     let ratio = priced / took;
     eprintln!("{what:50} priced {priced:9.4} s  took {took:9.4} s  x{ratio:.2}");
-    if !fairdice::analyses::cost::priced_fairly(priced, took) {
+    if !fairdice::limits::priced_fairly(priced, took) {
         off.push(format!("{what}: priced {priced:.4} s, took {took:.4} s"));
     }
 }

@@ -52,7 +52,7 @@ const MAX_OUTCOMES: f64 = 9.0e15;
 #[derive(Debug, Clone, Deserialize)]
 pub struct Params {
     /// The dice rolled each turn, such as `2d6`.
-    #[serde(deserialize_with = "crate::analyses::dice_lang::read::counted_pool")]
+    #[serde(deserialize_with = "crate::analyses::pool::read::counted_pool")]
     pub dice: IdenticalDice,
     /// How many totals each player picks (M).
     pub picks: u64,

@@ -163,7 +163,7 @@ fn price_in_seconds_against_release_timings() {
     let mut judge = |what: &str, priced: f64, took: f64| {
         let ratio = priced / took;
         eprintln!("{what:40} priced {priced:10.4} s  took {took:10.4} s  x{ratio:.2}");
-        if !crate::analyses::cost::priced_fairly(priced, took) {
+        if !crate::limits::priced_fairly(priced, took) {
             off.push(format!("{what}: priced {priced:.4} s, took {took:.4} s"));
         }
     };

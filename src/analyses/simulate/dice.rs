@@ -1,14 +1,14 @@
 //! Rolling an expression as a table would, die by die, with the seeded
-//! [`Sampler`]: the simulator `fairdice verify` sets beside [`super::evaluate`].
+//! [`Sampler`]: the simulator `fairdice verify` sets beside [`crate::lang::dice::evaluate`].
 //!
 //! Written from the rules in `docs/reference.md` ("The dice language"),
 //! never from the exact engine: each die is rolled and rerolled, explodes
 //! roll after roll, the pool is sorted to keep or drop, and its dice are
 //! counted or summed, in the order reroll, explode, keep or drop, count.
 
-use super::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool};
-use crate::analyses::simulate::Sampler;
+use super::Sampler;
 use crate::engine::pool::Condition;
+use crate::lang::dice::{BinaryOp, Die, Explosion, Expr, Function, KeepRule, Node, Pool};
 use std::collections::BTreeMap;
 
 /// One roll of a checked expression, with exploding dice allowed
@@ -175,7 +175,7 @@ struct Kept {
 }
 
 impl Kept {
-    fn new(rules: &[super::Modifier<KeepRule>]) -> Kept {
+    fn new(rules: &[crate::lang::dice::Modifier<KeepRule>]) -> Kept {
         let window = Window::of(rules);
         let (lowest, held) = match window {
             Window::Drop { low, high } => (Extremes::new(low, false), Extremes::new(high, true)),
@@ -247,7 +247,7 @@ enum Window {
 
 impl Window {
     /// The rules in the order written, each on the dice the last one left.
-    fn of(rules: &[super::Modifier<KeepRule>]) -> Window {
+    fn of(rules: &[crate::lang::dice::Modifier<KeepRule>]) -> Window {
         let mut window = Window::Drop { low: 0, high: 0 };
         for rule in rules {
             window = match (window, rule.rule) {
@@ -369,7 +369,7 @@ impl Extremes {
 /// One die of a pool with its reroll and explosion rules.
 struct OneDie<'a> {
     faces: Faces<'a>,
-    reroll: Option<super::Reroll>,
+    reroll: Option<crate::lang::dice::Reroll>,
     explode: Option<Condition>,
     explosion: Explosion,
 }
@@ -471,9 +471,9 @@ impl Faces<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check, evaluate, parse};
     use super::*;
     use crate::engine::to_f64;
+    use crate::lang::dice::{check, evaluate, parse};
     use std::collections::BTreeMap;
 
     #[test]
@@ -609,9 +609,9 @@ mod tests {
     fn by_window(dice: &[i64], rules: &[KeepRule]) -> (i64, usize) {
         let rules: Vec<_> = rules
             .iter()
-            .map(|&rule| super::super::Modifier {
+            .map(|&rule| crate::lang::dice::Modifier {
                 rule,
-                span: super::super::Span { start: 0, end: 0 },
+                span: crate::lang::dice::Span { start: 0, end: 0 },
             })
             .collect();
         let mut kept = Kept::new(&rules);

@@ -362,26 +362,6 @@ fn roll20_critical_marks_leave_the_total_and_report_their_chance() {
     assert_eq!(computed("1d20cs20", 3).len(), 2);
 }
 
-#[test]
-fn a_scenario_says_its_notation() {
-    use crate::analyses::dice::Params;
-    let read = |yaml: &str| serde_yaml::from_str::<Params>(yaml);
-    let roll20 = read("rolls: {attack: 1d20cs>18}\nnotation: roll20\n").unwrap();
-    assert!(
-        roll20.rolls.0[0].expression.tree
-            != read("rolls: {attack: 1d20cs>18}\n").unwrap().rolls.0[0]
-                .expression
-                .tree
-    );
-    let error = read("rolls: {attack: 1d20}\nnotation: avrae\n")
-        .unwrap_err()
-        .to_string();
-    assert!(
-        error.contains("standard") && error.contains("roll20"),
-        "{error}"
-    );
-}
-
 /// Issue 43, item 5: a suggestion is made only where it means what the
 /// text means in some family, checked here against that family's meaning
 /// by brute force; elsewhere no expression is offered.

@@ -3,11 +3,11 @@
 //! grammar because a pool is a small language of its own, and the larger.
 
 use super::{set_once, Parser, MODIFIERS};
-use crate::analyses::dice_lang::{
+use crate::engine::pool::Condition;
+use crate::lang::dice::{
     words, Critical, Die, Explosion, Expr, Failure, KeepRule, LangError, Modifier, Node, Notation,
     Pool, Reroll, Select, Span,
 };
-use crate::engine::pool::Condition;
 
 impl Parser {
     /// A pool from its `d` on; `count` is `None` for a bare `d6`.

@@ -6,7 +6,7 @@
 use super::{
     check, parse_in, Die, Expr, LangError, Node, Notation, Pool, Span, DEFAULT_EXPLODE_DEPTH,
 };
-use crate::analyses::pool::IdenticalDice;
+use crate::engine::IdenticalDice;
 use serde::de::{self, DeserializeSeed, Deserializer};
 use serde::Deserialize;
 use std::fmt;
@@ -230,48 +230,11 @@ impl<'de> Deserialize<'de> for Expression {
     }
 }
 
-/// Serde readers for `#[serde(deserialize_with = "…")]`: a kind's dice key
-/// read into the shape the kind computes with.
-pub mod read {
-    use super::{Expression, Shape, DICE, STANDARD_DIE};
-    use crate::analyses::pool::IdenticalDice;
-    use crate::analyses::values::one_or_many_with;
-    use serde::de::{DeserializeSeed, Deserializer};
-
-    /// A pool of identical dice, kept as written: a bare `d6` leaves the
-    /// count to the kind (read it with [`Expression::pool`] and
-    /// [`Expression::count_written`]).
-    pub fn pool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Expression, D::Error> {
-        Shape(DICE, |dice: &Expression| dice.pool().map(|_| dice.clone())).deserialize(deserializer)
-    }
-
-    /// A pool of identical dice with its count written (`2d6`).
-    pub(crate) fn counted_pool<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<IdenticalDice, D::Error> {
-        Shape(DICE, Expression::counted_pool).deserialize(deserializer)
-    }
-
-    /// Pools of identical dice, a bare `d6` as one die: a list, or one pool.
-    pub fn pools<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Vec<IdenticalDice>, D::Error> {
-        one_or_many_with(deserializer, Shape(DICE, Expression::pool))
-    }
-
-    /// Dice numbered 1 to k, one each, by their faces k: a list, or one die.
-    pub(crate) fn standard_dice<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Vec<u64>, D::Error> {
-        one_or_many_with(deserializer, Shape(STANDARD_DIE, Expression::standard_die))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyses::dice_lang::evaluate;
     use crate::engine::Dist;
+    use crate::lang::dice::evaluate;
     use num_bigint::BigUint;
 
     fn read(text: &str) -> Expression {
@@ -339,34 +302,6 @@ mod tests {
         assert!(exploding.contains("drop `!`"), "{exploding}");
         let wide = refusal("d{1,2,3}", |e| e.one_die(2).cloned());
         assert!(wide.contains("at most 2 faces"), "{wide}");
-    }
-
-    #[test]
-    fn a_shape_error_keeps_its_place_in_yaml() {
-        #[derive(Debug, serde::Deserialize)]
-        struct Params {
-            #[allow(dead_code)]
-            #[serde(deserialize_with = "read::standard_dice")]
-            dice: Vec<u64>,
-        }
-        let ok: Params = serde_yaml::from_str("dice: [d6, D8, 1d20]").unwrap();
-        assert_eq!(ok.dice, [6, 8, 20]);
-        let one: Params = serde_yaml::from_str("dice: d6").unwrap();
-        assert_eq!(one.dice, [6]);
-        let err = serde_yaml::from_str::<Params>("dice:\n  - d6\n  - 2d6\n").unwrap_err();
-        let place = err.location().unwrap();
-        assert_eq!((place.line(), place.column()), (3, 5), "{err}");
-        assert!(err.to_string().contains("rolls 2 dice"), "{err}");
-        // Not an expression at all: what was expected comes first.
-        let typo = serde_yaml::from_str::<Params>("dice: [d6, d1O]").unwrap_err();
-        let place = typo.location().unwrap();
-        assert_eq!((place.line(), place.column()), (1, 12), "{typo}");
-        let message = typo.to_string();
-        assert!(
-            message.contains("expected one die with faces 1 to k"),
-            "{message}"
-        );
-        assert!(message.contains("found \"d1O\"; column 3"), "{message}");
     }
 
     /// The shapes mean what the dice language means: a pool read through

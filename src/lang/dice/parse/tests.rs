@@ -2,8 +2,8 @@
 //! and message. Apart because they are a quarter of the module.
 
 use super::*;
-use crate::analyses::dice_lang::{KeepRule, Reroll};
 use crate::engine::pool::Condition;
+use crate::lang::dice::{KeepRule, Reroll};
 
 fn pool(text: &str) -> Pool {
     match parse(text).unwrap().node {

@@ -15,14 +15,13 @@ mod expression;
 mod families_tests;
 mod parse;
 mod rules;
-pub mod simulate;
 mod words;
 
 pub use check::{check, Price};
 pub use eval::evaluate;
 pub(crate) use eval::{criticals, uncut};
-pub(crate) use expression::ONE_DIE;
-pub use expression::{read, Expression, Shape};
+pub use expression::{Expression, Shape};
+pub(crate) use expression::{DICE, ONE_DIE, STANDARD_DIE};
 #[cfg(test)]
 pub use parse::parse;
 pub use parse::parse_in;
