@@ -72,7 +72,7 @@ export SOURCE_DATE_EPOCH=0
 # compiled), so a page loads only the engine its form computes with. The
 # test site::defaults::tests::every_engine_has_its_asset keeps this list and the
 # registry's in step.
-engines="dice rules cards"
+engines="anydice dice rules cards"
 stale=()
 report=()
 for engine in $engines; do

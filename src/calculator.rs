@@ -47,7 +47,9 @@ pub struct Field {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<Field>,
     /// Whether the entries' values are text (quoted where YAML would read
-    /// them otherwise) rather than numbers or words as written.
+    /// them otherwise) rather than numbers or words as written; with no
+    /// entries, that `value` is text of several lines as it reads (a
+    /// program, in a text area), quoted when the scenario is composed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub text: bool,
 }
@@ -166,11 +168,22 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
             let resolved = scenario.params.resolved_value(key);
             let written = mapping.get(*key).filter(|_| resolved.is_none());
             let (entries, text) = written.map_or((Vec::new(), false), entries);
-            Field {
-                key: key.to_string(),
-                value: resolved.unwrap_or_else(|| written.map_or(String::new(), one_line)),
-                entries,
-                text,
+            let value = resolved.unwrap_or_else(|| written.map_or(String::new(), one_line));
+            // Text of several lines (an AnyDice program) is edited as it
+            // reads, in a text area: the value is the text itself.
+            match flow::read(&value) {
+                Ok(Node::Scalar { text: lines, .. }) if lines.contains('\n') => Field {
+                    key: key.to_string(),
+                    value: lines,
+                    text: true,
+                    ..Field::default()
+                },
+                _ => Field {
+                    key: key.to_string(),
+                    value,
+                    entries,
+                    text,
+                },
             }
         })
         .collect();
@@ -314,7 +327,14 @@ fn compose(request: &Request) -> Result<(String, Vec<(String, Node)>), Response>
             message,
         };
         let joined;
-        let value = if field.entries.is_empty() {
+        let value = if field.text && field.entries.is_empty() {
+            // A text area's text, as it reads: quoted here.
+            joined = match field.value.trim() {
+                "" => String::new(),
+                _ => flow::quoted(&field.value),
+            };
+            joined.as_str()
+        } else if field.entries.is_empty() {
             field.value.trim()
         } else {
             joined = join_entries(field).map_err(refuse)?;

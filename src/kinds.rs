@@ -41,7 +41,7 @@ pub(crate) static KINDS: &[Entry] = &[
     entry::<analyses::dice::Dice>(Some(PLAYGROUND_ENGINE)),
     entry::<analyses::deck::Deck>(Some("cards")),
     entry::<analyses::match_kind::Match>(Some("cards")),
-    entry::<analyses::anydice_kind::Anydice>(None),
+    entry::<analyses::anydice_kind::Anydice>(Some("anydice")),
 ];
 
 /// The engine of the playground, which computes `dice` scenarios.

@@ -225,6 +225,17 @@ impl Analysis for Anydice {
         .serialize(serializer)
     }
 
+    /// A program read from its file is the What if? form's `program`, and
+    /// the file is left out: the reader's browser reads no files.
+    fn resolved_value(params: &Params, key: &str) -> Option<String> {
+        params.program_file.as_ref()?;
+        match key {
+            "program" => params.program.as_deref().map(crate::flow::quoted),
+            "program_file" => Some(String::new()),
+            _ => None,
+        }
+    }
+
     fn data_files(params: &Params) -> Vec<(&'static str, String)> {
         params
             .program_file

@@ -183,10 +183,10 @@
     var originalAnswer = answer ? answer.innerHTML : "";
     var status = form.querySelector(".calculator-status");
     var yaml = form.querySelector(".calculator-yaml");
-    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name]"));
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name], textarea[name]"));
     var groups = Array.prototype.slice.call(form.querySelectorAll("fieldset[data-key]"));
     /* Every key in the form's order: a single input, or a group. */
-    var keys = Array.prototype.slice.call(form.querySelectorAll("input[name], fieldset[data-key]"));
+    var keys = Array.prototype.slice.call(form.querySelectorAll("input[name], textarea[name], fieldset[data-key]"));
     function entryInputs(group) {
       return Array.prototype.slice.call(group.querySelectorAll("input[data-entry]"));
     }
@@ -199,6 +199,8 @@
     function fields() {
       return keys.map(function (element) {
         if (element.tagName === "INPUT") return { key: element.name, value: element.value };
+        /* A text area holds text as it reads (a program): the engine quotes it. */
+        if (element.tagName === "TEXTAREA") return { key: element.name, value: element.value, text: true };
         var entries = entryInputs(element).map(function (input) {
           return { key: input.getAttribute("data-entry"), value: input.value };
         });

@@ -158,3 +158,41 @@ fn a_scenario_reads_its_program_beside_it_and_names_mistakes() {
         "{err}"
     );
 }
+
+/// Issue 40, item 3: an `anydice` page's What if? form offers the program
+/// as it reads, in a text area, and computes what the reader writes there.
+#[test]
+fn the_what_if_form_edits_the_program_as_text() {
+    use fairdice::calculator::{calculate, form, Request, Response};
+    let yaml = "title: Crits\nkind: anydice\nprogram: |\n  X: d20\n  output X = 20 named \"crit\"\n";
+    let budget = fairdice::limits::Budget::default();
+    let scenario = fairdice::scenario::parse_with_budget("crit.yaml", yaml, &budget).unwrap();
+    let form = form(&scenario).expect("the anydice kind has a browser engine");
+    assert_eq!(form.engine, "anydice");
+    let program = form.fields.iter().find(|f| f.key == "program").unwrap();
+    assert!(program.text && program.entries.is_empty());
+    assert_eq!(program.value, "X: d20\noutput X = 20 named \"crit\"\n");
+    // The reader changes the program: a crit on 19 or 20.
+    let mut fields = form.fields.clone();
+    for field in &mut fields {
+        if field.key == "program" {
+            field.value = "X: d20\noutput X >= 19 named \"crit on 19+\"\n".into();
+        }
+    }
+    let request = Request {
+        source: scenario.source.clone(),
+        title: "Crits".into(),
+        kind: "anydice".into(),
+        fields,
+    };
+    match calculate(&request) {
+        Response::Done { yaml, results, .. } => {
+            assert!(yaml.contains("program: \"X: d20\\noutput X >= 19"), "{yaml}");
+            let case = &results["cases"][0];
+            assert_eq!(case["name"], "crit on 19+");
+            // 1 in 10: two faces of twenty.
+            assert_eq!(case["outcomes"][1]["probability"], "1/10");
+        }
+        Response::Refused { message, .. } => panic!("{message}"),
+    }
+}
