@@ -340,11 +340,21 @@
     var depth = form.elements.explode_depth;
     var notation = form.elements.notation;
     var runner = new Runner(form.getAttribute("data-engine"));
+    /* An AnyDice program goes to the engine of anydice pages, loaded
+       only when one is written. */
+    var programs = new Runner("anydice");
     var timer = null;
     form.hidden = false;
     var query = new URLSearchParams(location.search);
     var asked = query.getAll("roll");
     if (asked.length) text.value = asked.join("\n");
+    if (query.has("program")) text.value = query.get("program");
+    /* A program, not rolls: a line AnyDice starts a statement with (an
+       output, a function, a loop, a setting, a comment, or a variable
+       set, as X: d6), none of which reads as a roll. */
+    function isProgram() {
+      return /^\s*(output\b|function\s*:|loop\s|set\s*"|if\s|\\|[A-Z][A-Z_]*\s*:)/m.test(text.value);
+    }
     if (query.has("depth")) depth.value = query.get("depth");
     if (query.get("notation") === "roll20") notation.value = "roll20";
     /* The standard notation is the kind's default: left out of the address and the file. */
@@ -440,7 +450,19 @@
       refused([response.message.indexOf(depthKey) === 0 ?
         "Explode depth: " + response.message.slice(depthKey.length) : response.message]);
     }
+    function computeProgram() {
+      try { history.replaceState(null, "", "?" + new URLSearchParams({ program: text.value }).toString()); } catch (e) { /* some file:// pages */ }
+      form.setAttribute("data-busy", "true");
+      form.setAttribute("data-state", "computing");
+      status.textContent = word("computing", "Computing…");
+      runner.cancel();
+      programs.run({ "what-if": { source: "playground.yaml", title: "Playground", kind: "anydice",
+                                  fields: [{ key: "program", value: text.value, text: true }] } },
+        function (response) { show(response, [], ""); });
+    }
     function compute() {
+      if (isProgram()) return computeProgram();
+      programs.cancel();
       var address = new URLSearchParams();
       text.value.split("\n").forEach(function (line) {
         if (line.trim()) address.append("roll", line.trim());

@@ -244,3 +244,43 @@ fn a_bad_expression_shows_its_error_inline_with_no_console_error() {
     assert!(status.contains("budget"), "{status}");
     assert_eq!(browser.complaints(&session), Vec::<String>::new());
 }
+
+/// Issue 40, item 3: the playground reads an AnyDice program as well as
+/// rolls, with the AnyDice engine, and the address keeps the program.
+#[test]
+fn an_anydice_program_is_computed_in_the_playground() {
+    let Some(mut browser) = Browser::launch() else {
+        return;
+    };
+    let session = browser.open_url(&playground_url(&["3d6"]));
+    let shown = browser.eval(
+        &session,
+        &playground_answer(
+            r#"form.elements.rolls.value = "X: 2d6\noutput X named \"two\"\noutput [highest 1 of 2d20]";
+               form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
+        ),
+    );
+    assert_eq!(shown["state"], "done", "{shown}");
+    assert!(
+        shown["search"].as_str().unwrap().starts_with("?program=X%3A+2d6"),
+        "{shown}"
+    );
+    assert!(shown["yaml"].as_str().unwrap().contains("kind: \"anydice\""), "{shown}");
+    // 2d6: 7 in 6 of 36; the better of two d20s: 20 in 39 of 400.
+    assert_eq!(shown["tables"][0][5], json!(["7", "1/6"]));
+    assert_eq!(shown["tables"][1][19], json!(["20", "39/400"]));
+    assert_eq!(browser.complaints(&session), Vec::<String>::new());
+    // A program AnyDice refuses is refused at its line and column.
+    let shown = browser.eval(
+        &session,
+        &playground_answer(
+            r#"form.elements.rolls.value = "output [nope]";
+               form.dispatchEvent(new Event("submit", { cancelable: true }));"#,
+        ),
+    );
+    assert_eq!(shown["state"], "refused", "{shown}");
+    assert_eq!(shown["invalid"], "true");
+    let status = shown["status"].as_str().unwrap();
+    assert!(status.contains("line 1, column 8"), "{status}");
+    assert_eq!(browser.complaints(&session), Vec::<String>::new());
+}
