@@ -183,10 +183,10 @@
     var originalAnswer = answer ? answer.innerHTML : "";
     var status = form.querySelector(".calculator-status");
     var yaml = form.querySelector(".calculator-yaml");
-    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name]"));
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[name], textarea[name]"));
     var groups = Array.prototype.slice.call(form.querySelectorAll("fieldset[data-key]"));
     /* Every key in the form's order: a single input, or a group. */
-    var keys = Array.prototype.slice.call(form.querySelectorAll("input[name], fieldset[data-key]"));
+    var keys = Array.prototype.slice.call(form.querySelectorAll("input[name], textarea[name], fieldset[data-key]"));
     function entryInputs(group) {
       return Array.prototype.slice.call(group.querySelectorAll("input[data-entry]"));
     }
@@ -199,6 +199,8 @@
     function fields() {
       return keys.map(function (element) {
         if (element.tagName === "INPUT") return { key: element.name, value: element.value };
+        /* A text area holds text as it reads (a program): the engine quotes it. */
+        if (element.tagName === "TEXTAREA") return { key: element.name, value: element.value, text: true };
         var entries = entryInputs(element).map(function (input) {
           return { key: input.getAttribute("data-entry"), value: input.value };
         });
@@ -338,11 +340,21 @@
     var depth = form.elements.explode_depth;
     var notation = form.elements.notation;
     var runner = new Runner(form.getAttribute("data-engine"));
+    /* An AnyDice program goes to the engine of anydice pages, loaded
+       only when one is written. */
+    var programs = new Runner("anydice");
     var timer = null;
     form.hidden = false;
     var query = new URLSearchParams(location.search);
     var asked = query.getAll("roll");
     if (asked.length) text.value = asked.join("\n");
+    if (query.has("program")) text.value = query.get("program");
+    /* A program, not rolls: a line AnyDice starts a statement with (an
+       output, a function, a loop, a setting, a comment, or a variable
+       set, as X: d6), none of which reads as a roll. */
+    function isProgram() {
+      return /^\s*(output\b|function\s*:|loop\s|set\s*"|if\s|\\|[A-Z][A-Z_]*\s*:)/m.test(text.value);
+    }
     if (query.has("depth")) depth.value = query.get("depth");
     if (query.get("notation") === "roll20") notation.value = "roll20";
     /* The standard notation is the kind's default: left out of the address and the file. */
@@ -438,7 +450,19 @@
       refused([response.message.indexOf(depthKey) === 0 ?
         "Explode depth: " + response.message.slice(depthKey.length) : response.message]);
     }
+    function computeProgram() {
+      try { history.replaceState(null, "", "?" + new URLSearchParams({ program: text.value }).toString()); } catch (e) { /* some file:// pages */ }
+      form.setAttribute("data-busy", "true");
+      form.setAttribute("data-state", "computing");
+      status.textContent = word("computing", "Computing…");
+      runner.cancel();
+      programs.run({ "what-if": { source: "playground.yaml", title: "Playground", kind: "anydice",
+                                  fields: [{ key: "program", value: text.value, text: true }] } },
+        function (response) { show(response, [], ""); });
+    }
     function compute() {
+      if (isProgram()) return computeProgram();
+      programs.cancel();
       var address = new URLSearchParams();
       text.value.split("\n").forEach(function (line) {
         if (line.trim()) address.append("roll", line.trim());
