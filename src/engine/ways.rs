@@ -5,8 +5,9 @@
 //! of outcomes). When that bound is below `2^128 * P` (`P = 2^61 - 1`, a
 //! prime), the counts are kept as residues modulo `2^128` (wrapping `u128`)
 //! and modulo `P`, and each final count is rebuilt exactly by the Chinese
-//! remainder theorem. Past the bound the same program runs on `BigUint`.
-//! Either way the result is exact; only the speed differs.
+//! remainder theorem. Past the bound the same program runs in [`Wrapping`]
+//! words (natively; see [`run_exact`]), or on `BigUint` where a caller
+//! asks. Either way the result is exact; only the speed differs.
 
 #[cfg(test)]
 use super::work;
@@ -242,6 +243,7 @@ pub(crate) trait Program {
 /// Calls `$then!` with the widths [`Wrapping`] is built in, in words:
 /// each about half again the last, so a program pays at most about twice
 /// the word products it needs.
+#[cfg(not(target_arch = "wasm32"))]
 macro_rules! widths {
     ($then:ident) => {
         $then!(4 6 9 14 21 32 48 64)
@@ -249,6 +251,7 @@ macro_rules! widths {
 }
 
 /// The widths as an array.
+#[cfg(not(target_arch = "wasm32"))]
 macro_rules! array {
     ($($k:literal)*) => {
         [$($k),*]
