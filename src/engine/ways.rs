@@ -378,6 +378,26 @@ mod tests {
         assert!(!fits(&limit));
     }
 
+    /// The engine's width and the price's agree on each side of each
+    /// width's edge (a count's bytes name the width).
+    #[test]
+    fn run_exact_takes_the_width_counts_for_prices() {
+        struct Size;
+        impl Program for Size {
+            type Output = usize;
+            fn run<W: Ways>(self) -> usize {
+                std::mem::size_of::<W>()
+            }
+        }
+        for bits in [1u64, 188, 189, 256, 257, 384, 385, 576, 577, 4096, 4097] {
+            // 2^bits - 1 has `bits` bits, and log2 within one of it.
+            let bound = (BigUint::one() << bits) - 1u32;
+            let priced = counts_for(bits as f64 - 0.5).map(|counts| counts.bytes);
+            assert_eq!(run_exact(&bound, Size), priced, "{bits} bits");
+        }
+        assert_eq!(run_exact(&(BigUint::one() << 600u32), Size), Some(8 * 14));
+    }
+
     #[test]
     fn binomial_rows_are_pascals() {
         let rows = binomials::<BigUint>(6);
