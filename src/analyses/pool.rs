@@ -38,14 +38,25 @@ where
         return items.serialize(serializer);
     }
     use rayon::prelude::*;
-    use serde::ser::Error;
-    let spelled: Vec<serde_json::Value> = items
-        .par_iter()
-        .map(serde_json::to_value)
-        .collect::<Result<_, _>>()
-        .map_err(S::Error::custom)?;
-    spelled.serialize(serializer)
+    use serde::ser::{Error, SerializeSeq};
+    let mut list = serializer.serialize_seq(Some(items.len()))?;
+    // A chunk at a time: a spelled item (a JSON value) weighs hundreds of
+    // bytes, and all of 1d1000000's million at once took 600 MB.
+    for chunk in items.chunks(SPELLED_AT_ONCE) {
+        let spelled: Vec<serde_json::Value> = chunk
+            .par_iter()
+            .map(serde_json::to_value)
+            .collect::<Result<_, _>>()
+            .map_err(S::Error::custom)?;
+        for value in &spelled {
+            list.serialize_element(value)?;
+        }
+    }
+    list.end()
 }
+
+/// How many items [`in_parallel`] spells before writing them.
+const SPELLED_AT_ONCE: usize = 1 << 14;
 
 /// Serde readers for `#[serde(deserialize_with = "…")]`: a kind's dice key
 /// read into the shape the kind computes with.

@@ -4,7 +4,7 @@
 
 use super::combinatorics::{binomial_row, binomial_row_start};
 use super::outcomes::Outcomes;
-use super::ways::{binomials, fits, powers, Residue, Ways};
+use super::ways::{binomials, powers, run_exact, Program, Ways};
 #[cfg(test)]
 use super::work;
 use super::work::tally;
@@ -17,7 +17,7 @@ mod explode;
 mod tests;
 
 pub use explode::explode;
-pub(crate) use explode::explode_into_pool;
+pub(crate) use explode::{explode_into_pool, exploded_sums};
 
 /// A test on one die's face: `=X`, `<X`, `<=X`, `>X` or `>=X`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,14 +95,20 @@ pub(crate) fn reroll_until(die: &Outcomes, condition: Condition) -> Option<Outco
 
 /// The sum of `value(face)` over the kept dice of `count` independent
 /// rolls of `die`: by a dynamic program over the faces in machine words
-/// when the outcomes fit, else by a closed form in big integers.
+/// (see [`run_exact`]), else by a closed form in big integers.
 pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) -> Outcomes {
     let kept = match keep {
         Keep::Highest(m) | Keep::Lowest(m) => m,
     };
     assert!(kept <= count, "callers check that M <= N");
-    if kept > 0 && count <= PROGRAM_DICE && fits(&die.total().pow(count as u32)) {
-        if let Some(outcomes) = keep_program(die, count, keep, &value) {
+    if kept > 0 && count <= PROGRAM_DICE {
+        let program = KeepProgram {
+            die,
+            count,
+            keep,
+            value: &value,
+        };
+        if let Some(Some(outcomes)) = run_exact(&die.total().pow(count as u32), program) {
             return outcomes;
         }
     }
@@ -110,17 +116,34 @@ pub fn keep(die: &Outcomes, count: u64, keep: Keep, value: impl Fn(i64) -> i64) 
 }
 
 /// The most dice [`keep_program`] takes: its table of binomials grows with
-/// the square of the dice. A die of two ways or more never fits past 188
-/// dice; a certain die (`d1`, `d{1,2}rr2`: one way) fits any number, and
-/// 2000 of them asked a gigabyte of binomials its price never counted.
+/// the square of the dice (and with the words of a count past 2^188: 188
+/// dice in 64 words take 9 MB). A certain die (`d1`, `d{1,2}rr2`: one
+/// way) fits any number, and 2000 of them asked a gigabyte of binomials
+/// its price never counted. Past it the closed form serves (500d6kh50's
+/// whole process takes 8 ms).
 const PROGRAM_DICE: u64 = 188;
+
+/// [`keep_program`]'s arguments, for [`run_exact`].
+struct KeepProgram<'a, F> {
+    die: &'a Outcomes,
+    count: u64,
+    keep: Keep,
+    value: &'a F,
+}
+
+impl<F: Fn(i64) -> i64> Program for KeepProgram<'_, F> {
+    type Output = Option<Outcomes>;
+    fn run<W: Ways>(self) -> Self::Output {
+        keep_program::<W>(self.die, self.count, self.keep, self.value)
+    }
+}
 
 /// [`keep`] faces best first, carrying only the dice placed so far (fewer
 /// than M, all kept) and their sum; once M are placed the rest are counted
-/// at once by the binomial tail. Counts as [`Residue`]s, so callers check
-/// that the outcomes [`fits`]. `None` when the sums span too wide a range
-/// for dense tables.
-fn keep_program(
+/// at once by the binomial tail. Counts in `W`, so callers check that they
+/// hold the outcomes (see [`run_exact`]). `None` when the sums span too
+/// wide a range for dense tables.
+fn keep_program<W: Ways>(
     die: &Outcomes,
     count: u64,
     keep: Keep,
@@ -132,14 +155,14 @@ fn keep_program(
     if widest.checked_mul(m + 1)? > 1 << 20 {
         return None;
     }
-    let rows = binomials::<Residue>(n);
+    let rows = binomials::<W>(n);
     // placed[j][s - j low]: ways to have placed j dice (all kept) summing to s.
-    let mut placed: Vec<Vec<Residue>> = (0..m)
-        .map(|j| vec![Residue::zero_ways(); spread * j + 1])
+    let mut placed: Vec<Vec<W>> = (0..m)
+        .map(|j| vec![W::zero_ways(); spread * j + 1])
         .collect();
-    placed[0][0] = Residue::of_u64(1);
-    let mut result = vec![Residue::zero_ways(); widest];
-    let mut after = faces.iter().fold(Residue::zero_ways(), |mut sum, (_, w)| {
+    placed[0][0] = W::of_u64(1);
+    let mut result = vec![W::zero_ways(); widest];
+    let mut after = faces.iter().fold(W::zero_ways(), |mut sum, (_, w)| {
         sum.add(w);
         sum
     });
@@ -152,7 +175,7 @@ fn keep_program(
             let rest = n - j;
             // At least m - j of the rest show this face: the first m - j of
             // them are kept, the others (here or beyond) are not.
-            let mut tail = Residue::zero_ways();
+            let mut tail = W::zero_ways();
             for e in m - j..=rest {
                 tail.add_product(&rows[rest][e].times(&w_powers[e]), &after_powers[rest - e]);
             }
@@ -189,15 +212,19 @@ fn keep_program(
 
 /// The M kept, the faces with their ways best first (highest first for
 /// kh), and the lowest value and the spread of the faces' values.
-type Ordered = (usize, Vec<(i64, Residue)>, i64, usize);
+type Ordered<W> = (usize, Vec<(i64, W)>, i64, usize);
 
 /// See [`Ordered`].
-fn best_first(die: &Outcomes, keep: Keep, value: &impl Fn(i64) -> i64) -> Option<Ordered> {
+fn best_first<W: Ways>(
+    die: &Outcomes,
+    keep: Keep,
+    value: &impl Fn(i64) -> i64,
+) -> Option<Ordered<W>> {
     let (m, highest_first) = match keep {
         Keep::Highest(m) => (m as usize, true),
         Keep::Lowest(m) => (m as usize, false),
     };
-    let mut faces: Vec<(i64, Residue)> = die.iter().map(|(v, w)| (v, Residue::of(w))).collect();
+    let mut faces: Vec<(i64, W)> = die.iter().map(|(v, w)| (v, W::of(w))).collect();
     if highest_first {
         faces.reverse();
     }
@@ -208,7 +235,7 @@ fn best_first(die: &Outcomes, keep: Keep, value: &impl Fn(i64) -> i64) -> Option
 }
 
 /// [`keep`] by the closed form below, in big integers: for outcomes past
-/// what [`Residue`] holds, or sums spread too wide for [`keep_program`].
+/// what [`run_exact`] holds, or sums spread too wide for [`keep_program`].
 ///
 /// Condition on the face `t` of the M-th kept die from the chosen end:
 /// `i < M` dice lie strictly beyond it (their values convolved), at least
@@ -391,11 +418,15 @@ pub(crate) fn pairs(a: &Outcomes, a_count: u64, b: &Outcomes, b_count: u64) -> O
     }
     let (na, nb) = (a_count as usize, b_count as usize);
     let bound = a.total().pow(a_count as u32) * b.total().pow(b_count as u32);
-    let counts = if fits(&bound) {
-        pairs_program::<Residue>(a, na, b, nb, &faces)
-    } else {
-        pairs_program::<BigUint>(a, na, b, nb, &faces)
+    let program = PairsProgram {
+        a,
+        na,
+        b,
+        nb,
+        faces: &faces,
     };
+    let counts = run_exact(&bound, program)
+        .unwrap_or_else(|| pairs_program::<BigUint>(a, na, b, nb, &faces));
     Outcomes::from_map((0..).zip(counts).collect()).expect("some roll")
 }
 
@@ -413,6 +444,22 @@ fn rolls_sorted(n: f64, k: usize) -> f64 {
         i += 1.0;
     }
     count
+}
+
+/// [`pairs_program`]'s arguments, for [`run_exact`].
+struct PairsProgram<'a> {
+    a: &'a Outcomes,
+    na: usize,
+    b: &'a Outcomes,
+    nb: usize,
+    faces: &'a [i64],
+}
+
+impl Program for PairsProgram<'_> {
+    type Output = Vec<BigUint>;
+    fn run<W: Ways>(self) -> Self::Output {
+        pairs_program::<W>(self.a, self.na, self.b, self.nb, self.faces)
+    }
 }
 
 /// [`pairs`] over `faces` from the highest: the state is how many of

@@ -5,8 +5,9 @@
 //! of outcomes). When that bound is below `2^128 * P` (`P = 2^61 - 1`, a
 //! prime), the counts are kept as residues modulo `2^128` (wrapping `u128`)
 //! and modulo `P`, and each final count is rebuilt exactly by the Chinese
-//! remainder theorem. Past the bound the same program runs on `BigUint`.
-//! Either way the result is exact; only the speed differs.
+//! remainder theorem. Past the bound the same program runs in [`Wrapping`]
+//! words (natively; see [`run_exact`]), or on `BigUint` where a caller
+//! asks. Either way the result is exact; only the speed differs.
 
 #[cfg(test)]
 use super::work;
@@ -112,7 +113,7 @@ impl Ways for Residue {
         }
     }
     fn add_product(&mut self, a: &Self, b: &Self) {
-        tally!(work::RESIDUE);
+        tally!(RESIDUE_OPS);
         self.low = self.low.wrapping_add(a.low.wrapping_mul(b.low));
         // One reduction of the sum: below 2^122 + 2^61.
         self.prime = reduce(u128::from(self.prime) + u128::from(a.prime) * u128::from(b.prime));
@@ -148,6 +149,175 @@ impl Ways for Residue {
 /// Whether counts up to `bound` are exact as [`Residue`]s.
 pub(crate) fn fits(bound: &BigUint) -> bool {
     bound.bits() <= 188
+}
+
+/// A count modulo `2^(64 K)` in `K` words, wrapping: exact for counts
+/// below that, as [`Residue`] is below `2^188`, with no reduction and no
+/// allocation, so a program past `2^188` outcomes keeps its speed (a
+/// product costs [`wrapping_ops`] word operations, not a `BigUint`'s
+/// allocation). Native only: the browser's engine stays at its size.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Wrapping<const K: usize>([u64; K]);
+
+/// Word operations of one product added in `k` words: the truncated
+/// schoolbook product, `k (k + 1) / 2` multiplications, and the carries.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn wrapping_ops(k: usize) -> f64 {
+    (k * (k + 1) / 2 + k) as f64
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<const K: usize> Wrapping<K> {
+    /// `self + words + carry`, wrapping.
+    fn add_words(&mut self, words: &[u64; K], carry: u64) {
+        let mut carry = u128::from(carry);
+        for (word, &y) in self.0.iter_mut().zip(words) {
+            let t = u128::from(*word) + u128::from(y) + carry;
+            *word = t as u64;
+            carry = t >> 64;
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<const K: usize> Ways for Wrapping<K> {
+    fn zero_ways() -> Self {
+        Wrapping([0; K])
+    }
+    fn of(big: &BigUint) -> Self {
+        let mut words = [0; K];
+        for (word, digit) in words.iter_mut().zip(big.iter_u64_digits()) {
+            *word = digit;
+        }
+        Wrapping(words)
+    }
+    fn of_u64(small: u64) -> Self {
+        let mut words = [0; K];
+        words[0] = small;
+        Wrapping(words)
+    }
+    fn add_product(&mut self, a: &Self, b: &Self) {
+        tally!(wrapping_ops(K));
+        // Row i of the product lands at word i; what passes word K wraps.
+        for (i, &x) in a.0.iter().enumerate() {
+            if x == 0 {
+                continue;
+            }
+            let mut carry = 0u128;
+            for (word, &y) in self.0[i..].iter_mut().zip(&b.0) {
+                let t = u128::from(*word) + u128::from(x) * u128::from(y) + carry;
+                *word = t as u64;
+                carry = t >> 64;
+            }
+        }
+    }
+    fn add(&mut self, other: &Self) {
+        self.add_words(&other.0, 0);
+    }
+    /// Adds the two's complement, `!other + 1`.
+    fn sub(&mut self, other: &Self) {
+        self.add_words(&other.0.map(|word| !word), 1);
+    }
+    fn times(&self, other: &Self) -> Self {
+        let mut product = Self::zero_ways();
+        product.add_product(self, other);
+        product
+    }
+    fn no_ways(&self) -> bool {
+        self.0.iter().all(|&word| word == 0)
+    }
+    fn big(&self) -> BigUint {
+        let digits = self.0.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]);
+        BigUint::new(digits.collect())
+    }
+}
+
+/// A dynamic program written once over its counts, [`run_exact`] picks
+/// their kind.
+pub(crate) trait Program {
+    type Output;
+    fn run<W: Ways>(self) -> Self::Output;
+}
+
+/// Calls `$then!` with the widths [`Wrapping`] is built in, in words:
+/// each about half again the last, so a program pays at most about twice
+/// the word products it needs.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! widths {
+    ($then:ident) => {
+        $then!(4 6 9 14 21 32 48 64)
+    };
+}
+
+/// The widths as an array.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! array {
+    ($($k:literal)*) => {
+        [$($k),*]
+    };
+}
+
+/// See [`widths`].
+#[cfg(not(target_arch = "wasm32"))]
+const WIDTHS: [usize; 8] = widths!(array);
+
+/// What one count costs [`run_exact`] for counts up to `2^bits`: word
+/// operations a product added, and bytes a count kept; `None` past what it
+/// runs (the callers' slow methods). The same choice, for the prices.
+pub(crate) fn counts_for(bits: f64) -> Option<Counts> {
+    // A hair under 188, so rounding never prices a width the engine
+    // does not take.
+    if bits < 187.99 {
+        return Some(Counts {
+            ops: RESIDUE_OPS,
+            bytes: std::mem::size_of::<Residue>(),
+        });
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(&k) = WIDTHS.iter().find(|&&k| bits < (64 * k) as f64 - 0.01) {
+        return Some(Counts {
+            ops: wrapping_ops(k),
+            bytes: 8 * k,
+        });
+    }
+    None
+}
+
+/// See [`counts_for`].
+pub(crate) struct Counts {
+    pub(crate) ops: f64,
+    pub(crate) bytes: usize,
+}
+
+/// The most bytes of counts a program's table of states may take (64
+/// MB): `30d6!kh10` takes 42 MB in six words a count.
+pub(crate) const PROGRAM_BYTES: usize = 1 << 26;
+
+/// Word operations of one product added in [`Residue`]s, two residues (a
+/// 128-bit product and one modulo 2^61 - 1), on the safe side.
+pub(crate) const RESIDUE_OPS: f64 = 8.0;
+
+/// `program` on counts exact up to `bound`: [`Residue`]s while they fit,
+/// past that (natively) the narrowest [`Wrapping`] that holds them;
+/// `None` past the widest, or past `2^188` in the browser.
+pub(crate) fn run_exact<P: Program>(bound: &BigUint, program: P) -> Option<P::Output> {
+    if fits(bound) {
+        return Some(program.run::<Residue>());
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let bits = bound.bits();
+        macro_rules! narrowest {
+            ($($k:literal)*) => {
+                $(if bits <= 64 * $k {
+                    return Some(program.run::<Wrapping<$k>>());
+                })*
+            };
+        }
+        widths!(narrowest);
+    }
+    None
 }
 
 /// `C(n, k)` for every `n <= most`, as rows of counts.
@@ -206,6 +376,26 @@ mod tests {
         assert_eq!(r.big(), &a * &b + &a * 7u32 - &b);
         assert!(fits(&(&limit >> 1u32)));
         assert!(!fits(&limit));
+    }
+
+    /// The engine's width and the price's agree on each side of each
+    /// width's edge (a count's bytes name the width).
+    #[test]
+    fn run_exact_takes_the_width_counts_for_prices() {
+        struct Size;
+        impl Program for Size {
+            type Output = usize;
+            fn run<W: Ways>(self) -> usize {
+                std::mem::size_of::<W>()
+            }
+        }
+        for bits in [1u64, 188, 189, 256, 257, 384, 385, 576, 577, 4096, 4097] {
+            // 2^bits - 1 has `bits` bits, and log2 within one of it.
+            let bound = (BigUint::one() << bits) - 1u32;
+            let priced = counts_for(bits as f64 - 0.5).map(|counts| counts.bytes);
+            assert_eq!(run_exact(&bound, Size), priced, "{bits} bits");
+        }
+        assert_eq!(run_exact(&(BigUint::one() << 600u32), Size), Some(8 * 14));
     }
 
     #[test]

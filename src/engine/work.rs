@@ -58,8 +58,3 @@ pub(crate) const NEW: f64 = 20.0;
 /// A sorted-map entry weighs as a few vector slots (the prices' factor).
 #[cfg(test)]
 pub(crate) const MAP: f64 = 3.0;
-
-/// A product added in two residues (see `ways::Residue`) weighs as a few
-/// word operations (the prices' factor).
-#[cfg(test)]
-pub(crate) const RESIDUE: f64 = 8.0;

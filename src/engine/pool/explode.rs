@@ -5,7 +5,7 @@
 
 use super::{best_first, Condition, Keep};
 use crate::engine::outcomes::Outcomes;
-use crate::engine::ways::{binomials, fits, powers, Residue, Ways};
+use crate::engine::ways::{binomials, powers, run_exact, Program, Ways, PROGRAM_BYTES};
 #[cfg(test)]
 use crate::engine::work;
 use crate::engine::work::tally;
@@ -72,19 +72,23 @@ pub(crate) fn explode_into_pool(
 ) -> Outcomes {
     if let Some(keep) = keep {
         let bound = die.total().pow((depth + 1) * count as u32);
-        if fits(&bound) {
-            if let Some(outcomes) =
-                exploded_keep_program(die, condition, depth, count, keep, &value)
-            {
-                return outcomes;
-            }
+        let program = ExplodedKeep {
+            die,
+            condition,
+            depth,
+            count,
+            keep,
+            value: &value,
+        };
+        if let Some(Some(outcomes)) = run_exact(&bound, program) {
+            return outcomes;
         }
     }
     explode_by_profiles(die, condition, depth, count, keep, value)
 }
 
 /// [`explode_into_pool`] by merging profiles die by die, in big integers:
-/// the sum without a keep, and keeps past what [`Residue`]s hold.
+/// the sum without a keep, and keeps past what [`run_exact`] holds.
 pub(super) fn explode_by_profiles(
     die: &Outcomes,
     condition: Condition,
@@ -163,7 +167,33 @@ pub(super) fn explode_by_profiles(
     Outcomes::from_map(counts).expect("a pool has a value")
 }
 
-/// [`explode_into_pool`] keeping M, when the outcomes fit in [`Residue`]s.
+/// [`exploded_keep_program`]'s arguments, for [`run_exact`].
+struct ExplodedKeep<'a, F> {
+    die: &'a Outcomes,
+    condition: Condition,
+    depth: u32,
+    count: u64,
+    keep: Keep,
+    value: &'a F,
+}
+
+impl<F: Fn(i64) -> i64> Program for ExplodedKeep<'_, F> {
+    type Output = Option<Outcomes>;
+    fn run<W: Ways>(self) -> Self::Output {
+        let ExplodedKeep {
+            die,
+            condition,
+            depth,
+            count,
+            keep,
+            value,
+        } = self;
+        exploded_keep_program::<W>(die, condition, depth, count, keep, value)
+    }
+}
+
+/// [`explode_into_pool`] keeping M, in counts `W` that hold the outcomes
+/// (see [`run_exact`]).
 ///
 /// Each roll of a chain either explodes (an "E" roll, on a face that meets
 /// the condition) or not (an "N" roll); a chain is `d < depth` E rolls
@@ -176,7 +206,7 @@ pub(super) fn explode_by_profiles(
 /// left, dice kept so far < M, their sum) for every (A, B) at once; once
 /// M are kept the rest are counted by a binomial tail. `None` when the
 /// sums spread too wide for dense tables.
-pub(super) fn exploded_keep_program(
+pub(super) fn exploded_keep_program<W: Ways>(
     die: &Outcomes,
     condition: Condition,
     depth: u32,
@@ -185,7 +215,7 @@ pub(super) fn exploded_keep_program(
     value: &impl Fn(i64) -> i64,
 ) -> Option<Outcomes> {
     let (m, faces, low, spread) = best_first(die, keep, value)?;
-    let faces: Vec<(i64, Residue, bool)> = faces
+    let faces: Vec<(i64, W, bool)> = faces
         .into_iter()
         .map(|(v, w)| (v, w, condition.holds(v)))
         .collect();
@@ -193,22 +223,25 @@ pub(super) fn exploded_keep_program(
     let most_e = n.checked_mul(depth + 1)?;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
     let cells = (most_e + 1).checked_mul(n + 1)?;
-    if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 20 {
+    let bytes = cells
+        .checked_mul(exploded_sums(m, spread)?)?
+        .checked_mul(std::mem::size_of::<W>())?;
+    if bytes > PROGRAM_BYTES {
         return None;
     }
     // G^count as coefficients g[A][B], A E rolls and B N rolls.
-    let total = Residue::of(&die.total());
+    let total = W::of(&die.total());
     let total_powers = powers(&total, depth);
-    let mut chain = vec![vec![Residue::zero_ways(); 2]; depth + 2];
+    let mut chain = vec![vec![W::zero_ways(); 2]; depth + 2];
     for d in 0..depth {
-        chain[d][1] = total_powers[depth - d];
+        chain[d][1] = total_powers[depth - d].clone();
     }
-    chain[depth][1].add(&Residue::of_u64(1));
-    chain[depth + 1][0] = Residue::of_u64(1);
-    let mut g = vec![vec![Residue::zero_ways(); n + 1]; most_e + 1];
-    g[0][0] = Residue::of_u64(1);
+    chain[depth][1].add(&W::of_u64(1));
+    chain[depth + 1][0] = W::of_u64(1);
+    let mut g = vec![vec![W::zero_ways(); n + 1]; most_e + 1];
+    g[0][0] = W::of_u64(1);
     for _ in 0..n {
-        let mut next = vec![vec![Residue::zero_ways(); n + 1]; most_e + 1];
+        let mut next = vec![vec![W::zero_ways(); n + 1]; most_e + 1];
         for (a, row) in g.iter().enumerate() {
             for (b, ways) in row.iter().enumerate() {
                 if ways.no_ways() {
@@ -225,22 +258,22 @@ pub(super) fn exploded_keep_program(
         }
         g = next;
     }
-    let rows = binomials::<Residue>(most_e.max(n));
+    let rows = binomials::<W>(most_e.max(n));
     // state[j][(rest_e * (n + 1) + rest_n) * (spread j + 1) + s - j low]
     let at = |j: usize, rest_e: usize, rest_n: usize, s: usize| {
         (rest_e * (n + 1) + rest_n) * (spread * j + 1) + s
     };
-    let mut state: Vec<Vec<Residue>> = (0..m)
-        .map(|j| vec![Residue::zero_ways(); cells * (spread * j + 1)])
+    let mut state: Vec<Vec<W>> = (0..m)
+        .map(|j| vec![W::zero_ways(); cells * (spread * j + 1)])
         .collect();
     for (a, row) in g.iter().enumerate() {
         for (b, ways) in row.iter().enumerate() {
-            state[0][at(0, a, b, 0)] = *ways;
+            state[0][at(0, a, b, 0)] = ways.clone();
         }
     }
-    let mut result = vec![Residue::zero_ways(); widest];
+    let mut result = vec![W::zero_ways(); widest];
     // The weight of the E and of the N faces not yet reached.
-    let (mut after_e, mut after_n) = (Residue::zero_ways(), Residue::zero_ways());
+    let (mut after_e, mut after_n) = (W::zero_ways(), W::zero_ways());
     for (_, w, e) in &faces {
         if *e {
             after_e.add(w);
@@ -258,19 +291,19 @@ pub(super) fn exploded_keep_program(
         let most_here = if *e { most_e } else { n };
         let w_powers = powers(w, most_here);
         let (same, other) = if *e {
-            (after_e, after_n)
+            (after_e.clone(), after_n.clone())
         } else {
-            (after_n, after_e)
+            (after_n.clone(), after_e.clone())
         };
         let same_powers = powers(&same, most_here);
         let other_powers = powers(&other, if *e { n } else { most_e });
         // At least m - j of `here` rolls left show this face, the rest of
         // their kind lie beyond it.
-        let tails: Vec<Vec<Residue>> = (0..m)
+        let tails: Vec<Vec<W>> = (0..m)
             .map(|j| {
                 (0..=most_here)
                     .map(|here| {
-                        let mut tail = Residue::zero_ways();
+                        let mut tail = W::zero_ways();
                         for k in m - j..=here {
                             tail.add_product(
                                 &rows[here][k].times(&w_powers[k]),
@@ -283,7 +316,7 @@ pub(super) fn exploded_keep_program(
             })
             .collect();
         // C(here, k) w^k: k of the `here` rolls left show this face.
-        let coefficients: Vec<Vec<Residue>> = (0..=most_here)
+        let coefficients: Vec<Vec<W>> = (0..=most_here)
             .map(|here| {
                 (0..m.min(here + 1))
                     .map(|k| rows[here][k].times(&w_powers[k]))
@@ -304,7 +337,7 @@ pub(super) fn exploded_keep_program(
                     let base = at(j, rest_e, rest_n, 0);
                     let width = spread * j + 1;
                     tally!(width as f64);
-                    if state[j][base..base + width].iter().all(Residue::no_ways) {
+                    if state[j][base..base + width].iter().all(W::no_ways) {
                         continue;
                     }
                     let tail = tails[j][here].times(&other_powers[there]);
@@ -312,13 +345,13 @@ pub(super) fn exploded_keep_program(
                     // it must show here.
                     let stuck = same.no_ways();
                     for s in 0..width {
-                        let ways = state[j][base + s];
+                        let ways = state[j][base + s].clone();
                         if ways.no_ways() {
                             continue;
                         }
                         result[s + (m - j) * v].add_product(&ways, &tail);
                         if stuck && here > 0 {
-                            state[j][base + s] = Residue::zero_ways();
+                            state[j][base + s] = W::zero_ways();
                         }
                         for (k, coefficient) in coefficients[here].iter().enumerate().skip(1) {
                             if stuck && k < here || j + k >= m {
@@ -344,4 +377,13 @@ pub(super) fn exploded_keep_program(
         .map(|(s, ways)| (base + s as i64, ways.big()))
         .collect();
     Outcomes::from_map(counts)
+}
+
+/// The sums [`exploded_keep_program`] keeps per (E rolls left, N rolls
+/// left): `spread j + 1` for each j < M dice kept. Its table's size, for
+/// the engine and the price alike.
+pub(crate) fn exploded_sums(m: usize, spread: usize) -> Option<usize> {
+    spread
+        .checked_mul(m * m.saturating_sub(1) / 2)?
+        .checked_add(m)
 }

@@ -3,6 +3,7 @@
 
 use super::explode::{explode_by_profiles, exploded_keep_program};
 use super::*;
+use crate::engine::ways::Residue;
 
 fn pairs(outcomes: &Outcomes) -> Vec<(i64, u64)> {
     outcomes
@@ -59,7 +60,8 @@ fn keep_matches_enumeration() {
                     let closed = keep_by_convolution(&die, count, keep_rule, |v| v);
                     assert_eq!(pairs(&closed), brute, "{faces:?} {count} {keep_rule:?}");
                     if m > 0 {
-                        let program = keep_program(&die, count, keep_rule, &|v| v).unwrap();
+                        let program =
+                            keep_program::<Residue>(&die, count, keep_rule, &|v| v).unwrap();
                         assert_eq!(pairs(&program), brute, "{faces:?} {count} {keep_rule:?}");
                     }
                 }
@@ -229,9 +231,10 @@ fn explosions_into_the_pool_match_enumeration() {
                         });
                         assert_eq!(pairs(&exact), brute, "{faces:?} {depth} {count} {rule:?}");
                         // Both ways agree: the program and the profiles.
-                        let program =
-                            exploded_keep_program(&die, cond, depth, count, rule, &success)
-                                .unwrap();
+                        let program = exploded_keep_program::<Residue>(
+                            &die, cond, depth, count, rule, &success,
+                        )
+                        .unwrap();
                         let profiles =
                             explode_by_profiles(&die, cond, depth, count, Some(rule), success);
                         let brute = enumerate(faces, rolls as u32 * count as u32, |roll| {
@@ -351,4 +354,147 @@ fn large_pools_stay_exact() {
         .map(|k| binomial_row(500)[k as usize].clone() * BigUint::from(5u32).pow(500 - k))
         .sum();
     assert_eq!(top.ways(300), BigUint::from(6u32).pow(500) - at_most_49);
+}
+
+/// A die of `faces` whose every face has `2^shift` ways: few faces, but
+/// outcomes past 2^188 after a few dice, so the wide programs can be
+/// checked against the slow methods in a moment.
+fn heavy(faces: &[i64], shift: u32) -> Outcomes {
+    Outcomes::die(faces)
+        .unwrap()
+        .scaled(&(BigUint::one() << shift))
+}
+
+/// Past 2^188 outcomes the keep program runs in wider words
+/// (`ways::Wrapping`) and gives the closed form's counts exactly.
+#[test]
+fn keep_past_2_188_matches_the_closed_form() {
+    use crate::engine::ways::Wrapping;
+    for (faces, count, shift) in [
+        (&[1i64, 2, 3, 4, 5, 6][..], 80u64, 0u32),
+        (&[1, 2, 3, 4, 5, 6], 5, 40),
+        (&[2, 7, 7, -4], 6, 90),
+        (&[0, 1, 1], 9, 60),
+    ] {
+        let die = heavy(faces, shift);
+        let bits = die.total().pow(count as u32).bits();
+        assert!(bits > 188 && bits <= 576, "{faces:?} {count}: {bits} bits");
+        for m in [1, count / 2, count - 1] {
+            for rule in [Keep::Highest(m), Keep::Lowest(m)] {
+                let closed = keep_by_convolution(&die, count, rule, |v| v);
+                let wide = keep_program::<Wrapping<9>>(&die, count, rule, &|v| v).unwrap();
+                let big = keep_program::<BigUint>(&die, count, rule, &|v| v).unwrap();
+                assert_eq!(wide, closed, "{faces:?} {count} {rule:?}");
+                assert_eq!(big, closed, "{faces:?} {count} {rule:?}");
+                assert_eq!(keep(&die, count, rule, |v| v), closed);
+                assert_eq!(wide.total(), die.total().pow(count as u32));
+            }
+        }
+    }
+}
+
+/// The same for a `!` pool: the wide program against the profiles.
+#[test]
+fn exploded_keep_past_2_188_matches_the_profiles() {
+    use crate::engine::ways::Wrapping;
+    for (faces, cond, depth, count, shift) in [
+        (&[1i64, 2, 3, 4][..], Condition::Eq(4), 2u32, 4u64, 20u32),
+        (&[1, 2, 3][..], Condition::Ge(2), 1, 3, 40),
+        (&[1, 1, 2, 3][..], Condition::Le(1), 3, 2, 30),
+    ] {
+        let die = heavy(faces, shift);
+        let bits = die.total().pow((depth + 1) * count as u32).bits();
+        assert!(
+            bits > 188 && bits <= 64 * 6,
+            "{faces:?} {count}: {bits} bits"
+        );
+        for m in 1..=count {
+            for rule in [Keep::Highest(m), Keep::Lowest(m)] {
+                let profiles = explode_by_profiles(&die, cond, depth, count, Some(rule), |v| v);
+                let wide =
+                    exploded_keep_program::<Wrapping<6>>(&die, cond, depth, count, rule, &|v| v)
+                        .unwrap();
+                assert_eq!(wide, profiles, "{faces:?} {depth} {count} {rule:?}");
+                let exact = explode_into_pool(&die, cond, depth, count, Some(rule), |v| v);
+                assert_eq!(exact, profiles);
+            }
+        }
+    }
+}
+
+/// Wrapping words add, subtract and multiply as big integers modulo
+/// `2^(64 K)`, over pseudo-random counts of every length up to K words.
+#[test]
+fn wrapping_words_are_big_integers_modulo_their_width() {
+    use crate::engine::ways::{Ways, Wrapping};
+    let modulus = BigUint::one() << 256u32;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..200 {
+        let mut random = || {
+            let words = (next() % 5) as usize;
+            let digits: Vec<u64> = (0..words).map(|_| next()).collect();
+            digits
+                .iter()
+                .rev()
+                .fold(BigUint::zero(), |n, &d| (n << 64u32) + d)
+        };
+        let (a, b, c) = (random(), random(), random());
+        let of = Wrapping::<4>::of;
+        let mut w = of(&c);
+        w.add_product(&of(&a), &of(&b));
+        w.sub(&of(&a));
+        w.add(&of(&b).times(&of(&c)));
+        let expected = (&c + &a * &b + &modulus - &a + &b * &c) % &modulus;
+        assert_eq!(w.big(), expected);
+        assert_eq!(of(&a).no_ways(), a.is_zero());
+    }
+}
+
+/// Property: over pseudo-random dice of random weights, past 2^188
+/// outcomes and at several widths, `keep` (the program at the width it
+/// picks) gives the closed form's counts.
+#[test]
+fn keep_past_2_188_matches_the_closed_form_on_random_dice() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |below: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % below
+    };
+    let mut past = 0;
+    for _ in 0..40 {
+        let faces = 2 + next(4);
+        let counts: BTreeMap<i64, BigUint> = (0..faces)
+            .map(|_| {
+                (
+                    next(12) as i64 - 3,
+                    BigUint::from(1 + next(1 << 40)) << next(60),
+                )
+            })
+            .collect();
+        let die = Outcomes::from_map(counts).unwrap();
+        let count = 3 + next(6);
+        let m = 1 + next(count - 1);
+        let rule = if next(2) == 0 {
+            Keep::Highest(m)
+        } else {
+            Keep::Lowest(m)
+        };
+        let bits = die.total().pow(count as u32).bits();
+        past += usize::from(bits > 188);
+        let exact = keep(&die, count, rule, |v| v);
+        assert_eq!(
+            exact,
+            keep_by_convolution(&die, count, rule, |v| v),
+            "{die:?} {count} {rule:?} ({bits} bits)"
+        );
+    }
+    assert!(past >= 30, "{past} of 40 past 2^188");
 }

@@ -11,8 +11,9 @@ use super::rules::{
 };
 use super::{BinaryOp, Explosion, Expr, Function, KeepRule, LangError, Node, Pool, Span};
 use crate::engine::pool::MAX_SORTED_FACES;
+use crate::engine::ways::counts_for;
 use crate::engine::window_is_cheaper;
-use programs::{chain_profiles, exploded_keep_program, exploding_faces, keep_program, RESIDUE_OPS};
+use programs::{chain_profiles, exploded_keep_program, exploding_faces, keep_program};
 
 /// The most dice a rolled number of dice (`(1d4)d6`) may reach: each
 /// count is computed in turn.
@@ -318,11 +319,7 @@ impl Pricer {
                     * (na.min(nb) + 1.0)
                     * (na.max(nb) + 1.0);
                 let table = (na + 1.0) * (nb + 1.0) * (na.min(nb) + 1.0);
-                let word = if sa.bits + sb.bits < 187.99 {
-                    RESIDUE_OPS
-                } else {
-                    sa.words() + sb.words()
-                };
+                let word = counts_for(sa.bits + sb.bits).map_or(sa.words() + sb.words(), |c| c.ops);
                 let ops = if table > f64::from(1u32 << 20) {
                     listing
                 } else {
@@ -584,7 +581,7 @@ fn exploding_pool(
         let (_, exploding) = exploding_faces(pool, faces);
         exploded_keep_program(count, depth, dice, spread, (width, exploding), bits)
     });
-    let ops = program.unwrap_or_else(|| {
+    let ops = program.map(|(ops, _)| ops).unwrap_or_else(|| {
         let chain = chain_profiles(pool, faces, depth, keep.map(|k| k.rule.amount()));
         // The pool merges each die's chain into what the dice before it
         // made: at most `profiles` kept faces, or a sum that widens by a
@@ -596,10 +593,10 @@ fn exploding_pool(
         let kept = keep.map_or(1.0, |_| dice as f64);
         (f64::from(depth) * width * chain + merged) * (kept + words) * MAP_OVERHEAD
     });
-    // The program's tables stop at 2^20 residues of 16 bytes; the
-    // profiles are two maps (the pool and the next) of profiles each.
+    // The program's table of states; the profiles are two maps (the pool
+    // and the next) of profiles each.
     let bytes = match program {
-        Some(_) => f64::from(1u32 << 20) * 16.0,
+        Some((_, bytes)) => bytes,
         None => 2.0 * profiles * (96.0 + 8.0 * (dice as f64 + words)),
     };
     Ok((shape, ops, bytes))

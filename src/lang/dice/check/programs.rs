@@ -5,7 +5,9 @@
 use super::super::rules::Faces;
 use super::super::Pool;
 use super::sorted_rolls;
+use crate::engine::pool::exploded_sums;
 use crate::engine::pool::Condition;
+use crate::engine::ways::{counts_for, PROGRAM_BYTES};
 
 /// How many profiles one die's chain of rolls has (see
 /// `engine::pool::explode_by_profiles`): its distinct chains (d exploding
@@ -48,17 +50,15 @@ pub(super) fn exploding_faces(pool: &Pool, faces: &Faces) -> (f64, f64) {
 /// rolls left.
 pub(super) const STATES_REACHED: f64 = 12.0;
 
-/// Word operations of one count in [`Residue`](crate::engine::ways)'s two
-/// residues (a 128-bit product and one modulo 2^61 - 1), on the safe side.
-pub(super) const RESIDUE_OPS: f64 = 8.0;
-
 /// The price of `engine::pool::exploded_keep_program`, which keeps M of a
 /// `!` pool in machine words: `None` where the engine takes the profiles
-/// instead (outcomes past 2^188, or tables past 2^20 cells), as these
-/// conditions mirror its own. Per face of `faces`, every state (E rolls
-/// left, N rolls left, j < M dice kept, their sum) moves to up to M - j
-/// others; before that, `G^count` over (A, B) and each face's tails.
-/// `faces` counts the die's distinct faces, `spread` its values' range.
+/// instead (outcomes past what `ways::run_exact` holds, or tables past
+/// `PROGRAM_BYTES`), as these conditions mirror its own; each count at the
+/// width the engine picks for the outcomes (`ways::counts_for`). Per face
+/// of `faces`, every state (E rolls left, N rolls left, j < M dice kept,
+/// their sum) moves to up to M - j others; before that, `G^count` over
+/// (A, B) and each face's tails. `faces` counts the die's distinct faces,
+/// `spread` its values' range. The word operations, and the table's bytes.
 pub(super) fn exploded_keep_program(
     count: u64,
     depth: u32,
@@ -66,17 +66,17 @@ pub(super) fn exploded_keep_program(
     spread: u64,
     (faces, exploding): (f64, f64),
     bits: f64,
-) -> Option<f64> {
-    // The engine runs the program while the outcomes stay below 2^188;
-    // a hair under it here, so rounding never prices the program for
-    // outcomes the engine gives to the profiles.
-    if bits >= 187.99 {
-        return None;
-    }
+) -> Option<(f64, f64)> {
+    let counts = counts_for(bits)?;
     let rolls = count.checked_mul(u64::from(depth) + 1)?;
     let cells = (rolls + 1).checked_mul(count + 1)?;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
-    if cells.checked_mul(widest)?.checked_mul(m + 1)? > 1 << 20 {
+    let sums = exploded_sums(usize::try_from(m).ok()?, usize::try_from(spread).ok()?)?;
+    let bytes = usize::try_from(cells)
+        .ok()?
+        .checked_mul(sums)?
+        .checked_mul(counts.bytes)?;
+    if bytes > PROGRAM_BYTES {
         return None;
     }
     let (cells, spread, rolls) = (cells as f64, spread as f64, rolls as f64);
@@ -90,19 +90,21 @@ pub(super) fn exploded_keep_program(
     let calm = (faces - exploding).max(0.0);
     let n = count as f64;
     let tails = m as f64 * (exploding * (rolls + 1.0).powi(2) + calm * (n + 1.0).powi(2)) / 2.0;
-    Some(RESIDUE_OPS * (generating + faces * states + tails) + 4.0 * widest as f64)
+    let ops = counts.ops * (generating + faces * states + tails) + 4.0 * widest as f64;
+    Some((ops, bytes as f64))
 }
 
 /// The price of `engine::pool::keep_program`, which keeps M of N dice in
-/// machine words (`4d6kh3`, `10d100kh3`): `None` where the engine takes
-/// the closed form in big integers instead, as these conditions mirror
-/// its own. Per face, each of the M rows of placed dice (row j spans
-/// `spread j + 1` sums) takes its binomial tail and moves to every fuller
-/// row.
+/// machine words (`4d6kh3`, `10d100kh3`, `100d20kh50` in wider words):
+/// `None` where the engine takes the closed form in big integers instead,
+/// as these conditions mirror its own. Per face, each of the M rows of
+/// placed dice (row j spans `spread j + 1` sums) takes its binomial tail
+/// and moves to every fuller row.
 pub(super) fn keep_program(count: u64, m: u64, spread: u64, faces: f64, bits: f64) -> Option<f64> {
-    if m == 0 || count > 188 || bits >= 187.99 {
+    if m == 0 || count > 188 {
         return None;
     }
+    let word = counts_for(bits)?.ops;
     let widest = spread.checked_mul(m)?.checked_add(1)?;
     if widest.checked_mul(m + 1)? > 1 << 20 {
         return None;
@@ -111,5 +113,5 @@ pub(super) fn keep_program(count: u64, m: u64, spread: u64, faces: f64, bits: f6
     let rows = m * spread * (m - 1.0) / 2.0 + m;
     let tails = m * (n - m + 1.0);
     let moves = spread * m * m * m / 6.0 + m * m / 2.0;
-    Some(RESIDUE_OPS * faces * (rows + tails + moves + 2.0 * n))
+    Some(word * faces * (rows + tails + moves + 2.0 * n))
 }

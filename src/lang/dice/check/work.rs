@@ -54,6 +54,11 @@ const SMALL: &[&str] = &[
     "4d6!kl2",
     "12d6!kh6",
     "10d6!>=5",
+    // Past 2^188 outcomes: the programs in wider words (issue 42, item 2).
+    "16d10!kh8",
+    "20d6!kh10",
+    "30d6!kh10",
+    "40d10!!kh20",
     // Compounding and penetrating.
     "d6!!",
     "3d6!!",
@@ -114,10 +119,6 @@ const SMALL: &[&str] = &[
 const BIG: &[&str] = &[
     "1000d6",
     "1d1000000",
-    "16d10!kh8",
-    "20d6!kh10",
-    "30d6!kh10",
-    "40d10!!kh20",
     "500d6kh50",
     "200d20kh20",
     "2000d6",
