@@ -438,7 +438,7 @@ mod tests {
     fn an_engine_holds_only_its_kinds() {
         assert!(built_here(Some("cards")) && built_here(Some("dice")));
         assert!(!built_here(None));
-        assert_eq!(engines(), ["cards", "dice", "rules"]);
+        assert_eq!(engines(), ["anydice", "cards", "dice", "rules"]);
         // The playground computes dice scenarios.
         assert_eq!(find("dice").and_then(|e| e.engine), Some(PLAYGROUND_ENGINE));
     }
