@@ -15,7 +15,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # Issue 28: pairs(10d6, 10d6), 10d10!!kh5 and 8d10!kh4 (explode depth 3,
 # the default), the workloads of icepool's own paper. Issue 42: pools
 # past 2^188 outcomes (16d10!kh8 to 10d100kh3) and one large die.
-workloads="${WORKLOADS:-200d20kh20 500d6kh50 1000d10>=7 1000d6 16d10!!kh8 pairs(10d6,10d6) 10d10!!kh5 8d10!kh4 16d10!kh8 20d6!kh10 30d6!kh10 40d10!!kh20 100d20kh50 10d100kh3 1d1000000}"
+workloads="${WORKLOADS:-200d20kh20 500d6kh50 1000d10>=7 1000d6 16d10!!kh8 pairs(10d6,10d6) 10d10!!kh5 8d10!kh4 16d10!kh8 20d6!kh10 30d6!kh10 40d10!!kh20 100d20kh50 10d100kh3 1d1000000 50d10>=7 30d6kh10 6d6!kh3}"
 runs="${RUNS:-5}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT

@@ -68,6 +68,11 @@ CASES = {
     "100d20kh50": lambda: d20.pool(100).highest(50).sum(),
     "10d100kh3": lambda: d(100).pool(10).highest(3).sum(),
     "1d1000000": lambda: d(1000000),
+    # Issue 42, item 3: small workloads, where the start of the process
+    # is most of fairdice's time.
+    "50d10>=7": lambda: 50 @ (d10 >= 7),
+    "30d6kh10": lambda: d6.pool(30).highest(10).sum(),
+    "6d6!kh3": lambda: d6.explode_to_pool(6, depth=3).highest(3).sum(),
 }
 # Beyond icepool (its sum of 1000 dice recurses past Python's limit), or a
 # million fractions to compare: timed by compare_dice.sh only, where a
