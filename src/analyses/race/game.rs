@@ -38,6 +38,13 @@ pub trait Probability: Clone + Send + Sync {
     fn add(&mut self, a: &Self);
     /// `a - b`.
     fn minus(&self, b: &Self) -> Self;
+    /// `work` on `size` zeros, which it must leave zeros (a game resets
+    /// every state it reads). Floats reuse one buffer per thread: a float
+    /// row plays tens of thousands of games, and zeroing a fresh buffer for
+    /// each cost more than some of them.
+    fn with_zeros<R>(size: usize, work: impl FnOnce(&mut [Self]) -> R) -> R {
+        work(&mut vec![Self::nothing(); size])
+    }
 }
 
 impl Probability for f64 {
@@ -58,6 +65,20 @@ impl Probability for f64 {
     }
     fn minus(&self, b: &Self) -> Self {
         self - b
+    }
+    fn with_zeros<R>(size: usize, work: impl FnOnce(&mut [Self]) -> R) -> R {
+        thread_local! {
+            static ZEROS: std::cell::Cell<Vec<f64>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        // Taken out while in use: a panic loses the buffer, never its zeros.
+        let mut zeros = ZEROS.take();
+        if zeros.len() < size {
+            zeros.resize(size, 0.0);
+        }
+        let result = work(&mut zeros[..size]);
+        debug_assert!(zeros.iter().all(|&x| x == 0.0), "a game left a state");
+        ZEROS.set(zeros);
+        result
     }
 }
 
@@ -403,30 +424,31 @@ fn play_out<T: Probability>(totals: &Totals, a: &[u8], b: &[u8], rolls: bool) ->
     };
     let outcomes = T::fraction(totals.outcomes, 1);
     let ways: Vec<T> = walk.ways().iter().map(|&w| T::fraction(w, 1)).collect();
-    let mut reach = vec![T::nothing(); walk.size()];
-    reach[0] = T::fraction(1, 1);
     let mut inverses = Inverses::new(totals.outcomes);
-    walk.each(|state, step, digits| {
-        if reach[state].is_nothing() {
-            return;
-        }
-        let here = std::mem::replace(&mut reach[state], T::nothing());
-        match step {
-            Step::Tie => odds.tie.add(&here),
-            Step::AWins => odds.a_wins.add(&here),
-            Step::BWins => odds.b_wins.add(&here),
-            Step::Roll { useful } => {
-                // One division per state: here / W, then times each w_s.
-                let mut share = T::nothing();
-                share.add_product(&here, inverses.of(useful));
-                if rolls {
-                    odds.expected_rolls.add_product(&share, &outcomes);
-                }
-                for (next, s) in walk.moves(state, digits) {
-                    reach[next].add_product(&share, &ways[s]);
+    T::with_zeros(walk.size(), |reach| {
+        reach[0] = T::fraction(1, 1);
+        walk.each(|state, step, digits| {
+            if reach[state].is_nothing() {
+                return;
+            }
+            let here = std::mem::replace(&mut reach[state], T::nothing());
+            match step {
+                Step::Tie => odds.tie.add(&here),
+                Step::AWins => odds.a_wins.add(&here),
+                Step::BWins => odds.b_wins.add(&here),
+                Step::Roll { useful } => {
+                    // One division per state: here / W, then times each w_s.
+                    let mut share = T::nothing();
+                    share.add_product(&here, inverses.of(useful));
+                    if rolls {
+                        odds.expected_rolls.add_product(&share, &outcomes);
+                    }
+                    for (next, s) in walk.moves(state, digits) {
+                        reach[next].add_product(&share, &ways[s]);
+                    }
                 }
             }
-        }
+        });
     });
     odds
 }
