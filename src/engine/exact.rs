@@ -143,6 +143,12 @@ impl Denominator {
         Self::counted(value, Some(primes.to_vec()))
     }
 
+    /// A positive denominator whose primes are not known and not worth
+    /// searching for: each fraction takes a gcd.
+    pub(crate) fn unfactored(value: &BigUint) -> Self {
+        Self::counted(value, None)
+    }
+
     fn counted(value: &BigUint, primes: Option<Vec<u64>>) -> Self {
         Denominator {
             value: value.clone(),

@@ -23,8 +23,8 @@ use super::game::{play, GameOdds, Step, Walk};
 use super::lists::Totals;
 use super::words::{self, Divisions, Scaled};
 use crate::engine::modular::{self, primes_for_bits, Prime};
-use crate::engine::Exact;
-use num_bigint::{BigInt, BigUint};
+use crate::engine::{Denominator, Exact};
+use num_bigint::{BigUint, Sign};
 use num_integer::Integer;
 use num_traits::One;
 use std::collections::{BTreeSet, HashMap};
@@ -82,7 +82,9 @@ enum Solved {
 /// Only the quantities a caller asks for are turned into fractions.
 struct Run {
     primes: &'static [Prime],
-    denominator: BigInt,
+    /// The shape, for its D.
+    common: Arc<Common>,
+    wanted: Wanted,
     /// D modulo each prime.
     scale: Vec<u64>,
     a_wins: Vec<u64>,
@@ -99,7 +101,13 @@ impl Run {
             .zip(self.primes.iter().zip(&self.scale))
             .map(|(r, (prime, &d))| prime.mul_plain(r, d))
             .collect();
-        Exact::new(modular::reconstruct(&scaled), self.denominator.clone())
+        let (sign, magnitude) = modular::reconstruct(&scaled).into_parts();
+        let value = self.common.over[self.wanted as usize].ratio(&magnitude);
+        if sign == Sign::Minus {
+            -value
+        } else {
+            value
+        }
     }
 }
 
@@ -148,17 +156,16 @@ fn in_residues(
     a: &[u8],
     b: &[u8],
     walk: &Walk,
-    common: &Common,
+    common: &Arc<Common>,
     wanted: Wanted,
 ) -> Solved {
-    let (denominator, bound_bits) = match wanted {
-        Wanted::Margin => (&common.margin, common.margin.bits()),
-        Wanted::All => (
-            &common.all,
+    let bound_bits = match wanted {
+        Wanted::Margin => common.margin.bits(),
+        Wanted::All => {
             common.all.bits()
                 + u64::from(64 - totals.outcomes.leading_zeros())
-                + u64::from(usize::BITS - walk.size().leading_zeros()),
-        ),
+                + u64::from(usize::BITS - walk.size().leading_zeros())
+        }
     };
     let count = primes_for_bits(bound_bits);
     if count > modular::PRIMES {
@@ -169,7 +176,8 @@ fn in_residues(
     let [a_wins, b_wins, tie, rolls] = run(totals, walk, common, &prepared, primes, wanted);
     Solved::Residues(Run {
         primes,
-        denominator: BigInt::from(denominator.clone()),
+        common: Arc::clone(common),
+        wanted,
         scale: prepared.scale[wanted as usize][..count].to_vec(),
         a_wins,
         b_wins,
@@ -190,6 +198,9 @@ struct Common {
     margin: BigUint,
     /// D for those and the expected length's shares.
     all: BigUint,
+    /// `margin` and `all` ready to reduce fractions over them by counting
+    /// off their known primes, not by a gcd of long numbers.
+    over: [Denominator; 2],
     /// Division by each W in words, when `all` fits one.
     words: Option<Divisions>,
     /// What runs modulo the primes need, for as many as games have asked.
@@ -263,12 +274,17 @@ impl Common {
         }
         let unending = Walk::unending(&shape);
         let divisors = divisors_met(&unending);
-        let [margin, all] = denominators(&unending, &divisors);
+        let ([margin, all], primes) = denominators(&unending, &divisors);
         let words = Divisions::of(&all, &divisors);
+        let over = [&margin, &all].map(|d| match &primes {
+            Some(primes) => Denominator::with_primes(d, primes),
+            None => Denominator::unfactored(d),
+        });
         let common = Arc::new(Common {
             divisors,
             margin,
             all,
+            over,
             words,
             prepared: Mutex::default(),
         });
@@ -324,14 +340,15 @@ const FACTOR_UP_TO: u64 = 1 << 20;
 /// pass in index order finds those exponents: each state keeps the most of
 /// each prime any path into it has kept. Several times fewer bits than L^n,
 /// and so that many fewer primes to run.
-fn denominators(walk: &Walk, divisors: &[u64]) -> [BigUint; 2] {
+/// With D's primes, when known (else D = L^n, and `None`).
+fn denominators(walk: &Walk, divisors: &[u64]) -> ([BigUint; 2], Option<Vec<u64>>) {
     let factored: Option<Vec<Vec<(u64, i16)>>> = divisors.iter().map(|&w| factor(w)).collect();
     let Some(factored) = factored else {
         let lcm = divisors
             .iter()
             .fold(BigUint::one(), |l, &w| l.lcm(&BigUint::from(w)));
         let d = lcm.pow(walk.longest() as u32);
-        return [d.clone(), d];
+        return ([d.clone(), d], None);
     };
     let mut primes: Vec<u64> = factored.iter().flatten().map(|&(q, _)| q).collect();
     primes.sort_unstable();
@@ -367,7 +384,7 @@ fn denominators(walk: &Walk, divisors: &[u64]) -> [BigUint; 2] {
             .map(|(&q, e)| BigUint::from(q).pow(e.max(0) as u32))
             .product()
     };
-    [product(margin), product(all)]
+    ([product(margin), product(all)], Some(primes))
 }
 
 /// How many times q divides w (w > 0).
