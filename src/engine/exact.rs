@@ -1,6 +1,7 @@
 //! Exact probabilities as reduced fractions of big integers.
 
 use super::decimal::{push_decimal, signed_decimal};
+use super::modular::odd_inverse;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -63,18 +64,12 @@ struct Prime {
 impl Prime {
     fn new(p: u64, in_denominator: u64) -> Prime {
         let (word, word_exponent) = word_power(p);
-        // Newton's iteration doubles the correct low bits of an inverse:
-        // `p` is its own inverse modulo 8, so five steps reach 64 bits.
-        let mut inverse = p;
-        for _ in 0..5 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inverse)));
-        }
         Prime {
             p,
             in_denominator,
             word,
             word_exponent,
-            inverse,
+            inverse: odd_inverse(p),
             most: u64::MAX / p,
         }
     }

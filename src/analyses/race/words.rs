@@ -16,6 +16,7 @@
 
 use super::game::{Step, Walk};
 use super::residues::Lookup;
+use crate::engine::modular::odd_inverse;
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -49,15 +50,9 @@ impl Divisions {
             .map(|&w| {
                 let twos = w.trailing_zeros();
                 let odd = u128::from(w >> twos);
-                // Newton's iteration doubles the correct low bits; an odd
-                // number is its own inverse modulo 8.
-                let mut inverse = odd;
-                for _ in 0..6 {
-                    inverse = inverse.wrapping_mul(2u128.wrapping_sub(odd.wrapping_mul(inverse)));
-                }
                 Division {
                     twos,
-                    inverse,
+                    inverse: odd_inverse(odd),
                     limit: u128::MAX / odd,
                 }
             })
