@@ -19,6 +19,8 @@
 use super::lists::Totals;
 use crate::engine::Exact;
 use num_traits::Zero;
+use std::cell::Cell;
+use std::thread::LocalKey;
 
 /// Float margins closer than this are decided in exact arithmetic: the
 /// float game's error is far smaller, so anything wider is a real gap.
@@ -39,9 +41,8 @@ pub trait Probability: Clone + Send + Sync {
     /// `a - b`.
     fn minus(&self, b: &Self) -> Self;
     /// `work` on `size` zeros, which it must leave zeros (a game resets
-    /// every state it reads). Floats reuse one buffer per thread: a float
-    /// row plays tens of thousands of games, and zeroing a fresh buffer for
-    /// each cost more than some of them.
+    /// every state it reads). Floats reuse one buffer per thread
+    /// ([`lend_zeros`]).
     fn with_zeros<R>(size: usize, work: impl FnOnce(&mut [Self]) -> R) -> R {
         work(&mut vec![Self::nothing(); size])
     }
@@ -68,18 +69,30 @@ impl Probability for f64 {
     }
     fn with_zeros<R>(size: usize, work: impl FnOnce(&mut [Self]) -> R) -> R {
         thread_local! {
-            static ZEROS: std::cell::Cell<Vec<f64>> = const { std::cell::Cell::new(Vec::new()) };
+            static ZEROS: Cell<Vec<f64>> = const { Cell::new(Vec::new()) };
         }
-        // Taken out while in use: a panic loses the buffer, never its zeros.
-        let mut zeros = ZEROS.take();
-        if zeros.len() < size {
-            zeros.resize(size, 0.0);
-        }
-        let result = work(&mut zeros[..size]);
-        debug_assert!(zeros.iter().all(|&x| x == 0.0), "a game left a state");
-        ZEROS.set(zeros);
-        result
+        lend_zeros(&ZEROS, size, work)
     }
+}
+
+/// `work` on `size` zeros of this thread's buffer `zeros`, which it must
+/// leave zeros (a game clears each state it reads): games by the ten
+/// thousand, each zeroing a fresh buffer for its states, spent more on that
+/// than some spent playing.
+pub(super) fn lend_zeros<T: Copy + Default + PartialEq + 'static, R>(
+    zeros: &'static LocalKey<Cell<Vec<T>>>,
+    size: usize,
+    work: impl FnOnce(&mut [T]) -> R,
+) -> R {
+    // Taken out while in use: a panic loses the buffer, never its zeros.
+    let mut buffer = zeros.take();
+    if buffer.len() < size {
+        buffer.resize(size, T::default());
+    }
+    let result = work(&mut buffer[..size]);
+    debug_assert!(buffer.iter().all(|x| *x == T::default()), "a state left");
+    zeros.set(buffer);
+    result
 }
 
 impl Probability for Exact {
@@ -216,14 +229,16 @@ impl Walk {
 
     /// A walk over (A's copies, B's copies, ways, totals) per digit; digits
     /// neither list has are left out.
+    /// Each list allocated once, at most one digit per item.
     fn from_digits(digits: impl Iterator<Item = (u8, u8, u64, u8)>) -> Walk {
+        let most = digits.size_hint().0;
         let mut walk = Walk {
-            caps: Vec::new(),
-            strides: Vec::new(),
-            need_a: Vec::new(),
-            need_b: Vec::new(),
-            ways: Vec::new(),
-            group: Vec::new(),
+            caps: Vec::with_capacity(most),
+            strides: Vec::with_capacity(most),
+            need_a: Vec::with_capacity(most),
+            need_b: Vec::with_capacity(most),
+            ways: Vec::with_capacity(most),
+            group: Vec::with_capacity(most),
             size: 1,
         };
         for (x, y, ways, group) in digits {

@@ -14,12 +14,13 @@
 //!
 //! [`residues`]: super::residues
 
-use super::game::{Step, Walk};
+use super::game::{lend_zeros, Step, Walk};
 use super::residues::Lookup;
 use crate::engine::modular::odd_inverse;
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
+use std::cell::Cell;
 
 /// Dividing by one W exactly, in words.
 struct Division {
@@ -84,32 +85,36 @@ pub(super) fn run(
     if rolls && d.checked_mul(u128::from(walk.longest())).is_none() {
         return None;
     }
-    let mut reach = vec![0u128; walk.size()];
-    reach[0] = d;
+    thread_local! {
+        static ZEROS: Cell<Vec<u128>> = const { Cell::new(Vec::new()) };
+    }
     let (mut a_wins, mut b_wins, mut tie, mut spent) = (0u128, 0u128, 0u128, 0u128);
     let mut exact = true;
     let mut lookup = Lookup::new(divisors);
-    walk.each(|state, step, digits| {
-        let here = reach[state];
-        if here == 0 {
-            return;
-        }
-        match step {
-            // Wrapping: after a failed division the numbers are thrown away.
-            Step::Tie => tie = tie.wrapping_add(here),
-            Step::AWins => a_wins = a_wins.wrapping_add(here),
-            Step::BWins => b_wins = b_wins.wrapping_add(here),
-            Step::Roll { useful } => {
-                let by = &divisions.by[lookup.position(useful)];
-                let share = (here >> by.twos).wrapping_mul(by.inverse);
-                exact &= here.trailing_zeros() >= by.twos && share <= by.limit;
-                spent = spent.wrapping_add(share);
-                for (next, s) in walk.moves(state, digits) {
-                    let ways = u128::from(walk.ways_of(s, digits));
-                    reach[next] = reach[next].wrapping_add(share.wrapping_mul(ways));
+    lend_zeros(&ZEROS, walk.size(), |reach| {
+        reach[0] = d;
+        walk.each(|state, step, digits| {
+            let here = std::mem::take(&mut reach[state]);
+            if here == 0 {
+                return;
+            }
+            match step {
+                // Wrapping: after a failed division the numbers are thrown away.
+                Step::Tie => tie = tie.wrapping_add(here),
+                Step::AWins => a_wins = a_wins.wrapping_add(here),
+                Step::BWins => b_wins = b_wins.wrapping_add(here),
+                Step::Roll { useful } => {
+                    let by = &divisions.by[lookup.position(useful)];
+                    let share = (here >> by.twos).wrapping_mul(by.inverse);
+                    exact &= here.trailing_zeros() >= by.twos && share <= by.limit;
+                    spent = spent.wrapping_add(share);
+                    for (next, s) in walk.moves(state, digits) {
+                        let ways = u128::from(walk.ways_of(s, digits));
+                        reach[next] = reach[next].wrapping_add(share.wrapping_mul(ways));
+                    }
                 }
             }
-        }
+        });
     });
     exact.then_some(Scaled {
         a_wins,
