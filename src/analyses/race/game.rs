@@ -90,7 +90,10 @@ pub(super) fn lend_zeros<T: Copy + Default + PartialEq + 'static, R>(
         buffer.resize(size, T::default());
     }
     let result = work(&mut buffer[..size]);
-    debug_assert!(buffer.iter().all(|x| *x == T::default()), "a state left");
+    debug_assert!(
+        buffer.iter().all(|x| *x == T::default()),
+        "a game left a state non-zero"
+    );
     zeros.set(buffer);
     result
 }
@@ -228,8 +231,8 @@ impl Walk {
     }
 
     /// A walk over (A's copies, B's copies, ways, totals) per digit; digits
-    /// neither list has are left out.
-    /// Each list allocated once, at most one digit per item.
+    /// neither list has are left out. Each list is allocated once: at most
+    /// one digit per item.
     fn from_digits(digits: impl Iterator<Item = (u8, u8, u64, u8)>) -> Walk {
         let most = digits.size_hint().0;
         let mut walk = Walk {
