@@ -1,10 +1,12 @@
 //! Exact probabilities as reduced fractions of big integers.
 
 use super::decimal::{push_decimal, signed_decimal};
+use super::modular::odd_inverse;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
 
 /// An exact, always reduced, rational number.
 pub type Exact = BigRational;
@@ -62,18 +64,12 @@ struct Prime {
 impl Prime {
     fn new(p: u64, in_denominator: u64) -> Prime {
         let (word, word_exponent) = word_power(p);
-        // Newton's iteration doubles the correct low bits of an inverse:
-        // `p` is its own inverse modulo 8, so five steps reach 64 bits.
-        let mut inverse = p;
-        for _ in 0..5 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inverse)));
-        }
         Prime {
             p,
             in_denominator,
             word,
             word_exponent,
-            inverse,
+            inverse: odd_inverse(p),
             most: u64::MAX / p,
         }
     }
@@ -140,6 +136,12 @@ impl Denominator {
     /// A positive denominator whose prime factors are all in `primes`.
     pub(crate) fn with_primes(value: &BigUint, primes: &[u64]) -> Self {
         Self::counted(value, Some(primes.to_vec()))
+    }
+
+    /// A positive denominator whose primes are not known and not worth
+    /// searching for: each fraction takes a gcd.
+    pub(crate) fn unfactored(value: &BigUint) -> Self {
+        Self::counted(value, None)
     }
 
     fn counted(value: &BigUint, primes: Option<Vec<u64>>) -> Self {
@@ -301,6 +303,21 @@ pub fn prime_factors(mut n: u64) -> Vec<u64> {
     primes
 }
 
+/// `a` against `b` by cross-multiplying (denominators are positive):
+/// num-rational's comparison expands both as continued fractions, a big
+/// division per step, which costs several times more on the long parts of
+/// a race's margins. Signs and equal denominators settle most at once.
+pub fn compare(a: &Exact, b: &Exact) -> Ordering {
+    let signs = a.numer().sign().cmp(&b.numer().sign());
+    if signs != Ordering::Equal || a.numer().is_zero() {
+        return signs;
+    }
+    if a.denom() == b.denom() {
+        return a.numer().cmp(b.numer());
+    }
+    (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
+}
+
 /// `|a - b|`, exactly.
 pub fn abs_diff(a: &Exact, b: &Exact) -> Exact {
     (a - b).abs()
@@ -459,6 +476,23 @@ mod tests {
             let reduced = over.ratio(&numerator);
             proptest::prop_assert_eq!(&reduced, &ratio(&numerator, &denominator));
             proptest::prop_assert_eq!(complement(&reduced), Exact::one() - &reduced);
+        }
+    }
+
+    proptest::proptest! {
+        /// Cross-multiplying orders fractions as num-rational does.
+        #[test]
+        fn comparison_by_cross_multiplying_agrees(
+            parts in proptest::collection::vec((-40i64..40, 1i64..40, 0u32..3), 2),
+        ) {
+            let [a, b] = [0, 1].map(|i| {
+                let (n, d, k) = parts[i];
+                // Long parts too: n 7^(30k) + 1 over d 5^(30k).
+                let numerator = BigInt::from(n) * BigInt::from(7).pow(30 * k) + 1;
+                Exact::new(numerator, BigInt::from(d) * BigInt::from(5).pow(30 * k))
+            });
+            proptest::prop_assert_eq!(compare(&a, &b), a.cmp(&b));
+            proptest::prop_assert_eq!(compare(&a, &a), Ordering::Equal);
         }
     }
 

@@ -19,8 +19,8 @@ pub(crate) mod work;
 
 pub use dist::{Dist, DistError};
 pub use exact::{
-    abs_diff, complement, exact_string, parse_fraction, prime_factors, ratio, ratio_smooth, ratios,
-    to_f64, Denominator, Exact,
+    abs_diff, compare, complement, exact_string, parse_fraction, prime_factors, ratio,
+    ratio_smooth, ratios, to_f64, Denominator, Exact,
 };
 pub use identical::IdenticalDice;
 pub(crate) use outcomes::window_is_cheaper;

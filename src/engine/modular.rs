@@ -13,7 +13,7 @@
 //! instead of a 128-bit division).
 
 use num_bigint::{BigInt, BigUint};
-use num_traits::{One, Zero};
+use num_traits::{One, PrimInt, WrappingMul, WrappingSub, Zero};
 use std::sync::OnceLock;
 
 /// Bits every prime contributes at least.
@@ -35,17 +35,26 @@ pub(crate) struct Prime {
     one: u64,
 }
 
+/// The inverse of an odd number modulo 2^(its word's bits), for `u64` and
+/// `u128` alike: Newton's iteration doubles the correct low bits, and an
+/// odd number is its own inverse modulo 8. Exact division and Montgomery's
+/// method both start from it.
+pub(crate) fn odd_inverse<T: PrimInt + WrappingMul + WrappingSub>(odd: T) -> T {
+    let two = T::one() + T::one();
+    let (mut inverse, mut correct) = (odd, 3);
+    while correct < T::zero().count_zeros() {
+        inverse = inverse.wrapping_mul(&two.wrapping_sub(&odd.wrapping_mul(&inverse)));
+        correct *= 2;
+    }
+    inverse
+}
+
 impl Prime {
     fn new(p: u64) -> Prime {
-        // Newton's iteration doubles the correct low bits of p^{-1} mod 2^64.
-        let mut inv: u64 = 1;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
-        }
         let r = (1u128 << 64) % p as u128;
         Prime {
             p,
-            neg_inv: inv.wrapping_neg(),
+            neg_inv: odd_inverse(p).wrapping_neg(),
             r2: ((r * r) % p as u128) as u64,
             one: r as u64,
         }
@@ -266,6 +275,14 @@ mod tests {
     }
 
     proptest! {
+        /// One helper inverts odd words of both widths.
+        #[test]
+        fn odd_words_are_inverted(x in any::<u64>(), y in any::<u128>()) {
+            let (x, y) = (x | 1, y | 1);
+            prop_assert_eq!(x.wrapping_mul(odd_inverse(x)), 1);
+            prop_assert_eq!(y.wrapping_mul(odd_inverse(y)), 1);
+        }
+
         #[test]
         fn reconstruction_recovers_signed_integers(
             digits in proptest::collection::vec(any::<u64>(), 1..30),

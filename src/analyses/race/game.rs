@@ -19,6 +19,8 @@
 use super::lists::Totals;
 use crate::engine::Exact;
 use num_traits::Zero;
+use std::cell::Cell;
+use std::thread::LocalKey;
 
 /// Float margins closer than this are decided in exact arithmetic: the
 /// float game's error is far smaller, so anything wider is a real gap.
@@ -38,6 +40,12 @@ pub trait Probability: Clone + Send + Sync {
     fn add(&mut self, a: &Self);
     /// `a - b`.
     fn minus(&self, b: &Self) -> Self;
+    /// `work` on `size` zeros, which it must leave zeros (a game resets
+    /// every state it reads). Floats reuse one buffer per thread
+    /// ([`lend_zeros`]).
+    fn with_zeros<R>(size: usize, work: impl FnOnce(&mut [Self]) -> R) -> R {
+        work(&mut vec![Self::nothing(); size])
+    }
 }
 
 impl Probability for f64 {
@@ -59,6 +67,35 @@ impl Probability for f64 {
     fn minus(&self, b: &Self) -> Self {
         self - b
     }
+    fn with_zeros<R>(size: usize, work: impl FnOnce(&mut [Self]) -> R) -> R {
+        thread_local! {
+            static ZEROS: Cell<Vec<f64>> = const { Cell::new(Vec::new()) };
+        }
+        lend_zeros(&ZEROS, size, work)
+    }
+}
+
+/// `work` on `size` zeros of this thread's buffer `zeros`, which it must
+/// leave zeros (a game clears each state it reads): games by the ten
+/// thousand, each zeroing a fresh buffer for its states, spent more on that
+/// than some spent playing.
+pub(super) fn lend_zeros<T: Copy + Default + PartialEq + 'static, R>(
+    zeros: &'static LocalKey<Cell<Vec<T>>>,
+    size: usize,
+    work: impl FnOnce(&mut [T]) -> R,
+) -> R {
+    // Taken out while in use: a panic loses the buffer, never its zeros.
+    let mut buffer = zeros.take();
+    if buffer.len() < size {
+        buffer.resize(size, T::default());
+    }
+    let result = work(&mut buffer[..size]);
+    debug_assert!(
+        buffer.iter().all(|x| *x == T::default()),
+        "a game left a state non-zero"
+    );
+    zeros.set(buffer);
+    result
 }
 
 impl Probability for Exact {
@@ -194,15 +231,17 @@ impl Walk {
     }
 
     /// A walk over (A's copies, B's copies, ways, totals) per digit; digits
-    /// neither list has are left out.
+    /// neither list has are left out. Each list is allocated once: at most
+    /// one digit per item.
     fn from_digits(digits: impl Iterator<Item = (u8, u8, u64, u8)>) -> Walk {
+        let most = digits.size_hint().0;
         let mut walk = Walk {
-            caps: Vec::new(),
-            strides: Vec::new(),
-            need_a: Vec::new(),
-            need_b: Vec::new(),
-            ways: Vec::new(),
-            group: Vec::new(),
+            caps: Vec::with_capacity(most),
+            strides: Vec::with_capacity(most),
+            need_a: Vec::with_capacity(most),
+            need_b: Vec::with_capacity(most),
+            ways: Vec::with_capacity(most),
+            group: Vec::with_capacity(most),
             size: 1,
         };
         for (x, y, ways, group) in digits {
@@ -403,30 +442,31 @@ fn play_out<T: Probability>(totals: &Totals, a: &[u8], b: &[u8], rolls: bool) ->
     };
     let outcomes = T::fraction(totals.outcomes, 1);
     let ways: Vec<T> = walk.ways().iter().map(|&w| T::fraction(w, 1)).collect();
-    let mut reach = vec![T::nothing(); walk.size()];
-    reach[0] = T::fraction(1, 1);
     let mut inverses = Inverses::new(totals.outcomes);
-    walk.each(|state, step, digits| {
-        if reach[state].is_nothing() {
-            return;
-        }
-        let here = std::mem::replace(&mut reach[state], T::nothing());
-        match step {
-            Step::Tie => odds.tie.add(&here),
-            Step::AWins => odds.a_wins.add(&here),
-            Step::BWins => odds.b_wins.add(&here),
-            Step::Roll { useful } => {
-                // One division per state: here / W, then times each w_s.
-                let mut share = T::nothing();
-                share.add_product(&here, inverses.of(useful));
-                if rolls {
-                    odds.expected_rolls.add_product(&share, &outcomes);
-                }
-                for (next, s) in walk.moves(state, digits) {
-                    reach[next].add_product(&share, &ways[s]);
+    T::with_zeros(walk.size(), |reach| {
+        reach[0] = T::fraction(1, 1);
+        walk.each(|state, step, digits| {
+            if reach[state].is_nothing() {
+                return;
+            }
+            let here = std::mem::replace(&mut reach[state], T::nothing());
+            match step {
+                Step::Tie => odds.tie.add(&here),
+                Step::AWins => odds.a_wins.add(&here),
+                Step::BWins => odds.b_wins.add(&here),
+                Step::Roll { useful } => {
+                    // One division per state: here / W, then times each w_s.
+                    let mut share = T::nothing();
+                    share.add_product(&here, inverses.of(useful));
+                    if rolls {
+                        odds.expected_rolls.add_product(&share, &outcomes);
+                    }
+                    for (next, s) in walk.moves(state, digits) {
+                        reach[next].add_product(&share, &ways[s]);
+                    }
                 }
             }
-        }
+        });
     });
     odds
 }

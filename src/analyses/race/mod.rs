@@ -23,6 +23,7 @@ mod search;
 mod simplex;
 mod simulate;
 mod solo;
+mod words;
 
 pub use game::{play, state_count, GameOdds, Probability};
 pub use greedy::Step;

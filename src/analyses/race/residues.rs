@@ -21,18 +21,20 @@
 
 use super::game::{play, GameOdds, Step, Walk};
 use super::lists::Totals;
+use super::words::{self, Divisions, Scaled};
 use crate::engine::modular::{self, primes_for_bits, Prime};
-use crate::engine::Exact;
-use num_bigint::{BigInt, BigUint};
+use crate::engine::{Denominator, Exact};
+use num_bigint::{BigUint, Sign};
 use num_integer::Integer;
 use num_traits::One;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// P(A wins) - P(B wins), exactly.
 pub(crate) fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
     match solve(totals, a, b, Wanted::Margin) {
         Solved::Fractions(odds) => odds.margin(),
+        Solved::Words(scaled) => scaled.margin(),
         Solved::Residues(run) => run.exact(
             run.primes
                 .iter()
@@ -48,6 +50,7 @@ pub(crate) fn margin(totals: &Totals, a: &[u8], b: &[u8]) -> Exact {
 pub(crate) fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
     match solve(totals, list, list, Wanted::All) {
         Solved::Fractions(odds) => odds.expected_rolls,
+        Solved::Words(scaled) => scaled.rolls(totals.outcomes),
         Solved::Residues(run) => run.exact(run.rolls.iter().copied()),
     }
 }
@@ -55,15 +58,7 @@ pub(crate) fn solo_rolls(totals: &Totals, list: &[u8]) -> Exact {
 /// Play A against B exactly, modulo primes; in fractions if a game would
 /// need more primes than there are.
 pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<Exact> {
-    match solve(totals, a, b, Wanted::All) {
-        Solved::Fractions(odds) => odds,
-        Solved::Residues(run) => GameOdds {
-            a_wins: run.exact(run.a_wins.iter().copied()),
-            b_wins: run.exact(run.b_wins.iter().copied()),
-            tie: run.exact(run.tie.iter().copied()),
-            expected_rolls: run.exact(run.rolls.iter().copied()),
-        },
-    }
+    solve(totals, a, b, Wanted::All).odds(totals)
 }
 
 /// What a caller will read from a game: the margin alone (at most 1 in
@@ -71,12 +66,14 @@ pub fn game(totals: &Totals, a: &[u8], b: &[u8]) -> GameOdds<Exact> {
 /// needs), or everything.
 #[derive(Clone, Copy, PartialEq)]
 enum Wanted {
-    Margin,
-    All,
+    Margin = 0,
+    All = 1,
 }
 
-/// A game played out, in residues or (beyond the primes) in fractions.
+/// A game played out: in one word when its denominator fits, else in
+/// residues or (beyond the primes) in fractions.
 enum Solved {
+    Words(Scaled),
     Residues(Run),
     Fractions(GameOdds<Exact>),
 }
@@ -85,7 +82,9 @@ enum Solved {
 /// Only the quantities a caller asks for are turned into fractions.
 struct Run {
     primes: &'static [Prime],
-    denominator: BigInt,
+    /// The shape, for its D.
+    common: Arc<Common>,
+    wanted: Wanted,
     /// D modulo each prime.
     scale: Vec<u64>,
     a_wins: Vec<u64>,
@@ -102,39 +101,84 @@ impl Run {
             .zip(self.primes.iter().zip(&self.scale))
             .map(|(r, (prime, &d))| prime.mul_plain(r, d))
             .collect();
-        Exact::new(modular::reconstruct(&scaled), self.denominator.clone())
+        let (sign, magnitude) = modular::reconstruct(&scaled).into_parts();
+        let value = self.common.over[self.wanted as usize].ratio(&magnitude);
+        if sign == Sign::Minus {
+            -value
+        } else {
+            value
+        }
+    }
+}
+
+impl Solved {
+    /// Everything a game solved with [`Wanted::All`] found.
+    fn odds(self, totals: &Totals) -> GameOdds<Exact> {
+        match self {
+            Solved::Fractions(odds) => odds,
+            Solved::Words(scaled) => {
+                let [a_wins, b_wins, tie] = scaled.odds();
+                GameOdds {
+                    a_wins,
+                    b_wins,
+                    tie,
+                    expected_rolls: scaled.rolls(totals.outcomes),
+                }
+            }
+            Solved::Residues(run) => GameOdds {
+                a_wins: run.exact(run.a_wins.iter().copied()),
+                b_wins: run.exact(run.b_wins.iter().copied()),
+                tie: run.exact(run.tie.iter().copied()),
+                expected_rolls: run.exact(run.rolls.iter().copied()),
+            },
+        }
+    }
+}
+
+/// In one word when the shape's denominator allows, else [`in_residues`].
+fn solve(totals: &Totals, a: &[u8], b: &[u8], wanted: Wanted) -> Solved {
+    let walk = Walk::lumped(totals, a, b);
+    let common = Common::of(&walk);
+    let in_words = common.words.as_ref().and_then(|divisions| {
+        words::run(&walk, &common.divisors, divisions, wanted == Wanted::All)
+    });
+    match in_words {
+        Some(scaled) => Solved::Words(scaled),
+        None => in_residues(totals, a, b, &walk, &common, wanted),
     }
 }
 
 /// With [`Wanted::Margin`], only the wins' residues are good for
 /// reading back: |P(A wins) - P(B wins)| * D <= D, while the expected
 /// length's bound is D * K * states (see the module doc).
-fn solve(totals: &Totals, a: &[u8], b: &[u8], wanted: Wanted) -> Solved {
-    let walk = Walk::lumped(totals, a, b);
-    let common = Common::of(&walk);
-    let (denominator, bound_bits) = match wanted {
-        Wanted::Margin => (&common.margin, common.margin.bits()),
-        Wanted::All => (
-            &common.all,
+fn in_residues(
+    totals: &Totals,
+    a: &[u8],
+    b: &[u8],
+    walk: &Walk,
+    common: &Arc<Common>,
+    wanted: Wanted,
+) -> Solved {
+    let bound_bits = match wanted {
+        Wanted::Margin => common.margin.bits(),
+        Wanted::All => {
             common.all.bits()
                 + u64::from(64 - totals.outcomes.leading_zeros())
-                + u64::from(usize::BITS - walk.size().leading_zeros()),
-        ),
+                + u64::from(usize::BITS - walk.size().leading_zeros())
+        }
     };
     let count = primes_for_bits(bound_bits);
     if count > modular::PRIMES {
         return Solved::Fractions(play::<Exact>(totals, a, b));
     }
     let primes = &modular::primes()[..count];
-    let [a_wins, b_wins, tie, rolls] = run(totals, &walk, &common, primes, wanted);
-    let scale = primes
-        .iter()
-        .map(|prime| u64::try_from(denominator % prime.p).expect("below p"))
-        .collect();
+    let prepared = common.prepared(count);
+    let [a_wins, b_wins, tie, rolls] = run(totals, walk, common, &prepared, primes, wanted);
     Solved::Residues(Run {
         primes,
-        denominator: BigInt::from(denominator.clone()),
-        scale,
+        common: Arc::clone(common),
+        wanted,
+        scale: prepared.scale[wanted as usize][..count].to_vec(),
         a_wins,
         b_wins,
         tie,
@@ -154,6 +198,48 @@ struct Common {
     margin: BigUint,
     /// D for those and the expected length's shares.
     all: BigUint,
+    /// `margin` and `all` ready to reduce fractions over them by counting
+    /// off their known primes, not by a gcd of long numbers.
+    over: [Denominator; 2],
+    /// Division by each W in words, when `all` fits one.
+    words: Option<Divisions>,
+    /// What runs modulo the primes need, for as many as games have asked.
+    prepared: Mutex<Arc<Prepared>>,
+}
+
+/// Per prime, what a shape's runs modulo it need: each W's inverse (times
+/// R^2, see [`Game::lanes`]) and D. Kept with the shape rather than worked
+/// out for each game: an inverse is an extended Euclid in 128-bit words,
+/// and a game needs one per divisor and prime.
+#[derive(Default)]
+struct Prepared {
+    /// By prime, then by divisor.
+    inverses: Vec<Vec<u64>>,
+    /// D for the margin and D for everything, by prime.
+    scale: [Vec<u64>; 2],
+}
+
+impl Prepared {
+    fn of(common: &Common, count: usize) -> Prepared {
+        let primes = &modular::primes()[..count];
+        let inverses = primes
+            .iter()
+            .map(|prime| {
+                common
+                    .divisors
+                    .iter()
+                    .map(|&w| prime.to_montgomery(prime.to_montgomery(prime.inverse(w))))
+                    .collect()
+            })
+            .collect();
+        let scale = [&common.margin, &common.all].map(|d| {
+            primes
+                .iter()
+                .map(|prime| u64::try_from(d % prime.p).expect("below p"))
+                .collect()
+        });
+        Prepared { inverses, scale }
+    }
 }
 
 /// Shapes worked out so far. Emptied when full, so a long build of many
@@ -188,11 +274,19 @@ impl Common {
         }
         let unending = Walk::unending(&shape);
         let divisors = divisors_met(&unending);
-        let [margin, all] = denominators(&unending, &divisors);
+        let ([margin, all], primes) = denominators(&unending, &divisors);
+        let words = Divisions::of(&all, &divisors);
+        let over = [&margin, &all].map(|d| match &primes {
+            Some(primes) => Denominator::with_primes(d, primes),
+            None => Denominator::unfactored(d),
+        });
         let common = Arc::new(Common {
             divisors,
             margin,
             all,
+            over,
+            words,
+            prepared: Mutex::default(),
         });
         // A poisoned lock only loses the memo, never a result.
         if let Ok(mut known) = shapes.lock() {
@@ -202,6 +296,15 @@ impl Common {
             known.insert(shape, Arc::clone(&common));
         }
         common
+    }
+
+    /// The shape's [`Prepared`] for at least the first `count` primes.
+    fn prepared(&self, count: usize) -> Arc<Prepared> {
+        let mut held = self.prepared.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.inverses.len() < count {
+            *held = Arc::new(Prepared::of(self, count));
+        }
+        Arc::clone(&held)
     }
 }
 
@@ -237,14 +340,15 @@ const FACTOR_UP_TO: u64 = 1 << 20;
 /// pass in index order finds those exponents: each state keeps the most of
 /// each prime any path into it has kept. Several times fewer bits than L^n,
 /// and so that many fewer primes to run.
-fn denominators(walk: &Walk, divisors: &[u64]) -> [BigUint; 2] {
+/// With D's primes, when known (else D = L^n, and `None`).
+fn denominators(walk: &Walk, divisors: &[u64]) -> ([BigUint; 2], Option<Vec<u64>>) {
     let factored: Option<Vec<Vec<(u64, i16)>>> = divisors.iter().map(|&w| factor(w)).collect();
     let Some(factored) = factored else {
         let lcm = divisors
             .iter()
             .fold(BigUint::one(), |l, &w| l.lcm(&BigUint::from(w)));
         let d = lcm.pow(walk.longest() as u32);
-        return [d.clone(), d];
+        return ([d.clone(), d], None);
     };
     let mut primes: Vec<u64> = factored.iter().flatten().map(|&(q, _)| q).collect();
     primes.sort_unstable();
@@ -280,7 +384,7 @@ fn denominators(walk: &Walk, divisors: &[u64]) -> [BigUint; 2] {
             .map(|(&q, e)| BigUint::from(q).pow(e.max(0) as u32))
             .product()
     };
-    [product(margin), product(all)]
+    ([product(margin), product(all)], Some(primes))
 }
 
 /// How many times q divides w (w > 0).
@@ -372,7 +476,7 @@ impl Factors<'_> {
 /// state to the next (each digit at its cap or not) but takes few values:
 /// small ones are looked up in a table by W, larger ones searched for
 /// (the last answer kept).
-struct Lookup<'d> {
+pub(super) struct Lookup<'d> {
     divisors: &'d [u64],
     /// Position by W, when the largest W is at most [`Lookup::TABLE`].
     table: Vec<u32>,
@@ -383,7 +487,7 @@ impl<'d> Lookup<'d> {
     /// The largest W looked up in a table (the outcomes of 6d4, say).
     const TABLE: u64 = 4096;
 
-    fn new(divisors: &'d [u64]) -> Lookup<'d> {
+    pub(super) fn new(divisors: &'d [u64]) -> Lookup<'d> {
         let mut table = Vec::new();
         if let Some(&largest) = divisors.last().filter(|&&w| w <= Self::TABLE) {
             table = vec![u32::MAX; largest as usize + 1];
@@ -398,7 +502,7 @@ impl<'d> Lookup<'d> {
         }
     }
 
-    fn position(&mut self, useful: u64) -> usize {
+    pub(super) fn position(&mut self, useful: u64) -> usize {
         if let Some(&d) = self.table.get(useful as usize).filter(|&&d| d != u32::MAX) {
             return d as usize;
         }
@@ -448,6 +552,7 @@ fn run(
     totals: &Totals,
     walk: &Walk,
     common: &Common,
+    prepared: &Prepared,
     primes: &[Prime],
     wanted: Wanted,
 ) -> [Vec<u64>; 4] {
@@ -458,19 +563,20 @@ fn run(
         divisors: &common.divisors,
         rolls: wanted == Wanted::All,
     };
-    for group in primes.chunks(32) {
+    for (g, group) in primes.chunks(32).enumerate() {
+        let inverses = &prepared.inverses[g * 32..];
         let residues = match group.len() {
-            1 => game.lanes::<1>(group),
-            2 => game.lanes::<2>(group),
-            3 => game.lanes::<3>(group),
-            4 => game.lanes::<4>(group),
-            5 => game.lanes::<5>(group),
-            6 => game.lanes::<6>(group),
-            7 | 8 => game.lanes::<8>(group),
-            9..=12 => game.lanes::<12>(group),
-            13..=16 => game.lanes::<16>(group),
-            17..=24 => game.lanes::<24>(group),
-            _ => game.lanes::<32>(group),
+            1 => game.lanes::<1>(group, inverses),
+            2 => game.lanes::<2>(group, inverses),
+            3 => game.lanes::<3>(group, inverses),
+            4 => game.lanes::<4>(group, inverses),
+            5 => game.lanes::<5>(group, inverses),
+            6 => game.lanes::<6>(group, inverses),
+            7 | 8 => game.lanes::<8>(group, inverses),
+            9..=12 => game.lanes::<12>(group, inverses),
+            13..=16 => game.lanes::<16>(group, inverses),
+            17..=24 => game.lanes::<24>(group, inverses),
+            _ => game.lanes::<32>(group, inverses),
         };
         for (into, from) in all.iter_mut().zip(residues) {
             into.extend_from_slice(&from[..group.len()]);
@@ -495,7 +601,7 @@ impl Game<'_> {
     /// form) * ways over the rolls that lead to it; one Montgomery reduction
     /// turns that into the state's probability. The sums stay below
     /// p * 2^64 because the ways into a state add up to at most K < 2^53.
-    fn lanes<const N: usize>(&self, group: &[Prime]) -> [Vec<u64>; 4] {
+    fn lanes<const N: usize>(&self, group: &[Prime], inverses: &[Vec<u64>]) -> [Vec<u64>; 4] {
         let Game {
             totals,
             walk,
@@ -503,16 +609,12 @@ impl Game<'_> {
             rolls,
         } = *self;
         let primes: [Prime; N] = std::array::from_fn(|j| group[j.min(group.len() - 1)]);
-        // For each divisor W and prime: W^{-1} R^2, so that one Montgomery
-        // product of a plain probability gives its share in Montgomery form.
-        let inverse_of: Vec<[u64; N]> = divisors
-            .iter()
-            .map(|&w| {
-                std::array::from_fn(|j| {
-                    let prime = &primes[j];
-                    prime.to_montgomery(prime.to_montgomery(prime.inverse(w)))
-                })
-            })
+        // For each divisor W and prime: W^{-1} R^2 (from [`Prepared`]), so
+        // that one Montgomery product of a plain probability gives its share
+        // in Montgomery form.
+        let last = group.len() - 1;
+        let inverse_of: Vec<[u64; N]> = (0..divisors.len())
+            .map(|d| std::array::from_fn(|j| inverses[j.min(last)][d]))
             .collect();
         let mut reach = vec![[0u128; N]; walk.size()];
         reach[0] = std::array::from_fn(|j| primes[j].one() as u128);
@@ -572,8 +674,24 @@ mod tests {
     use super::*;
     use num_traits::Zero;
 
+    /// The game in residues, and in words if its denominator fits one.
+    fn both_ways(totals: &Totals, a: &[u8], b: &[u8]) -> [Option<GameOdds<Exact>>; 2] {
+        let walk = Walk::lumped(totals, a, b);
+        let common = Common::of(&walk);
+        let residues = in_residues(totals, a, b, &walk, &common, Wanted::All);
+        let words = common
+            .words
+            .as_ref()
+            .and_then(|divisions| words::run(&walk, &common.divisors, divisions, true));
+        [
+            Some(residues.odds(totals)),
+            words.map(|scaled| Solved::Words(scaled).odds(totals)),
+        ]
+    }
+
     #[test]
     fn agrees_with_fractions_on_spread_out_pairs() {
+        let mut in_words = 0;
         for (count, sides, picks) in [(1, 4, 2), (2, 6, 3), (2, 6, 5), (3, 4, 4), (3, 6, 3)] {
             let totals = Totals::of(count, sides);
             let lists = all_lists(totals.kinds(), picks);
@@ -584,8 +702,16 @@ mod tests {
                 let fast = game(&totals, a, b);
                 assert_eq!(margin(&totals, a, b), exact.margin(), "{a:?} {b:?}");
                 assert_eq!(fast, exact, "{a:?} {b:?}");
+                // Each way on its own, whichever `game` took.
+                let [residues, words] = both_ways(&totals, a, b);
+                assert_eq!(residues.as_ref(), Some(&exact), "{a:?} {b:?}");
+                if let Some(words) = words {
+                    assert_eq!(words, exact, "{a:?} {b:?}");
+                    in_words += 1;
+                }
             }
         }
+        assert!(in_words > 20, "{in_words}");
     }
 
     proptest::proptest! {
@@ -605,6 +731,18 @@ mod tests {
             let fast = game(&totals, a, b);
             proptest::prop_assert_eq!(fast, exact);
         }
+    }
+
+    #[test]
+    fn a_division_that_is_not_exact_sends_the_game_back_to_the_primes() {
+        // D = 1 cannot be divided by the first W: the words refuse the game.
+        let totals = Totals::of(2, 6);
+        let (a, b) = (totals.counts(&[6, 7, 8]), totals.counts(&[5, 7, 9]));
+        let walk = Walk::lumped(&totals, &a, &b);
+        let common = Common::of(&walk);
+        let one = Divisions::of(&BigUint::one(), &common.divisors).expect("1 fits");
+        assert!(words::run(&walk, &common.divisors, &one, false).is_none());
+        assert!(common.words.is_some(), "this game's D fits a word");
     }
 
     #[test]

@@ -33,7 +33,7 @@ use super::greedy::{self, Greedy};
 use super::lists::{all_lists, mirror_indices, Counts, Totals};
 use super::mixed::{self, Margins};
 use super::residues;
-use crate::engine::Exact;
+use crate::engine::{compare, Exact};
 use crate::progress::Progress;
 use num_traits::{Signed, Zero};
 use rayon::prelude::*;
@@ -353,7 +353,7 @@ impl Certificate {
     fn maximin(&self, lists: &[Counts]) -> Vec<Rated> {
         self.full
             .iter()
-            .filter(|(_, row)| least(row) == self.best)
+            .filter(|(_, row)| compare(least(row), &self.best).is_eq())
             .map(|(&i, _)| self.rated(lists, i))
             .collect()
     }
@@ -365,11 +365,11 @@ impl Certificate {
             .iter()
             .enumerate()
             .filter(|&(j, _)| j != list)
-            .min_by(|(x, a), (y, b)| a.cmp(b).then(x.cmp(y)))
+            .min_by(|(x, a), (y, b)| compare(a, b).then(x.cmp(y)))
             .expect("a race has at least two lists");
         Rated {
             list: lists[list].clone(),
-            worst_margin: least(row),
+            worst_margin: least(row).clone(),
             min_margin: min_margin.clone(),
             closest_rival: lists[rival].clone(),
         }
@@ -387,21 +387,24 @@ impl Certificate {
             };
             self.full.insert(list, row);
         }
-        least(&self.full[&list])
+        least(&self.full[&list]).clone()
     }
 
     /// Whether a whole exact row already shows `list` losing by more than
-    /// the best: margin(list, a) = -margin(a, list), swapping the players.
-    fn already_shown(&self, list: usize) -> bool {
-        self.full.values().any(|row| -&row[list] < self.best)
+    /// the best: margin(list, a) = -margin(a, list) < best exactly when
+    /// margin(a, list) > -best, given as `minus_best`.
+    fn already_shown(&self, list: usize, minus_best: &Exact) -> bool {
+        self.full
+            .values()
+            .any(|row| compare(&row[list], minus_best).is_gt())
     }
 }
 
-fn least(row: &[Exact]) -> Exact {
+/// A row's least margin (the first of equals, as `min` takes).
+fn least(row: &[Exact]) -> &Exact {
     row.iter()
-        .min()
+        .min_by(|a, b| compare(a, b))
         .expect("a row has at least its own list")
-        .clone()
 }
 
 /// Prove the maximin set exactly (see the module doc).
@@ -443,10 +446,13 @@ fn certify(
             .full
             .values()
             .map(|row| least(row))
-            .max()
-            .expect("a candidate");
+            .max_by(|a, b| compare(a, b))
+            .expect("a candidate")
+            .clone();
+        let minus_best = -&proof.best;
         for (i, shown) in witnessed.iter_mut().enumerate() {
-            *shown = *shown || (!proof.full.contains_key(&i) && proof.already_shown(i));
+            *shown =
+                *shown || (!proof.full.contains_key(&i) && proof.already_shown(i, &minus_best));
         }
         let games: Vec<(usize, Option<usize>)> = (0..lists.len())
             .filter(|&i| !witnessed[i] && !proof.full.contains_key(&i))
@@ -463,7 +469,7 @@ fn certify(
         proof.games += margins.iter().flatten().count();
         for (&(i, _), margin) in games.iter().zip(&margins) {
             match margin {
-                Some(m) if *m < proof.best => witnessed[i] = true,
+                Some(m) if compare(m, &proof.best).is_lt() => witnessed[i] = true,
                 // The floats misled (or pointed nowhere): settle it in full.
                 _ => pending.push(i),
             }
@@ -510,11 +516,15 @@ fn exact_row(totals: &Totals, lists: &[Counts], mirrors: &[usize], list: usize) 
 
 /// The lists with the fewest expected solo rolls.
 fn fastest_solo(lists: &[Counts], solo_rolls: &[Exact]) -> (Vec<Counts>, Exact) {
-    let fewest = solo_rolls.iter().min().expect("some list").clone();
+    let fewest = solo_rolls
+        .iter()
+        .min_by(|a, b| compare(a, b))
+        .expect("some list")
+        .clone();
     let fastest = lists
         .iter()
         .zip(solo_rolls)
-        .filter(|(_, e)| **e == fewest)
+        .filter(|(_, e)| compare(e, &fewest).is_eq())
         .map(|(l, _)| l.clone())
         .collect();
     (fastest, fewest)
