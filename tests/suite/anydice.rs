@@ -164,7 +164,8 @@ fn a_scenario_reads_its_program_beside_it_and_names_mistakes() {
 #[test]
 fn the_what_if_form_edits_the_program_as_text() {
     use fairdice::calculator::{calculate, form, Request, Response};
-    let yaml = "title: Crits\nkind: anydice\nprogram: |\n  X: d20\n  output X = 20 named \"crit\"\n";
+    let yaml =
+        "title: Crits\nkind: anydice\nprogram: |\n  X: d20\n  output X = 20 named \"crit\"\n";
     let budget = fairdice::limits::Budget::default();
     let scenario = fairdice::scenario::parse_with_budget("crit.yaml", yaml, &budget).unwrap();
     let form = form(&scenario).expect("the anydice kind has a browser engine");
@@ -187,7 +188,10 @@ fn the_what_if_form_edits_the_program_as_text() {
     };
     match calculate(&request) {
         Response::Done { yaml, results, .. } => {
-            assert!(yaml.contains("program: \"X: d20\\noutput X >= 19"), "{yaml}");
+            assert!(
+                yaml.contains("program: \"X: d20\\noutput X >= 19"),
+                "{yaml}"
+            );
             let case = &results["cases"][0];
             assert_eq!(case["name"], "crit on 19+");
             // 1 in 10: two faces of twenty.

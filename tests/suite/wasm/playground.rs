@@ -262,10 +262,19 @@ fn an_anydice_program_is_computed_in_the_playground() {
     );
     assert_eq!(shown["state"], "done", "{shown}");
     assert!(
-        shown["search"].as_str().unwrap().starts_with("?program=X%3A+2d6"),
+        shown["search"]
+            .as_str()
+            .unwrap()
+            .starts_with("?program=X%3A+2d6"),
         "{shown}"
     );
-    assert!(shown["yaml"].as_str().unwrap().contains("kind: \"anydice\""), "{shown}");
+    assert!(
+        shown["yaml"]
+            .as_str()
+            .unwrap()
+            .contains("kind: \"anydice\""),
+        "{shown}"
+    );
     // 2d6: 7 in 6 of 36; the better of two d20s: 20 in 39 of 400.
     assert_eq!(shown["tables"][0][5], json!(["7", "1/6"]));
     assert_eq!(shown["tables"][1][19], json!(["20", "39/400"]));
