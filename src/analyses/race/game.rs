@@ -471,6 +471,51 @@ fn play_out<T: Probability>(totals: &Totals, a: &[u8], b: &[u8], rolls: bool) ->
     odds
 }
 
+/// Where a state's W sits among the divisors. W changes from almost every
+/// state to the next (each digit at its cap or not) but takes few values:
+/// small ones are looked up in a table by W, larger ones searched for
+/// (the last answer kept).
+pub(super) struct Lookup<'d> {
+    divisors: &'d [u64],
+    /// Position by W, when the largest W is at most [`Lookup::TABLE`].
+    table: Vec<u32>,
+    last: (u64, usize),
+}
+
+impl<'d> Lookup<'d> {
+    /// The largest W looked up in a table (the outcomes of 6d4, say).
+    const TABLE: u64 = 4096;
+
+    pub(super) fn new(divisors: &'d [u64]) -> Lookup<'d> {
+        let mut table = Vec::new();
+        if let Some(&largest) = divisors.last().filter(|&&w| w <= Self::TABLE) {
+            table = vec![u32::MAX; largest as usize + 1];
+            for (d, &w) in divisors.iter().enumerate() {
+                table[w as usize] = d as u32;
+            }
+        }
+        Lookup {
+            divisors,
+            table,
+            last: (0, 0),
+        }
+    }
+
+    pub(super) fn position(&mut self, useful: u64) -> usize {
+        if let Some(&d) = self.table.get(useful as usize).filter(|&&d| d != u32::MAX) {
+            return d as usize;
+        }
+        if self.last.0 != useful {
+            let d = self
+                .divisors
+                .binary_search(&useful)
+                .expect("met in the first walk");
+            self.last = (useful, d);
+        }
+        self.last.1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::lists::{all_lists, mirror};

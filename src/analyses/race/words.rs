@@ -14,8 +14,7 @@
 //!
 //! [`residues`]: super::residues
 
-use super::game::{lend_zeros, Step, Walk};
-use super::residues::Lookup;
+use super::game::{lend_zeros, Lookup, Step, Walk};
 use crate::engine::modular::odd_inverse;
 use crate::engine::Exact;
 use num_bigint::{BigInt, BigUint};
