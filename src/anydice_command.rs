@@ -133,23 +133,21 @@ pub fn text(report: &Report) -> String {
             format::decimal(&roll.mean),
             to_f64(&roll.variance).sqrt()
         ));
-        let highest = roll
-            .outcomes
-            .iter()
-            .map(|o| to_f64(&o.probability))
-            .fold(0.0, f64::max);
         let width = roll
             .outcomes
             .iter()
             .map(|o| o.value.to_string().len())
             .max()
             .unwrap_or(1);
-        for o in &roll.outcomes {
+        for (o, bar) in roll
+            .outcomes
+            .iter()
+            .zip(crate::roll_command::bars(&roll.outcomes))
+        {
             out.push_str(&format!(
-                "{:>width$}  {:>12}  {}\n",
+                "{:>width$}  {:>12}  {bar}\n",
                 o.value,
-                format::percent(&o.probability),
-                crate::roll_command::bar(to_f64(&o.probability) / highest)
+                format::percent(&o.probability)
             ));
         }
         out.push('\n');

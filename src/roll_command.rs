@@ -3,7 +3,7 @@
 //! and the budget exactly as the build does, and lay them out as the
 //! `dice` page would.
 
-use crate::analyses::dice::{Dice, NamedRoll, Params, RollList, MAX_ROLLS};
+use crate::analyses::dice::{Dice, NamedRoll, Outcome, Params, RollList, MAX_ROLLS};
 use crate::analyses::{Analysis, Budget};
 use crate::engine::to_f64;
 use crate::lang::dice::{Expression, Notation};
@@ -105,18 +105,25 @@ pub fn text(params: &Params, width: usize, progress: &Progress) -> String {
         }) else {
             continue;
         };
-        let highest = roll
-            .outcomes
-            .iter()
-            .map(|o| to_f64(&o.probability))
-            .fold(0.0, f64::max);
         table.columns.push(String::new());
-        for (row, outcome) in table.rows.iter_mut().zip(&roll.outcomes) {
-            let share = to_f64(&outcome.probability) / highest;
-            row.push(Cell::plain(bar(share)));
+        for (row, bar) in table.rows.iter_mut().zip(bars(&roll.outcomes)) {
+            row.push(Cell::plain(bar));
         }
     }
     terminal::render_blocks(&blocks, width)
+}
+
+/// Each outcome's bar, the likeliest at full width: for `roll` and
+/// `anydice` alike.
+pub(crate) fn bars(outcomes: &[Outcome]) -> Vec<String> {
+    let highest = outcomes
+        .iter()
+        .map(|o| to_f64(&o.probability))
+        .fold(0.0, f64::max);
+    outcomes
+        .iter()
+        .map(|o| bar(to_f64(&o.probability) / highest))
+        .collect()
 }
 
 /// A bar of up to [`BAR_WIDTH`] eighth-blocks; any value above zero shows.
