@@ -49,6 +49,21 @@ impl Fnv {
     }
 }
 
+/// FNV-1a as a `HashMap`'s hasher, for small maps keyed by short trusted
+/// names (an AnyDice program's variables), where SipHash's resistance to
+/// crafted keys costs more than the lookup itself.
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        Fnv::write(self, bytes);
+    }
+}
+
+/// A `HashMap` keyed through [`Fnv`].
+pub type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

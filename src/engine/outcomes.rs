@@ -4,6 +4,7 @@
 //! outcomes, so each can be tested alone against brute force.
 
 use super::exact::Exact;
+use super::ways;
 #[cfg(test)]
 use super::work;
 use super::work::tally;
@@ -164,6 +165,10 @@ impl Outcomes {
 
     /// The sum of two independent rolls: a convolution.
     pub fn add(&self, other: &Self) -> Self {
+        let bound = self.total() * other.total();
+        if let Some(ways) = ways::convolve(&self.ways, &other.ways, &bound) {
+            return Self::from_dense(self.min + other.min, ways);
+        }
         let mut ways = vec![BigUint::zero(); self.ways.len() + other.ways.len() - 1];
         tally!(
             (self.ways.len() * other.ways.len()) as f64

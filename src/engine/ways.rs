@@ -320,6 +320,35 @@ pub(crate) fn run_exact<P: Program>(bound: &BigUint, program: P) -> Option<P::Ou
     None
 }
 
+/// The convolution of two tables of counts (the sum of two independent
+/// rolls), every product added in machine words: counts no larger than
+/// `bound` (the product of the tables' totals) fit, so each product costs
+/// a few word operations rather than a `BigUint`'s allocation. `None` past
+/// what [`run_exact`] holds.
+pub(crate) fn convolve(a: &[BigUint], b: &[BigUint], bound: &BigUint) -> Option<Vec<BigUint>> {
+    run_exact(bound, Convolution(a, b))
+}
+
+struct Convolution<'a>(&'a [BigUint], &'a [BigUint]);
+
+impl Program for Convolution<'_> {
+    type Output = Vec<BigUint>;
+    fn run<W: Ways>(self) -> Vec<BigUint> {
+        let b: Vec<W> = self.1.iter().map(W::of).collect();
+        let mut sums = vec![W::zero_ways(); self.0.len() + b.len() - 1];
+        for (i, x) in self.0.iter().enumerate() {
+            if x.is_zero() {
+                continue;
+            }
+            let x = W::of(x);
+            for (sum, y) in sums[i..].iter_mut().zip(&b) {
+                sum.add_product(&x, y);
+            }
+        }
+        sums.iter().map(W::big).collect()
+    }
+}
+
 /// `C(n, k)` for every `n <= most`, as rows of counts.
 pub(crate) fn binomials<W: Ways>(most: usize) -> Vec<Vec<W>> {
     let mut rows: Vec<Vec<W>> = Vec::with_capacity(most + 1);

@@ -484,15 +484,47 @@ pub(crate) fn sorted_rolls(
     highest_first: bool,
     work: &mut Work,
 ) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
+    let mut out = match pool.groups.as_slice() {
+        // One group's rolls are already sorted and distinct.
+        [(die, count)] => group_rolls(die, *count, work)?,
+        groups => merged_rolls(groups, pool.len(), work)?,
+    };
+    if highest_first {
+        for (roll, _) in &mut out {
+            roll.reverse();
+        }
+        // AnyDice walks the rolls from the highest.
+        out.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    } else {
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    }
+    Ok(out)
+}
+
+/// The sorted rolls of `count` dice alike, with their ways; none for the
+/// empty die.
+fn group_rolls(die: &Die, count: u64, work: &mut Work) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
+    let Die(Some(die)) = die else {
+        return Ok(Vec::new());
+    };
+    crate::engine::sorted_roll_list(die, count, work.remaining())
+        .ok_or_else(|| work.refusal("listing the rolls of a collection"))
+}
+
+/// The sorted rolls of groups of dice, merged group by group.
+fn merged_rolls(
+    groups: &[(Die, u64)],
+    dice: u64,
+    work: &mut Work,
+) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
     let mut rolls: BTreeMap<Vec<i64>, BigUint> = BTreeMap::from([(Vec::new(), BigUint::one())]);
-    for (die, count) in &pool.groups {
-        let Die(Some(die)) = die else {
+    for (die, count) in groups {
+        if die.is_empty() {
             return Ok(Vec::new());
-        };
-        let sorted = crate::engine::sorted_roll_list(die, *count, work.remaining())
-            .ok_or_else(|| work.refusal("listing the rolls of a collection"))?;
+        }
+        let sorted = group_rolls(die, *count, work)?;
         work.charge(
-            rolls.len() as f64 * sorted.len() as f64 * (pool.len() as f64 + 1.0),
+            rolls.len() as f64 * sorted.len() as f64 * (dice as f64 + 1.0),
             "listing the rolls of a collection",
         )?;
         let mut next: BTreeMap<Vec<i64>, BigUint> = BTreeMap::new();
@@ -505,13 +537,5 @@ pub(crate) fn sorted_rolls(
         }
         rolls = next;
     }
-    let mut out: Vec<(Vec<i64>, BigUint)> = rolls.into_iter().collect();
-    if highest_first {
-        for (roll, _) in &mut out {
-            roll.reverse();
-        }
-        // AnyDice walks the rolls from the highest.
-        out.sort_by(|a, b| b.0.cmp(&a.0));
-    }
-    Ok(out)
+    Ok(rolls.into_iter().collect())
 }

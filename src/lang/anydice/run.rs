@@ -11,9 +11,10 @@ use super::value::{Die, Value};
 use super::work::Work;
 use super::{Output, Place, Problem, Report, Settings};
 use crate::engine::Outcomes;
+use crate::hash::FnvMap;
 use num_bigint::BigUint;
 use num_traits::Zero;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// AnyDice's warning when recursion is cut.
@@ -25,8 +26,8 @@ pub(crate) const DEPTH_WARNING: &str =
 const MAX_SETTING: i64 = 10_000;
 
 pub(crate) struct Machine {
-    frames: Vec<HashMap<String, Value>>,
-    functions: HashMap<String, Rc<Function>>,
+    frames: Vec<FnvMap<String, Value>>,
+    functions: FnvMap<String, Rc<Function>>,
     pub settings: Settings,
     depth: u32,
     outputs: Vec<Output>,
@@ -50,8 +51,8 @@ fn at(place: Place) -> impl Fn(Fail) -> Problem {
 impl Machine {
     pub(crate) fn new(work: Work) -> Machine {
         Machine {
-            frames: vec![HashMap::new()],
-            functions: HashMap::new(),
+            frames: vec![FnvMap::default()],
+            functions: FnvMap::default(),
             settings: Settings::default(),
             depth: 0,
             outputs: Vec::new(),
@@ -481,7 +482,7 @@ impl Machine {
             self.depth += 1;
         }
         if own_frame {
-            self.frames.push(HashMap::new());
+            self.frames.push(FnvMap::default());
         }
         let result = self.cases(&mut bound, &expanded, place, body);
         if own_frame {
@@ -510,6 +511,7 @@ impl Machine {
         // The first expanded parameter varies fastest, as AnyDice's order.
         let mut index = vec![0usize; expanded.len()];
         let mut parts: Vec<(BigUint, Outcomes)> = Vec::new();
+        let mut numbers: BTreeMap<i64, BigUint> = BTreeMap::new();
         let mut widest = 0u64;
         loop {
             let mut weight = BigUint::from(1u32);
@@ -518,11 +520,20 @@ impl Machine {
                 weight *= &values[index[j]].1;
             }
             let result = body(self, bound)?;
-            let Die(die) = match result {
-                Value::Sequence(s) => Die::constant(ops::sum(&s).map_err(at(place))?),
-                other => ops::as_die(&other, &mut self.work).map_err(at(place))?,
+            // A case that gives a number adds its weight to that number: no
+            // die is made for it, and the mixture's scaling is skipped.
+            let number = match &result {
+                Value::Number(n) => Some(*n),
+                Value::Sequence(s) => Some(ops::sum(s).map_err(at(place))?),
+                _ => None,
             };
-            if let Some(o) = die {
+            if let Some(n) = number {
+                self.work.count_bits(weight.bits()).map_err(at(place))?;
+                self.work
+                    .charge_counts(2.0, weight.bits(), "mixing a function's cases")
+                    .map_err(at(place))?;
+                *numbers.entry(n).or_default() += weight;
+            } else if let Die(Some(o)) = ops::as_die(&result, &mut self.work).map_err(at(place))? {
                 // Mixing scales every count by the others' totals.
                 let bits = o.total().bits();
                 widest = widest.max(bits);
@@ -541,6 +552,9 @@ impl Machine {
             let mut j = 0;
             loop {
                 if j == index.len() {
+                    if let Some(numbers) = Outcomes::from_map(std::mem::take(&mut numbers)) {
+                        parts.push((numbers.total(), numbers));
+                    }
                     // Reducing the mixture takes a gcd of its counts,
                     // quadratic in their length.
                     let values: usize = parts.iter().map(|(_, o)| o.width()).sum();
