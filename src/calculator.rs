@@ -163,6 +163,7 @@ pub fn form(scenario: &Scenario) -> Option<Form> {
     let mapping: serde_yaml::Mapping = serde_yaml::from_str(&scenario.text).ok()?;
     let fields = (entry.fields)()
         .iter()
+        .filter(|key| !entry.file_keys.contains(key))
         .map(|key| {
             // A value taken from another scenario: the value taken.
             let resolved = scenario.params.resolved_value(key);

@@ -95,6 +95,8 @@ pub struct Entry {
     pub(crate) engine: Option<&'static str>,
     /// The top-level keys of its parameters (besides the header's).
     pub fields: fn() -> &'static [&'static str],
+    /// The keys that only name files (see [`Analysis::FILE_KEYS`]).
+    pub(crate) file_keys: &'static [&'static str],
     /// Read its parameters from a scenario file's text (not in the
     /// browser, which reads no YAML files).
     pub parse: fn(&str) -> Result<Params, serde_yaml::Error>,
@@ -119,6 +121,7 @@ const fn entry<K: Kind>(engine: Option<&'static str>) -> Entry {
             name: K::NAME,
             engine,
             fields: || &[],
+            file_keys: &[],
             parse,
             read: |_| {
                 Err(serde::de::Error::custom(
@@ -131,6 +134,7 @@ const fn entry<K: Kind>(engine: Option<&'static str>) -> Entry {
         name: K::NAME,
         engine,
         fields: fields_of::<K::Params>,
+        file_keys: K::FILE_KEYS,
         parse,
         read: read::<K>,
     }

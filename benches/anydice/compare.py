@@ -5,14 +5,11 @@ precision; prints the mismatches and the share that matched.
 
     python3 benches/anydice/compare.py CORPUS.jsonl[.gz] [--bin target/release/fairdice]
 """
-import argparse, functools, gzip, json, subprocess, sys, time
+import argparse, functools, json, subprocess, sys, time
+
+from corpus import judged, load
 
 print = functools.partial(print, flush=True)
-
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 def expected(case):
     answer = case["anydice"]
@@ -53,7 +50,7 @@ def main():
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--timeout", type=float, default=20)
     args = ap.parse_args()
-    cases = [c for c in load(args.corpus) if "Infrastructure" not in json.dumps(c["anydice"].get("error", {}))]
+    cases = judged(load(args.corpus))
     matched = answered = refused_ok = refusals = 0
     slowest = (0.0, None)
     started = time.time()

@@ -4,9 +4,12 @@ or a run past 20 s, is a problem.
 
     python3 benches/anydice/mutate.py CORPUS.jsonl.gz [BINARY]
 """
-import random, subprocess, json, gzip, sys
+import random, subprocess, json, sys
+
+from corpus import load
+
 random.seed(7)
-progs=[json.loads(l)["program"] for l in gzip.open(sys.argv[1], "rt")]
+progs=[c["program"] for c in load(sys.argv[1])]
 toks=["output","d","{","}","[","]","(",")",",",":","..","+","-","*","/","^","@","#","!","=","!=","<",">","<=",">=","&","|","X","Y","N","function:","result:","if","else","loop","over","set","\"explode depth\"","\"position order\"","to","named","\"[X]\"","0","1","6","20","1000000","9223372036854775807","\\","highest","of","and","in","count","explode","d{}","{}","ROLL:s","A:n","D:d"]
 bad=0
 for i in range(3000):

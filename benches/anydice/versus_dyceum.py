@@ -11,9 +11,11 @@ Prints the summed times, their ratio, and fairdice's slowest program. A
 dyceum run past --timeout seconds is stopped and counted at the timeout (so
 the ratio is a lower bound).
 """
-import argparse, gzip, json, signal, subprocess, time
+import argparse, signal, subprocess, time
 
 import dyceum.anydice
+
+from corpus import answered, load
 
 
 class Timeout(Exception):
@@ -31,11 +33,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=60)
     args = ap.parse_args()
-    opener = gzip.open if args.corpus.endswith(".gz") else open
-    with opener(args.corpus, "rt") as f:
-        cases = [json.loads(line) for line in f if line.strip()]
-    cases = [c for c in cases if "error" not in c.get("anydice", {"error": 1}) or "outputs" in c]
-    cases = [c for c in cases if "refused" not in c and "error" not in c.get("anydice", {})]
+    cases = answered(load(args.corpus))
     if args.limit:
         cases = cases[: args.limit]
     signal.signal(signal.SIGALRM, alarm)

@@ -225,13 +225,14 @@ impl Analysis for Anydice {
         .serialize(serializer)
     }
 
-    /// A program read from its file is the What if? form's `program`, and
-    /// the file is left out: the reader's browser reads no files.
+    const FILE_KEYS: &'static [&'static str] = &["program_file"];
+
+    /// A program read from its file is the What if? form's `program` (the
+    /// form leaves the file out: see [`Analysis::FILE_KEYS`]).
     fn resolved_value(params: &Params, key: &str) -> Option<String> {
         params.program_file.as_ref()?;
         match key {
             "program" => params.program.as_deref().map(crate::flow::quoted),
-            "program_file" => Some(String::new()),
             _ => None,
         }
     }

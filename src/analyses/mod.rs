@@ -75,6 +75,11 @@ pub trait Analysis: 'static {
         results.serialize(serializer)
     }
 
+    /// Keys that only ever name a file beside the scenario
+    /// (`program_file:`): a What if? form leaves them out, since the
+    /// reader's browser reads no files. None by default.
+    const FILE_KEYS: &'static [&'static str] = &[];
+
     /// Files of observations the scenario names (`rolls: rolls.csv`): each
     /// key and the path as written, relative to the scenario's folder. The
     /// loader opens each (inside the project, under the size limit) and

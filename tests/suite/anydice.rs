@@ -173,6 +173,9 @@ fn the_what_if_form_edits_the_program_as_text() {
     let program = form.fields.iter().find(|f| f.key == "program").unwrap();
     assert!(program.text && program.entries.is_empty());
     assert_eq!(program.value, "X: d20\noutput X = 20 named \"crit\"\n");
+    // The reader's browser reads no files: no field names one.
+    let keys: Vec<&str> = form.fields.iter().map(|f| f.key.as_str()).collect();
+    assert_eq!(keys, ["program"]);
     // The reader changes the program: a crit on 19 or 20.
     let mut fields = form.fields.clone();
     for field in &mut fields {

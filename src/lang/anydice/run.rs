@@ -552,8 +552,10 @@ impl Machine {
             let mut j = 0;
             loop {
                 if j == index.len() {
-                    if let Some(numbers) = Outcomes::from_map(std::mem::take(&mut numbers)) {
-                        parts.push((numbers.total(), numbers));
+                    // Each number once, with its weights summed: a constant
+                    // die's total is 1, so the mixture's scale is unchanged.
+                    for (n, weight) in std::mem::take(&mut numbers) {
+                        parts.push((weight, Outcomes::constant(n)));
                     }
                     // Reducing the mixture takes a gcd of its counts,
                     // quadratic in their length.
