@@ -180,12 +180,12 @@ const LIBRARY: &[(&str, Builtin)] = &[
                 w.spread(lo, hi)?;
                 let spread = (hi - lo) as f64;
                 w.charge(die.width() as f64 * spread * depth as f64, "an explosion")?;
-                Ok(Value::Die(Die(Some(explode(
+                Ok(Value::Die(Die::of(explode(
                     &die,
                     Condition::Eq(die.max()),
                     depth,
                     0,
-                )))))
+                ))))
             },
         },
     ),

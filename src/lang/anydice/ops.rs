@@ -81,7 +81,7 @@ pub(crate) fn sum_pool(pool: &Pool, work: &mut Work) -> Result<Die, Fail> {
         )?;
         total = total.add(&outcomes.repeat_sum(*count));
     }
-    Ok(Die(Some(total)))
+    Ok(Die::of(total))
 }
 
 /// A value as a single die for arithmetic: numbers and sequences (summed)
@@ -179,7 +179,7 @@ fn arithmetic(op: Binary, a: &Value, b: &Value, work: &mut Work) -> Result<Value
             i128::from(x.min()) + i128::from(y.min()),
             i128::from(x.max()) + i128::from(y.max()),
         )?;
-        return Ok(Value::Die(Die(Some(x.add(&y)))));
+        return Ok(Value::Die(Die::of(x.add(&y))));
     }
     combine(&x, &y, work, |p, q| numbers(op, p, q, true)).map(Value::Die)
 }
@@ -260,7 +260,12 @@ pub(crate) fn unary(op: Unary, value: Value, work: &mut Work) -> Result<Value, F
             groups: p
                 .groups
                 .iter()
-                .map(|(d, n)| Ok((Die(d.0.as_ref().map(|o| negated(o, work)).transpose()?), *n)))
+                .map(|(d, n)| {
+                    Ok((
+                        Die::from(d.0.as_ref().map(|o| negated(o, work)).transpose()?),
+                        *n,
+                    ))
+                })
                 .collect::<Result<_, Fail>>()?,
         }),
         (op, v) => {
@@ -268,10 +273,10 @@ pub(crate) fn unary(op: Unary, value: Value, work: &mut Work) -> Result<Value, F
                 return Ok(Value::Die(Die::empty()));
             };
             work.charge(die.width() as f64, "an operation on a die")?;
-            Value::Die(Die(Some(match op {
+            Value::Die(Die::of(match op {
                 Unary::Minus => negated(&die, work)?,
                 _ => die.map(|x| i64::from(x == 0)),
-            })))
+            }))
         }
     })
 }
@@ -336,8 +341,8 @@ pub(crate) fn dice(count: &Value, faces: &Value, work: &mut Work) -> Result<Valu
                 }
             }
             let refs: Vec<(BigUint, &Outcomes)> =
-                parts.iter().map(|(w, o)| (w.clone(), o)).collect();
-            Ok(Value::Die(Die(crate::engine::mix(&refs))))
+                parts.iter().map(|(w, o)| (w.clone(), &**o)).collect();
+            Ok(Value::Die(Die::from(crate::engine::mix(&refs))))
         }
         Value::Sequence(_) | Value::Pool(_) => unreachable!("summed above"),
     }
@@ -355,7 +360,7 @@ fn roll_n(n: i64, die: Die, work: &mut Work) -> Result<Value, Fail> {
         (_, None) => Value::Die(Die::empty()),
         (0, _) => Value::Die(Die::constant(0)),
         (n, Some(o)) if n < 0 => Value::Pool(Pool {
-            groups: vec![(Die(Some(negated(o, work)?)), n.unsigned_abs())],
+            groups: vec![(Die::of(negated(o, work)?), n.unsigned_abs())],
         }),
         (n, _) => Value::Pool(Pool {
             groups: vec![(die, n as u64)],
@@ -457,12 +462,12 @@ fn pool_at(
         )?;
         let places = picks.iter().fold(0u64, |a, &b| a.saturating_add(b));
         work.spread(times(die.min(), places), times(die.max(), places))?;
-        return Ok(Value::Die(Die(Some(picked(
+        return Ok(Value::Die(Die::of(picked(
             die,
             *count,
             &picks,
             highest_first,
-        )))));
+        ))));
     }
     // Dice of different kinds: every sorted roll, listed.
     let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();

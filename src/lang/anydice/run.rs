@@ -102,7 +102,7 @@ impl Machine {
                 };
                 self.outputs.push(Output {
                     name,
-                    outcomes: die.0,
+                    outcomes: die.0.map(Rc::unwrap_or_clone),
                 });
             }
             Statement::Assign(name, value) => {
@@ -510,7 +510,7 @@ impl Machine {
             .map_err(at(place))?;
         // The first expanded parameter varies fastest, as AnyDice's order.
         let mut index = vec![0usize; expanded.len()];
-        let mut parts: Vec<(BigUint, Outcomes)> = Vec::new();
+        let mut parts: Vec<(BigUint, Rc<Outcomes>)> = Vec::new();
         let mut numbers: BTreeMap<i64, BigUint> = BTreeMap::new();
         let mut widest = 0u64;
         loop {
@@ -555,7 +555,7 @@ impl Machine {
                     // Each number once, with its weights summed: a constant
                     // die's total is 1, so the mixture's scale is unchanged.
                     for (n, weight) in std::mem::take(&mut numbers) {
-                        parts.push((weight, Outcomes::constant(n)));
+                        parts.push((weight, Rc::new(Outcomes::constant(n))));
                     }
                     // Reducing the mixture takes a gcd of its counts,
                     // quadratic in their length.
@@ -573,8 +573,8 @@ impl Machine {
                         )
                         .map_err(at(place))?;
                     let refs: Vec<(BigUint, &Outcomes)> =
-                        parts.iter().map(|(w, o)| (w.clone(), o)).collect();
-                    return Ok(Value::Die(Die(crate::engine::mix(&refs))));
+                        parts.iter().map(|(w, o)| (w.clone(), &**o)).collect();
+                    return Ok(Value::Die(Die::from(crate::engine::mix(&refs))));
                 }
                 index[j] += 1;
                 if index[j] < expanded[j].1.len() {

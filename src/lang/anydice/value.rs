@@ -5,19 +5,33 @@ use super::work::Work;
 use crate::engine::Outcomes;
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// A die: exact outcomes, or the empty die `d{}` (no outcome at all, which
 /// a function uses to drop a case from its result).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Die(pub Option<Outcomes>);
+pub(crate) struct Die(pub Option<Rc<Outcomes>>);
+
+/// The empty die for no outcomes.
+impl From<Option<Outcomes>> for Die {
+    fn from(outcomes: Option<Outcomes>) -> Die {
+        Die(outcomes.map(Rc::new))
+    }
+}
 
 impl Die {
     pub(crate) fn empty() -> Die {
         Die(None)
     }
 
+    /// A die of these outcomes (shared: a die passed around or kept in a
+    /// variable is not copied).
+    pub(crate) fn of(outcomes: Outcomes) -> Die {
+        Die(Some(Rc::new(outcomes)))
+    }
+
     pub(crate) fn constant(value: i64) -> Die {
-        Die(Some(Outcomes::constant(value)))
+        Die::of(Outcomes::constant(value))
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -96,7 +110,7 @@ pub(crate) fn die_from(counts: BTreeMap<i64, BigUint>, work: &mut Work) -> Resul
     if let (Some((&lo, _)), Some((&hi, _))) = (counts.first_key_value(), counts.last_key_value()) {
         work.spread(i128::from(lo), i128::from(hi))?;
     }
-    Ok(Die(Outcomes::from_map(counts)))
+    Ok(Die::from(Outcomes::from_map(counts)))
 }
 
 /// A die with these faces, each face once (twice as likely if written
