@@ -6,7 +6,7 @@ use crate::engine::{exact_string, to_f64};
 use crate::error::Error;
 use crate::lang::anydice::{self, Refusal, Report};
 use crate::layout::format;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::path::Path;
 
 /// The most bytes of program read: AnyDice's own form takes far less.
@@ -85,34 +85,65 @@ fn summaries(report: &Report) -> Vec<(&str, Option<Roll>)> {
 }
 
 /// `{"outputs": [{"name", "outcomes": [{"value", "probability", "percent"}]}], "warnings"}`;
-/// `probability` is exact, `percent` a float for plotting.
-pub fn json(report: &Report) -> Value {
-    let outputs: Vec<Value> = summaries(report)
+/// `probability` is exact, `percent` a float for plotting. Written
+/// straight to the output by serde (a program's outputs may hold tens of
+/// thousands of values: no tree of JSON values is built first).
+pub fn json(report: &Report) -> Json<'_> {
+    let outputs = summaries(report)
         .into_iter()
         .map(|(name, roll)| {
             let Some(roll) = roll else {
-                return json!({"name": name, "outcomes": []});
+                return JsonOutput {
+                    name,
+                    outcomes: Vec::new(),
+                    mean: None,
+                    variance: None,
+                };
             };
-            let outcomes: Vec<Value> = roll
-                .outcomes
-                .iter()
-                .map(|o| {
-                    json!({
-                        "value": o.value,
-                        "probability": exact_string(&o.probability),
-                        "percent": to_f64(&o.probability) * 100.0,
+            JsonOutput {
+                name,
+                outcomes: roll
+                    .outcomes
+                    .iter()
+                    .map(|o| JsonOutcome {
+                        value: o.value,
+                        probability: exact_string(&o.probability),
+                        percent: to_f64(&o.probability) * 100.0,
                     })
-                })
-                .collect();
-            json!({
-                "name": name,
-                "outcomes": outcomes,
-                "mean": exact_string(&roll.mean),
-                "variance": exact_string(&roll.variance),
-            })
+                    .collect(),
+                mean: Some(exact_string(&roll.mean)),
+                variance: Some(exact_string(&roll.variance)),
+            }
         })
         .collect();
-    json!({"outputs": outputs, "warnings": report.warnings})
+    Json {
+        outputs,
+        warnings: &report.warnings,
+    }
+}
+
+/// See [`json`].
+#[derive(Serialize)]
+pub struct Json<'a> {
+    outputs: Vec<JsonOutput<'a>>,
+    warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct JsonOutput<'a> {
+    name: &'a str,
+    outcomes: Vec<JsonOutcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variance: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonOutcome {
+    value: i64,
+    probability: String,
+    percent: f64,
 }
 
 /// Each output's name, mean and standard deviation, and its table with a
@@ -166,7 +197,7 @@ mod tests {
     #[test]
     fn json_names_each_output_with_its_exact_figures() {
         let r = report("output 2d6 named \"two\"\noutput d{}\noutput d4");
-        let j = json(&r);
+        let j = serde_json::to_value(json(&r)).unwrap();
         let outputs = j["outputs"].as_array().unwrap();
         assert_eq!(outputs.len(), 3);
         assert_eq!(outputs[0]["name"], "two");
