@@ -34,6 +34,9 @@ pub enum Form {
     /// The JSON contract alone (`eval --json`, `roll --json`): no table is
     /// laid out.
     Json,
+    /// The JSON contract spelled as it is written (`roll --json`): its
+    /// rows are made and written a chunk at a time, never all held.
+    Streamed,
     /// Pages computed in a reader's browser (the what-if forms and the
     /// playground): costed as pages, and a refusal gives no command-line
     /// advice, since a reader has no command line there.
@@ -60,6 +63,15 @@ impl Budget {
     pub fn printing(self, json: bool) -> Budget {
         Budget {
             form: if json { Form::Json } else { Form::Pages },
+            ..self
+        }
+    }
+
+    /// This budget for `roll`, which streams the JSON contract when `json`
+    /// is true.
+    pub fn streaming(self, json: bool) -> Budget {
+        Budget {
+            form: if json { Form::Streamed } else { Form::Pages },
             ..self
         }
     }

@@ -317,7 +317,7 @@ fn main() -> ExitCode {
             &expressions,
             json,
             (explode_depth, notation.into()),
-            &Budget::new(budget).printing(json),
+            &Budget::new(budget).streaming(json),
             ui,
         ),
         Command::Verify {

@@ -70,14 +70,25 @@ pub fn watch_process(budget: &Budget) {
 
 /// The rolls' exact results, under the watchdog's time limit.
 fn analyse(params: &Params, progress: &Progress) -> crate::analyses::dice::Analysed {
+    let _phase = phase(params);
+    Dice::analyse(params, progress)
+}
+
+/// The rolls' distributions alone, under the watchdog's time limit.
+fn evaluate(params: &Params, progress: &Progress) -> Vec<crate::engine::Outcomes> {
+    let _phase = phase(params);
+    crate::analyses::dice::evaluate(params, progress)
+}
+
+/// The watchdog's phase that names the rolls.
+fn phase(params: &Params) -> impl Drop {
     let rolls: Vec<&str> = params
         .rolls
         .0
         .iter()
         .map(|r| r.expression.text.as_str())
         .collect();
-    let _phase = crate::limits::compute(format!("rolling {}", rolls.join(", ")));
-    Dice::analyse(params, progress)
+    crate::limits::compute(format!("rolling {}", rolls.join(", ")))
 }
 
 /// The results contract, as `eval --json` prints under `results`,
@@ -87,8 +98,17 @@ pub fn write_json(
     progress: &Progress,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let analysed = analyse(params, progress);
-    Dice::contract(&analysed, &mut serde_json::Serializer::pretty(out))
+    use serde::Serialize;
+    let outcomes = evaluate(params, progress);
+    let rolls = params
+        .rolls
+        .0
+        .iter()
+        .zip(&outcomes)
+        .map(|(r, o)| (r.name.as_str(), r.expression.text.as_str(), o))
+        .collect();
+    crate::analyses::dice_contract::Streamed { rolls }
+        .serialize(&mut serde_json::Serializer::pretty(out))
         .map_err(std::io::Error::from)
 }
 

@@ -49,6 +49,25 @@ impl Tables {
         )
     }
 
+    /// The same rows spelled a chunk at a time (`roll --json`): the time
+    /// of [`Tables::in_json`], and the memory of one chunk's rows (the
+    /// longest rows, on the safe side).
+    fn streamed(&self) -> (f64, f64) {
+        let (seconds, _) = self.in_json();
+        let held = self.rows.min(crate::analyses::pool::SPELLED_AT_ONCE as f64);
+        let share = if self.rows > 0.0 {
+            held / self.rows
+        } else {
+            0.0
+        };
+        let (_, bytes) = Tables {
+            rows: held,
+            digits: self.digits * share,
+        }
+        .in_json();
+        (seconds, bytes)
+    }
+
     /// The same rows in the JSON contract alone (`eval --json`): measured
     /// with the process's high-water mark, 1000d6 (5,001 rows of 780
     /// digits) peaked at 44 MB and 2500d6 (12,501 rows of 1,946 digits) at
@@ -89,9 +108,13 @@ impl Cost {
     pub(crate) fn in_form(&self, form: Form) -> Cost {
         match form {
             Form::Pages | Form::Browser => *self,
-            Form::Json => {
+            Form::Json | Form::Streamed => {
                 let (page_seconds, page_bytes) = self.tables.on_pages();
-                let (json_seconds, json_bytes) = self.tables.in_json();
+                let (json_seconds, json_bytes) = if form == Form::Streamed {
+                    self.tables.streamed()
+                } else {
+                    self.tables.in_json()
+                };
                 Cost {
                     seconds: self.seconds - page_seconds + json_seconds,
                     bytes: self.bytes - page_bytes + json_bytes,

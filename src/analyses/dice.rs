@@ -325,18 +325,7 @@ impl Analysis for Dice {
     }
 
     fn analyse(params: &Params, progress: &Progress) -> Analysed {
-        let depth = params.depth();
-        let outcomes: Vec<Outcomes> = params
-            .rolls
-            .0
-            .iter()
-            .map(|roll| {
-                progress.with_spinner(&roll.name, |_| {
-                    lang::dice::evaluate(&roll.expression.tree, depth)
-                })
-            })
-            .collect();
-        analyse_outcomes(&params.rolls.0, &outcomes, depth)
+        analyse_outcomes(&params.rolls.0, &evaluate(params, progress), params.depth())
     }
 
     fn contract<S: serde::Serializer>(
@@ -375,6 +364,37 @@ pub(crate) fn analyse_outcomes(rolls: &[NamedRoll], outcomes: &[Outcomes], depth
     analysed
 }
 
+/// Every roll's distribution, in order.
+pub(crate) fn evaluate(params: &Params, progress: &Progress) -> Vec<Outcomes> {
+    let depth = params.depth();
+    params
+        .rolls
+        .0
+        .iter()
+        .map(|roll| {
+            progress.with_spinner(&roll.name, |_| {
+                lang::dice::evaluate(&roll.expression.tree, depth)
+            })
+        })
+        .collect()
+}
+
+/// Which of two rolls is higher, and how often they tie.
+pub(crate) fn comparison(names: [&str; 2], a: &Outcomes, b: &Outcomes) -> Comparison {
+    let [higher, tie, lower] = a.compare(b);
+    let all = a.total() * b.total();
+    let [p_a_higher, p_tie, p_b_higher]: [Exact; 3] = ratios([higher, tie, lower].iter(), &all)
+        .try_into()
+        .expect("three chances");
+    Comparison {
+        a: names[0].to_string(),
+        b: names[1].to_string(),
+        p_a_higher,
+        p_tie,
+        p_b_higher,
+    }
+}
+
 /// The results for distributions each with a name and the text that made
 /// it, wherever they came from (an expression, an AnyDice program).
 pub(crate) fn analyse_named(rolls: &[(&str, &str)], outcomes: &[Outcomes]) -> Analysed {
@@ -391,16 +411,9 @@ pub(crate) fn analyse_named(rolls: &[(&str, &str)], outcomes: &[Outcomes]) -> An
     let mut differences = Vec::new();
     for (i, a) in outcomes.iter().enumerate() {
         for (j, b) in outcomes.iter().enumerate().skip(i + 1) {
-            let [higher, tie, lower] = a.compare(b);
-            let all = a.total() * b.total();
-            let p = ratios([higher, tie, lower].iter(), &all);
-            results.comparisons.push(Comparison {
-                a: rolls[i].0.to_string(),
-                b: rolls[j].0.to_string(),
-                p_a_higher: p[0].clone(),
-                p_tie: p[1].clone(),
-                p_b_higher: p[2].clone(),
-            });
+            results
+                .comparisons
+                .push(comparison([rolls[i].0, rolls[j].0], a, b));
             differences.push(
                 a.add(&b.negate())
                     .probabilities()

@@ -7,6 +7,7 @@ pub mod anydice_kind;
 pub mod cost;
 pub mod deck;
 pub mod dice;
+pub(crate) mod dice_contract;
 pub(crate) mod die_test_kind;
 pub mod fields;
 pub(crate) mod first_player;

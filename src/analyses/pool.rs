@@ -37,26 +37,64 @@ where
     if cfg!(feature = "browser") || items.len() < PARALLEL_ITEMS {
         return items.serialize(serializer);
     }
-    use rayon::prelude::*;
-    use serde::ser::{Error, SerializeSeq};
+    use serde::ser::SerializeSeq;
     let mut list = serializer.serialize_seq(Some(items.len()))?;
     // A chunk at a time: a spelled item (a JSON value) weighs hundreds of
     // bytes, and all of 1d1000000's million at once took 600 MB.
     for chunk in items.chunks(SPELLED_AT_ONCE) {
-        let spelled: Vec<serde_json::Value> = chunk
-            .par_iter()
-            .map(serde_json::to_value)
-            .collect::<Result<_, _>>()
-            .map_err(S::Error::custom)?;
-        for value in &spelled {
-            list.serialize_element(value)?;
+        spell::<T, S>(chunk, &mut list)?;
+    }
+    list.end()
+}
+
+/// A list of `len` items made a chunk at a time by `make` (given the
+/// chunk's range) and spelled as [`in_parallel`] spells them: the items
+/// never all exist at once, so a million fractions need not be held.
+pub(crate) fn made_in_chunks<T, S>(
+    len: usize,
+    make: impl Fn(std::ops::Range<usize>) -> Vec<T>,
+    serializer: S,
+) -> Result<S::Ok, S::Error>
+where
+    T: Serialize + Sync,
+    S: serde::Serializer,
+{
+    use serde::ser::SerializeSeq;
+    let mut list = serializer.serialize_seq(Some(len))?;
+    for start in (0..len).step_by(SPELLED_AT_ONCE) {
+        let chunk = make(start..len.min(start + SPELLED_AT_ONCE));
+        if cfg!(feature = "browser") || chunk.len() < PARALLEL_ITEMS {
+            for item in &chunk {
+                list.serialize_element(item)?;
+            }
+        } else {
+            spell::<T, S>(&chunk, &mut list)?;
         }
     }
     list.end()
 }
 
+/// Spells `chunk` on every core, then writes it in order to `list`.
+fn spell<T, S>(chunk: &[T], list: &mut S::SerializeSeq) -> Result<(), S::Error>
+where
+    T: Serialize + Sync,
+    S: serde::Serializer,
+{
+    use rayon::prelude::*;
+    use serde::ser::{Error, SerializeSeq};
+    let spelled: Vec<serde_json::Value> = chunk
+        .par_iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(S::Error::custom)?;
+    for value in &spelled {
+        list.serialize_element(value)?;
+    }
+    Ok(())
+}
+
 /// How many items [`in_parallel`] spells before writing them.
-const SPELLED_AT_ONCE: usize = 1 << 14;
+pub(crate) const SPELLED_AT_ONCE: usize = 1 << 14;
 
 /// Serde readers for `#[serde(deserialize_with = "…")]`: a kind's dice key
 /// read into the shape the kind computes with.
