@@ -200,3 +200,92 @@ fn the_what_if_form_edits_the_program_as_text() {
         Response::Refused { message, .. } => panic!("{message}"),
     }
 }
+
+/// Below this many steps (about 3 ms of work) a run is instant whatever
+/// the estimate says, and the fixed costs the estimate does not model
+/// (names, labels, a die's table made once) dominate: the ratio is
+/// held only above it.
+const PRICE_FLOOR: f64 = 1e5;
+
+/// The static estimate (`price::estimate`) against the steps each answered
+/// program of the corpus spends when run: the distribution of the ratios,
+/// the worst both ways, and the share within 10x.
+#[test]
+fn prices_estimated_before_the_run_are_within_10x_of_it() {
+    use fairdice::lang::anydice::price::estimate;
+    use fairdice::lang::anydice::work::STEPS_PER_SECOND;
+    let corpus = include_str!("../data/anydice/corpus-dev.jsonl");
+    const BUDGET: f64 = 2.0;
+    let mut ratios: Vec<(f64, f64, f64, String)> = Vec::new();
+    let (mut slowest, mut over_budget, mut incomplete) = (0.0f64, 0, 0);
+    for line in corpus.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        if case.get("refused").is_some() {
+            continue;
+        }
+        let program = case["program"].as_str().unwrap();
+        let started = std::time::Instant::now();
+        let Ok(guess) = estimate(program) else {
+            continue;
+        };
+        let took = started.elapsed().as_secs_f64();
+        if took > 0.01 {
+            eprintln!("slow estimate: {} {:.1} ms", case["id"], took * 1e3);
+        }
+        slowest = slowest.max(took);
+        if !guess.complete {
+            incomplete += 1;
+        }
+        let real = match run(program, BUDGET) {
+            Ok(report) => report.steps,
+            // Over the budget: the run spent at least all of it.
+            Err(Refusal::Calculation(p)) if p.message.contains("over its budget") => {
+                over_budget += 1;
+                if guess.steps >= BUDGET * STEPS_PER_SECOND {
+                    continue;
+                }
+                BUDGET * STEPS_PER_SECOND
+            }
+            Err(_) => continue,
+        };
+        if real >= PRICE_FLOOR || guess.steps >= PRICE_FLOOR * 10.0 {
+            ratios.push((
+                guess.steps / real,
+                real,
+                guess.steps,
+                case["id"].to_string(),
+            ));
+        }
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let within = ratios
+        .iter()
+        .filter(|r| (0.1..=10.0).contains(&r.0))
+        .count();
+    let mut buckets = std::collections::BTreeMap::new();
+    for r in &ratios {
+        *buckets.entry(r.0.log10().floor() as i64).or_insert(0) += 1;
+    }
+    eprintln!(
+        "{} programs above {PRICE_FLOOR} steps; {within} within 10x; {over_budget} over the run's budget, {incomplete} estimates incomplete; slowest estimate {:.1} ms",
+        ratios.len(),
+        slowest * 1e3
+    );
+    for (decade, n) in &buckets {
+        eprintln!("  ratio 1e{decade}..1e{}: {n}", decade + 1);
+    }
+    let show = |r: &(f64, f64, f64, String)| {
+        format!(
+            "{}: estimate {:.3e}, run {:.3e}, ratio {:.3}",
+            r.3, r.2, r.1, r.0
+        )
+    };
+    eprintln!("under-estimated most:");
+    for r in ratios.iter().take(8) {
+        eprintln!("  {}", show(r));
+    }
+    eprintln!("over-estimated most:");
+    for r in ratios.iter().rev().take(8) {
+        eprintln!("  {}", show(r));
+    }
+}

@@ -2,7 +2,7 @@
 //! the engine. [`run`] reads a program ([`lex`], [`parse`] into
 //! [`syntax`]), runs it ([`run`](self::run) with [`ops`] and the function
 //! [`library`]) within a [`work`] budget, and gives each output as exact
-//! [`Outcomes`].
+//! [`Outcomes`]. [`price`] estimates a program's work before it runs.
 //!
 //! The meaning follows AnyDice's documentation (`anydice.com/docs`); every
 //! deviation is listed in `docs/reference.md` ("AnyDice programs").
@@ -11,6 +11,7 @@ mod lex;
 mod library;
 mod ops;
 mod parse;
+pub mod price;
 mod run;
 mod syntax;
 mod value;

@@ -22,7 +22,7 @@ pub(crate) const DEPTH_WARNING: &str =
 
 /// The most a setting may ask: deeper recursion or explosion is priced
 /// by the work it does, but a number past this is surely a mistake.
-const MAX_SETTING: i64 = 10_000;
+pub(crate) const MAX_SETTING: i64 = 10_000;
 
 pub(crate) struct Machine {
     frames: Vec<HashMap<String, Value>>,
@@ -552,7 +552,7 @@ impl Machine {
                         / 64.0;
                     self.work
                         .charge(
-                            values as f64 * (1.0 + words * words),
+                            super::work::mixture_price(values as f64, words),
                             "mixing a function's cases",
                         )
                         .map_err(at(place))?;
