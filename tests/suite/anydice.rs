@@ -218,6 +218,7 @@ fn prices_estimated_before_the_run_are_within_10x_of_it() {
     const BUDGET: f64 = 2.0;
     let mut ratios: Vec<(f64, f64, f64, String)> = Vec::new();
     let (mut slowest, mut over_budget, mut incomplete) = (0.0f64, 0, 0);
+    let (mut below, mut below_outside) = (0, 0);
     for line in corpus.lines() {
         let case: Value = serde_json::from_str(line).unwrap();
         if case.get("refused").is_some() {
@@ -229,32 +230,33 @@ fn prices_estimated_before_the_run_are_within_10x_of_it() {
             continue;
         };
         let took = started.elapsed().as_secs_f64();
-        if took > 0.01 {
-            eprintln!("slow estimate: {} {:.1} ms", case["id"], took * 1e3);
-        }
         slowest = slowest.max(took);
         if !guess.complete {
             incomplete += 1;
         }
         let real = match run(program, BUDGET) {
             Ok(report) => report.steps,
-            // Over the budget: the run spent at least all of it.
+            // Over the budget: the run would spend at least all of it,
+            // and so must the estimate.
             Err(Refusal::Calculation(p)) if p.message.contains("over its budget") => {
                 over_budget += 1;
-                if guess.steps >= BUDGET * STEPS_PER_SECOND {
-                    continue;
-                }
-                BUDGET * STEPS_PER_SECOND
+                assert!(
+                    guess.steps >= BUDGET * STEPS_PER_SECOND / 10.0,
+                    "{}: over the run's budget, estimated {guess}",
+                    case["id"]
+                );
+                continue;
             }
             Err(_) => continue,
         };
+        let ratio = guess.steps / real;
         if real >= PRICE_FLOOR || guess.steps >= PRICE_FLOOR * 10.0 {
-            ratios.push((
-                guess.steps / real,
-                real,
-                guess.steps,
-                case["id"].to_string(),
-            ));
+            ratios.push((ratio, real, guess.steps, case["id"].to_string()));
+        } else {
+            below += 1;
+            if !(0.1..=10.0).contains(&ratio) {
+                below_outside += 1;
+            }
         }
     }
     ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -288,4 +290,20 @@ fn prices_estimated_before_the_run_are_within_10x_of_it() {
     for r in ratios.iter().rev().take(8) {
         eprintln!("  {}", show(r));
     }
+    eprintln!("{below} programs below the floor, {below_outside} of them outside 10x");
+    // Every program above the floor, both ways; the estimate is fast.
+    assert_eq!(
+        within,
+        ratios.len(),
+        "outside 10x:\n{}",
+        ratios
+            .iter()
+            .filter(|r| !(0.1..=10.0).contains(&r.0))
+            .map(show)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(ratios.len() >= 50, "the corpus has dear programs to price");
+    assert_eq!(incomplete, 0, "every corpus program is estimated in full");
+    assert!(slowest < 0.5, "the slowest estimate took {slowest} s");
 }

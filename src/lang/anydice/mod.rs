@@ -21,7 +21,7 @@ use crate::engine::Outcomes;
 use std::fmt;
 
 /// AnyDice's settings and their defaults.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Settings {
     pub explode_depth: u32,
     pub max_depth: u32,

@@ -35,6 +35,14 @@ pub const MAX_TICKS: u64 = 200_000;
 /// case by case up to this many cases, and priced once for all beyond.
 const FOLLOWED_CASES: usize = 256;
 
+/// Beyond [`FOLLOWED_CASES`], this many cases spread evenly over them are
+/// followed, and their mean price stands for every case.
+const SAMPLES: usize = 48;
+
+/// A die's values are listed as cases up to this many (and followed, or
+/// sampled).
+const LISTED_CASES: usize = 4096;
+
 /// The values a die is known to have are kept up to this many.
 const SUPPORT: usize = 512;
 
@@ -42,38 +50,75 @@ const SUPPORT: usize = 512;
 const ITEMS: usize = 4096;
 
 /// A loop's turns followed one by one; the rest are priced as the last.
-const TURNS: usize = 1000;
+const TURNS: usize = 256;
 
 /// Recursion followed this deep (the estimate's own stack); deeper, the
 /// price reached is a lower bound.
 const DEPTH: u32 = 100;
 
 /// What a program is estimated to cost.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Estimate {
     /// Steps of [`work`], as the run would charge them.
     pub steps: f64,
     /// `false` when the estimate stopped at its own bound: the steps are
     /// then a lower bound ("over").
     pub complete: bool,
+    /// The part of the program charged the most at once (a call, dice, an
+    /// operation, a loop), and its place.
+    pub dearest: Option<(String, Place)>,
 }
+
+/// An estimate this many times over a budget refuses the program at once,
+/// without running it (nearer, the run's own budget decides).
+pub const FAR_OVER: f64 = 10.0;
 
 impl Estimate {
     /// The steps as seconds of budget.
     pub fn seconds(&self) -> f64 {
         self.steps / STEPS_PER_SECOND
     }
+
+    /// Why a budget of `seconds` refuses the program without running it,
+    /// if the estimate is [`FAR_OVER`] it: the estimate, the dearest part
+    /// and what to change.
+    pub fn far_over(&self, seconds: f64) -> Option<String> {
+        if self.steps <= FAR_OVER * seconds * STEPS_PER_SECOND {
+            return None;
+        }
+        let part = match &self.dearest {
+            Some((what, at)) if at.line > 0 => {
+                format!(
+                    "; the dearest part is {what} at line {}, column {}",
+                    at.line, at.column
+                )
+            }
+            Some((what, _)) => format!("; the dearest part is {what}"),
+            None => String::new(),
+        };
+        Some(format!(
+            "the program is estimated before running at {self}, more than {FAR_OVER} times its budget of {seconds} s{part}: use fewer or smaller dice, shorter loops, fewer cases passed to functions (:n, :s) or a lower \"maximum function depth\""
+        ))
+    }
 }
 
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let word = if self.complete { "about" } else { "over" };
-        write!(
-            f,
-            "{word} {:.1e} steps ({word} {:.3} s of work)",
-            self.steps,
-            self.seconds()
-        )
+        let seconds = self.seconds();
+        if seconds < 1e4 {
+            write!(
+                f,
+                "{word} {:.1e} steps ({word} {seconds:.3} s of work)",
+                self.steps
+            )
+        } else {
+            write!(
+                f,
+                "{word} {:.1e} steps ({word} {seconds:.1e} s of work)",
+                self.steps
+            )
+        }
     }
 }
 
@@ -93,7 +138,8 @@ pub(crate) fn estimate_program(program: &[Statement]) -> Estimate {
     e.block(program);
     Estimate {
         steps: e.steps,
-        complete: !e.over,
+        complete: !e.over && !e.cut,
+        dearest: e.dearest.1,
     }
 }
 
@@ -187,7 +233,7 @@ impl DieShape {
             Some(s) => Some(s.to_vec()),
             None if self.faces == self.width
                 && self.width == span_width(self.lo, self.hi)
-                && self.width as usize <= FOLLOWED_CASES =>
+                && self.width as usize <= LISTED_CASES =>
             {
                 Some((self.lo..=self.hi).collect())
             }
@@ -349,7 +395,10 @@ struct Flow {
     surely: bool,
 }
 
-type Memo = HashMap<(String, Vec<Shape>, u32, u32, u32, bool), (f64, Shape)>;
+/// A function's price and result by its key, its arguments' shapes, the
+/// depth and settings, and the callers' variables it reads (a function
+/// sees its callers' variables).
+type Memo = HashMap<(String, Vec<Shape>, Vec<Option<Shape>>, u32, Settings), (f64, Shape)>;
 
 #[derive(Default)]
 struct Estimator {
@@ -360,7 +409,16 @@ struct Estimator {
     steps: f64,
     ticks: u64,
     over: bool,
+    /// Recursion was cut at [`DEPTH`]: the price is a lower bound, but the
+    /// rest of the program is still priced.
+    cut: bool,
     memo: Memo,
+    /// Each function's free variables: the names its body, and the
+    /// functions it calls, read.
+    free: HashMap<String, Rc<[String]>>,
+    /// The part being priced, and the dearest single charge with its part.
+    at: Option<(String, Place)>,
+    dearest: (f64, Option<(String, Place)>),
 }
 
 /// How an argument is expanded into cases.
@@ -381,6 +439,9 @@ impl Estimator {
 
     fn charge(&mut self, steps: f64) {
         self.steps += steps.max(0.0);
+        if steps > self.dearest.0 {
+            self.dearest = (steps, self.at.clone());
+        }
     }
 
     fn assign(&mut self, name: &str, value: Shape) {
@@ -443,8 +504,13 @@ impl Estimator {
                 variable,
                 over,
                 body,
-                ..
-            } => return self.looped(variable, over, body),
+                at,
+            } => {
+                let outer = self.at.replace(("a loop".to_string(), *at));
+                let flow = self.looped(variable, over, body);
+                self.at = outer;
+                return flow;
+            }
             Statement::Set { setting, value, .. } => self.set(setting, value),
             Statement::Result(value) => {
                 return Flow {
@@ -576,14 +642,12 @@ impl Estimator {
             _ => return self.block(&[]),
         };
         let mut result = None;
-        for turn in 0..len {
-            if self.over {
-                break;
-            }
+        let (start, mut done, mut last) = (self.steps, 0u64, 0.0f64);
+        while done < len && !self.over {
             let before = self.steps;
             self.charge(1.0);
             let value = match &items {
-                Some(items) => Shape::Number(items[turn as usize], items[turn as usize]),
+                Some(items) => Shape::Number(items[done as usize], items[done as usize]),
                 None => values.clone(),
             };
             self.assign(variable, value);
@@ -595,11 +659,17 @@ impl Estimator {
                     surely: true,
                 };
             }
-            if turn + 1 >= TURNS as u64 {
-                let last = self.steps - before;
-                self.charge(last * (len - turn - 1) as f64);
+            done += 1;
+            last = self.steps - before;
+            if done >= TURNS as u64 {
                 break;
             }
+        }
+        // The turns not followed (past TURNS, or past the estimate's own
+        // bound) are priced as the dearer of the last and the mean.
+        if done > 0 && done < len {
+            let mean = (self.steps - start) / done as f64;
+            self.charge(last.max(mean) * (len - done) as f64);
         }
         Flow {
             result,
@@ -640,16 +710,33 @@ impl Estimator {
                 let v = self.expression(operand);
                 self.unary(*op, v)
             }
-            Expr::Binary(op, a, b, _) => {
+            Expr::Binary(op, a, b, place) => {
                 let x = self.expression(a);
                 let y = self.expression(b);
-                match op {
+                let what = match op {
+                    Binary::At => "picking dice (@)",
+                    Binary::Dice => "dice (d)",
+                    _ => "an operation on dice",
+                };
+                let outer = self.at.replace((what.to_string(), *place));
+                let v = match op {
                     Binary::At => self.at(&x, &y),
                     Binary::Dice => self.dice(&x, &y),
                     _ => self.binary(*op, &x, &y),
-                }
+                };
+                self.at = outer;
+                v
             }
-            Expr::Call(parts, _) => self.call(parts),
+            Expr::Call(parts, place) => {
+                let name = key(parts.iter().map(|p| match p {
+                    CallPart::Word(w) => Some(w.as_str()),
+                    CallPart::Argument(_) => None,
+                }));
+                let outer = self.at.replace((format!("the call [{name}]"), *place));
+                let v = self.call(parts);
+                self.at = outer;
+                v
+            }
         }
     }
 
@@ -1240,7 +1327,7 @@ impl Estimator {
             return Shape::Die(None);
         }
         if self.depth >= DEPTH {
-            self.over = true;
+            self.cut = true;
             return Shape::Die(None);
         }
         let key = key(parts.iter().map(|p| match p {
@@ -1290,13 +1377,17 @@ impl Estimator {
         params: &[(String, Type)],
         bound: &[Shape],
     ) -> Shape {
+        let seen = self
+            .free_variables(key)
+            .iter()
+            .map(|name| self.variable(name).cloned())
+            .collect();
         let memo = (
             key.to_string(),
             bound.to_vec(),
+            seen,
             self.depth,
-            self.settings.max_depth,
-            self.settings.explode_depth,
-            self.settings.highest_first,
+            self.settings,
         );
         if let Some((steps, shape)) = self.memo.get(&memo).cloned() {
             self.steps += steps;
@@ -1321,6 +1412,35 @@ impl Estimator {
                 .insert(memo, (self.steps - before, result.clone()));
         }
         result
+    }
+
+    /// The names `key`'s body reads, and those of every function it
+    /// calls, found once.
+    fn free_variables(&mut self, key: &str) -> Rc<[String]> {
+        if let Some(names) = self.free.get(key) {
+            return names.clone();
+        }
+        let mut names = std::collections::BTreeSet::new();
+        let (mut todo, mut done) = (vec![key.to_string()], std::collections::HashSet::new());
+        while let Some(k) = todo.pop() {
+            if !done.insert(k.clone()) {
+                continue;
+            }
+            if let Some(f) = self.functions.get(&k) {
+                // Its parameters are its own, whatever the callers hold.
+                let mut own = std::collections::BTreeSet::new();
+                reads(&f.body, &mut own, &mut todo);
+                for part in &f.name {
+                    if let NamePart::Parameter(p, _) = part {
+                        own.remove(p);
+                    }
+                }
+                names.extend(own);
+            }
+        }
+        let names: Rc<[String]> = names.into_iter().collect();
+        self.free.insert(key.to_string(), names.clone());
+        names
     }
 
     fn builtin(&mut self, key: &str, builtin: &library::Builtin, bound: &[Shape]) -> Shape {
@@ -1614,36 +1734,42 @@ impl Estimator {
         };
         let total: f64 = expanded.iter().map(|(_, c)| count(c)).product();
         self.charge(total);
-        let each = expanded.iter().all(|(_, c)| matches!(c, Cases::Each(_)))
-            && total <= FOLLOWED_CASES as f64;
+        let each = expanded.iter().all(|(_, c)| matches!(c, Cases::Each(_)));
+        // Every case while they are few, else cases spread evenly over
+        // them, their mean price standing for each.
+        let followed = if total <= FOLLOWED_CASES as f64 {
+            total as usize
+        } else {
+            SAMPLES
+        };
         let mut joined: Option<DieShape> = None;
         if each {
-            let mut index = vec![0usize; expanded.len()];
-            'all: loop {
+            let (before, mut done) = (self.steps, 0);
+            for s in 0..followed {
                 if self.over {
                     break;
                 }
-                for (j, (i, c)) in expanded.iter().enumerate() {
+                done += 1;
+                let mut k = if followed == total as usize {
+                    s as f64
+                } else {
+                    (s as f64 * (total - 1.0) / (SAMPLES - 1) as f64).floor()
+                };
+                // The first expanded parameter varies fastest, as the run's.
+                for (i, c) in expanded {
+                    let n = count(c);
                     if let Cases::Each(values) = c {
-                        bound[*i] = values[index[j]].clone();
+                        bound[*i] = values[(k % n) as usize].clone();
                     }
+                    k = (k / n).floor();
                 }
                 if let Some(d) = self.case(bound, body) {
                     joined = Some(joined.map_or(d.clone(), |j| j.join(&d)));
                 }
-                let mut j = 0;
-                loop {
-                    if j == index.len() {
-                        break 'all;
-                    }
-                    index[j] += 1;
-                    if index[j] < count(&expanded[j].1) as usize {
-                        break;
-                    }
-                    index[j] = 0;
-                    j += 1;
-                }
             }
+            // The cases not followed cost the mean of those followed.
+            let spent = self.steps - before;
+            self.steps = before + spent * total / done.max(1) as f64;
         } else {
             for (i, c) in expanded {
                 bound[*i] = match c {
@@ -1665,7 +1791,9 @@ impl Estimator {
         };
         let bits = d.bits + weight_bits;
         let mixed = match d.support {
-            Some(s) if each => DieShape::of_values(s.to_vec(), bits).expect("a value"),
+            Some(s) if each && followed == total as usize => {
+                DieShape::of_values(s.to_vec(), bits).expect("a value")
+            }
             _ => DieShape::dense(d.lo, d.hi, bits),
         };
         let parts = if each {
@@ -1685,13 +1813,82 @@ impl Estimator {
 /// one shape for all.
 fn cases(d: &DieShape, shape: impl Fn(i64) -> Shape) -> Cases {
     match d.cases() {
-        Some(values) if values.len() <= FOLLOWED_CASES => {
+        Some(values) if values.len() <= LISTED_CASES => {
             Cases::Each(values.into_iter().map(shape).collect())
         }
         _ => {
             let mut all = shape(d.lo);
             all = join(all, shape(d.hi));
             Cases::All(all, d.faces as f64)
+        }
+    }
+}
+
+/// The variables `statements` read and the functions they call.
+fn reads(
+    statements: &[Statement],
+    names: &mut std::collections::BTreeSet<String>,
+    calls: &mut Vec<String>,
+) {
+    fn expr(e: &Expr, names: &mut std::collections::BTreeSet<String>, calls: &mut Vec<String>) {
+        match e {
+            Expr::Number(_) => {}
+            Expr::Variable(name, _) => {
+                names.insert(name.clone());
+            }
+            Expr::Sequence(parts) => {
+                for p in parts {
+                    expr(&p.value, names, calls);
+                    for e in p.to.iter().chain(p.times.iter()) {
+                        expr(e, names, calls);
+                    }
+                }
+            }
+            Expr::Unary(_, x) => expr(x, names, calls),
+            Expr::Binary(_, a, b, _) => {
+                expr(a, names, calls);
+                expr(b, names, calls);
+            }
+            Expr::Call(parts, _) => {
+                calls.push(key(parts.iter().map(|p| match p {
+                    CallPart::Word(w) => Some(w.as_str()),
+                    CallPart::Argument(_) => None,
+                })));
+                for p in parts {
+                    if let CallPart::Argument(e) = p {
+                        expr(e, names, calls);
+                    }
+                }
+            }
+        }
+    }
+    for statement in statements {
+        match statement {
+            Statement::Output { value, .. }
+            | Statement::Assign(_, value)
+            | Statement::Result(value) => expr(value, names, calls),
+            Statement::Function(_) => {}
+            Statement::If {
+                branches,
+                otherwise,
+            } => {
+                for (condition, body, _) in branches {
+                    expr(condition, names, calls);
+                    reads(body, names, calls);
+                }
+                if let Some(body) = otherwise {
+                    reads(body, names, calls);
+                }
+            }
+            Statement::Loop { over, body, .. } => {
+                expr(over, names, calls);
+                reads(body, names, calls);
+            }
+            Statement::Set { value, .. } => {
+                if let Setting::Value(e) = value {
+                    expr(e, names, calls);
+                }
+            }
         }
     }
 }
