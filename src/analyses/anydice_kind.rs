@@ -401,7 +401,7 @@ mod tests {
         assert!(
             e.message.contains("estimated before running at about")
                 && e.message
-                    .contains("the dearest part is an operation on dice at line 3"),
+                    .contains("the dearest part is the call [f _] at line 3"),
             "{}",
             e.message
         );

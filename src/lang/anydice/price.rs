@@ -16,7 +16,7 @@
 //! saying "over" the price reached.
 
 use super::ops::{self, numbers};
-use super::run::MAX_SETTING;
+use super::run::{Frames, MAX_SETTING};
 use super::syntax::*;
 use super::value::Value;
 use super::work::{self, Work, STEPS_PER_SECOND};
@@ -402,7 +402,7 @@ type Memo = HashMap<(String, Vec<Shape>, Vec<Option<Shape>>, u32, Settings), (f6
 
 #[derive(Default)]
 struct Estimator {
-    frames: Vec<HashMap<String, Shape>>,
+    frames: Frames<Shape>,
     functions: HashMap<String, Rc<Function>>,
     settings: Settings,
     depth: u32,
@@ -445,17 +445,11 @@ impl Estimator {
     }
 
     fn assign(&mut self, name: &str, value: Shape) {
-        if self.frames.is_empty() {
-            self.frames.push(HashMap::new());
-        }
-        self.frames
-            .last_mut()
-            .expect("a frame")
-            .insert(name.to_string(), value);
+        self.frames.assign(name, value);
     }
 
     fn variable(&self, name: &str) -> Option<&Shape> {
-        self.frames.iter().rev().find_map(|f| f.get(name))
+        self.frames.variable(name)
     }
 
     fn block(&mut self, statements: &[Statement]) -> Flow {
@@ -561,7 +555,7 @@ impl Estimator {
         }
         let other = self.branches(rest, otherwise);
         self.steps = self.steps.max(taken_steps);
-        for (mine, theirs) in self.frames.iter_mut().zip(taken_frames) {
+        for (mine, theirs) in self.frames.0.iter_mut().zip(taken_frames.0) {
             for (name, value) in theirs {
                 let joined = match mine.remove(&name) {
                     Some(v) => join(v, value),
@@ -728,10 +722,7 @@ impl Estimator {
                 v
             }
             Expr::Call(parts, place) => {
-                let name = key(parts.iter().map(|p| match p {
-                    CallPart::Word(w) => Some(w.as_str()),
-                    CallPart::Argument(_) => None,
-                }));
+                let name = call_key(parts);
                 let outer = self.at.replace((format!("the call [{name}]"), *place));
                 let v = self.call(parts);
                 self.at = outer;
@@ -1330,10 +1321,7 @@ impl Estimator {
             self.cut = true;
             return Shape::Die(None);
         }
-        let key = key(parts.iter().map(|p| match p {
-            CallPart::Word(w) => Some(w.as_str()),
-            CallPart::Argument(_) => None,
-        }));
+        let key = call_key(parts);
         let mut args = Vec::new();
         for part in parts {
             if let CallPart::Argument(e) = part {
@@ -1341,14 +1329,7 @@ impl Estimator {
             }
         }
         if let Some(function) = self.functions.get(&key).cloned() {
-            let params: Vec<(String, Type)> = function
-                .name
-                .iter()
-                .filter_map(|p| match p {
-                    NamePart::Parameter(n, t) => Some((n.clone(), *t)),
-                    NamePart::Word(_) => None,
-                })
-                .collect();
+            let params = function.params();
             let types: Vec<Type> = params.iter().map(|(_, t)| *t).collect();
             return self.invoke(
                 &types,
@@ -1395,14 +1376,14 @@ impl Estimator {
             return shape;
         }
         let before = self.steps;
-        self.frames.push(HashMap::new());
+        self.frames.0.push(HashMap::new());
         for (i, (name, _)) in params.iter().enumerate() {
             if params[..i].iter().all(|(n, _)| n != name) {
                 self.assign(name, bound[i].clone());
             }
         }
         let flow = self.block(&function.body);
-        self.frames.pop();
+        self.frames.0.pop();
         let result = match (flow.result, flow.surely) {
             (Some(r), true) => r,
             (r, _) => join_maybe(r, Some(Shape::Die(None))).expect("a shape"),
@@ -1636,39 +1617,24 @@ impl Estimator {
                     }
                     let rolls = self.listing(&p);
                     let size = pool_size(&p);
-                    if let Some(each) = sorted_rolls(&p, self.settings.highest_first && size > 1) {
-                        weight_bits += p
-                            .iter()
-                            .filter_map(|(d, n)| d.as_ref().map(|d| d.bits.saturating_mul(*n)))
-                            .sum::<u64>();
-                        bound.push(Shape::Sequence(Seq::known(Vec::new())));
-                        expanded.push((
-                            i,
-                            Cases::Each(
-                                each.into_iter()
-                                    .map(|r| Shape::Sequence(Seq::known(r)))
-                                    .collect(),
-                            ),
-                        ));
-                        continue;
-                    }
-                    let values = (
-                        p.iter()
-                            .filter_map(|(d, _)| d.as_ref())
-                            .map(|d| d.lo)
-                            .min()
-                            .unwrap_or(0),
-                        p.iter()
-                            .filter_map(|(d, _)| d.as_ref())
-                            .map(|d| d.hi)
-                            .max()
-                            .unwrap_or(0),
-                    );
                     weight_bits += p
                         .iter()
                         .filter_map(|(d, n)| d.as_ref().map(|d| d.bits.saturating_mul(*n)))
                         .sum::<u64>();
                     bound.push(Shape::Sequence(Seq::known(Vec::new())));
+                    if let Some(each) = sorted_rolls(&p, self.settings.highest_first && size > 1) {
+                        let each = each
+                            .into_iter()
+                            .map(|r| Shape::Sequence(Seq::known(r)))
+                            .collect();
+                        expanded.push((i, Cases::Each(each)));
+                        continue;
+                    }
+                    let dice = || p.iter().filter_map(|(d, _)| d.as_ref());
+                    let values = (
+                        dice().map(|d| d.lo).min().unwrap_or(0),
+                        dice().map(|d| d.hi).max().unwrap_or(0),
+                    );
                     expanded.push((
                         i,
                         Cases::All(
@@ -1850,10 +1816,7 @@ fn reads(
                 expr(b, names, calls);
             }
             Expr::Call(parts, _) => {
-                calls.push(key(parts.iter().map(|p| match p {
-                    CallPart::Word(w) => Some(w.as_str()),
-                    CallPart::Argument(_) => None,
-                })));
+                calls.push(call_key(parts));
                 for p in parts {
                     if let CallPart::Argument(e) = p {
                         expr(e, names, calls);
