@@ -307,3 +307,24 @@ fn prices_estimated_before_the_run_are_within_10x_of_it() {
     assert_eq!(incomplete, 0, "every corpus program is estimated in full");
     assert!(slowest < 0.5, "the slowest estimate took {slowest} s");
 }
+
+/// `fairdice anydice FILE` refuses a program whose estimate is far over its
+/// budget at once, naming the estimate and the dearest part's place.
+#[test]
+fn the_anydice_command_refuses_a_program_estimated_far_over_its_budget() {
+    use crate::common::{fairdice, fixture};
+    let dir = fixture(&[(
+        "deep.anydice",
+        "set \"maximum function depth\" to 1000\nfunction: f X:n { result: X + [f d6] }\noutput [f d6]\n",
+    )]);
+    let started = std::time::Instant::now();
+    let run = fairdice(&["anydice", "deep.anydice"], dir.path());
+    assert!(!run.status.success());
+    let stderr = run.stderr_text();
+    assert!(
+        stderr.contains("deep.anydice:3:")
+            && stderr.contains("the program is estimated before running at over"),
+        "{stderr}"
+    );
+    assert!(started.elapsed().as_secs_f64() < 10.0, "{stderr}");
+}
