@@ -54,7 +54,7 @@ const TURNS: usize = 256;
 
 /// Recursion followed this deep (the estimate's own stack); deeper, the
 /// price reached is a lower bound.
-const DEPTH: u32 = 100;
+const DEPTH: u32 = 64;
 
 /// What a program is estimated to cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -827,7 +827,7 @@ impl Estimator {
             if *count == 0 {
                 continue;
             }
-            self.charge(work::pool_sum_price(die.width as f64, *count as f64));
+            self.sum_price(die, *count);
             let n = i128::from(*count);
             let next = DieShape {
                 lo: clamp(i128::from(total.lo) + i128::from(die.lo) * n),
@@ -838,11 +838,11 @@ impl Estimator {
                 bits: total.bits + die.bits.saturating_mul(*count),
             };
             let support: Option<Rc<[i64]>> = match (&total.support, &die.support) {
-                (Some(t), Some(d)) if *count <= 64 => {
+                (Some(t), Some(d)) if *count <= 64 && !self.over => {
                     let mut sums = t.to_vec();
                     for _ in 0..*count {
                         sums = self.sums(&sums, d);
-                        if sums.len() > SUPPORT {
+                        if sums.len() > SUPPORT || self.over {
                             break;
                         }
                     }
@@ -858,6 +858,11 @@ impl Estimator {
             };
         }
         Some(total)
+    }
+
+    /// The price of summing `count` dice like `die` ([`ops::sum_pool`]).
+    fn sum_price(&mut self, die: &DieShape, count: u64) {
+        self.charge(work::pool_sum_price(die.width as f64, count as f64));
     }
 
     /// Every sum of a value of `a` and one of `b`.
@@ -1169,9 +1174,15 @@ impl Estimator {
                 });
                 let scale = counts.faces as f64 / ns.len() as f64;
                 let before = self.steps;
+                // Each count's dice, summed: the price alone (their values
+                // are the mixture's, below).
                 for &n in &ns {
-                    if let Shape::Pool(p) = self.roll_n(n, Some(die.clone())) {
-                        self.sum_pool(&p);
+                    if n < 0 {
+                        self.spread(die.spread());
+                    }
+                    if n != 0 {
+                        self.sum_price(&die, n.unsigned_abs());
+                        self.spread(die.spread() * n.unsigned_abs() as f64);
                     }
                 }
                 self.steps = before + (self.steps - before) * scale.max(1.0);

@@ -88,3 +88,12 @@ fn a_refusal_names_the_estimate_and_the_dearest_part() {
     );
     assert!(estimated("output 3d6").far_over(30.0).is_none());
 }
+
+/// Dice of dice with many known values: priced without listing every sum.
+#[test]
+fn dice_counted_by_a_die_are_priced_quickly() {
+    let started = std::time::Instant::now();
+    let guess = estimated("output d64 d d{1,3,7,15,31,63,127,255,511}");
+    assert!(started.elapsed().as_secs_f64() < 0.5, "{guess}");
+    assert!(guess.steps > 0.0);
+}
