@@ -43,9 +43,22 @@ pub fn read(path: &Path) -> Result<String, Error> {
 
 /// Runs `source` (read from `file`, as messages name it) within `seconds`.
 pub fn run(file: &str, source: &str, seconds: f64) -> Result<Report, Error> {
-    // The steps priced are the first guard; the watchdog holds the process
-    // to the budget whatever they said.
+    // The static estimate refuses what is far over the budget; the steps
+    // charged while running are the next guard; the watchdog holds the
+    // process to the budget whatever they said.
     let _phase = crate::limits::compute(format!("running the AnyDice program {file}"));
+    // Estimated far over the budget before running: refused at once.
+    if let Ok(estimate) = anydice::price::estimate(source) {
+        if let Some(message) = estimate.far_over(seconds) {
+            let at = estimate.dearest.map(|(_, at)| at).unwrap_or_default();
+            return Err(Error::Source {
+                file: file.to_string(),
+                line: at.line.max(1),
+                column: at.column.max(1),
+                message,
+            });
+        }
+    }
     anydice::run(source, seconds).map_err(|refusal| {
         let problems = match refusal {
             Refusal::Syntax(problems) => problems,

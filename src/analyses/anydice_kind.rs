@@ -8,6 +8,7 @@ use super::observations::DataError;
 use super::simulate::{Simulate, Simulation};
 use super::{Analysis, Cost, ParamError};
 use crate::engine::Outcomes;
+use crate::lang::anydice::price::{self, Estimate};
 use crate::lang::anydice::{self, work::STEPS_PER_SECOND, Refusal, Report};
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
@@ -26,19 +27,30 @@ pub struct Params {
     /// A file beside the scenario holding the program (read into `program`).
     #[serde(default)]
     pub program_file: Option<String>,
-    /// The pricing run, made once and used by the check, the price and the
-    /// analysis (a program is priced by running it).
+    /// The static estimate of the program's work, made once: a program
+    /// far over the budget is refused by it, without a run.
     #[serde(skip)]
-    priced: Priced,
+    estimated: Kept<Option<Estimate>>,
+    /// The pricing run, made once and used by the check, the price and the
+    /// analysis (a program within reach of the budget is priced by running
+    /// it).
+    #[serde(skip)]
+    priced: Kept<Result<Report, Refusal>>,
 }
 
-/// The program's run held to [`PRICING_SECONDS`], once made. Its `Debug`
-/// says nothing, so the cache key (the parameters' `Debug`) never depends
-/// on whether the program has been run yet.
-#[derive(Clone, Default)]
-struct Priced(OnceLock<Result<Report, Refusal>>);
+/// Something worked out from the program once, when first needed. Its
+/// `Debug` says nothing, so the cache key (the parameters' `Debug`) never
+/// depends on whether it has been made yet.
+#[derive(Clone)]
+struct Kept<T>(OnceLock<T>);
 
-impl std::fmt::Debug for Priced {
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept(OnceLock::new())
+    }
+}
+
+impl<T> std::fmt::Debug for Kept<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("_")
     }
@@ -49,6 +61,21 @@ impl Params {
     /// names one).
     pub fn text(&self) -> &str {
         self.program.as_deref().unwrap_or("")
+    }
+
+    /// The static estimate, made on first use (`None` for a program
+    /// whose text has problems).
+    fn estimate(&self) -> Option<&Estimate> {
+        self.estimated
+            .0
+            .get_or_init(|| price::estimate(self.text()).ok())
+            .as_ref()
+    }
+
+    /// Why the program is refused without running it: its estimate is far
+    /// over the pricing budget.
+    fn far_over(&self) -> Option<String> {
+        self.estimate()?.far_over(PRICING_SECONDS)
     }
 
     /// The program run within the pricing limit, made on first use.
@@ -133,8 +160,13 @@ impl Analysis for Anydice {
             });
         }
         anydice::check(params.text()).map_err(|r| problem(&r))?;
-        // A program's work is known only by running it: priced by a run
-        // held to the default budget, refused with its place if it fails.
+        // Estimated far over the budget: refused by its price, unrun.
+        if params.far_over().is_some() {
+            return Ok(());
+        }
+        // Else priced by a run held to the default budget (the estimate
+        // is within 10x; the run's count is exact), refused with its place
+        // if it fails.
         match params.priced() {
             Err(r @ Refusal::Calculation(_)) if !is_over_budget(r) => Err(problem(r)),
             _ => Ok(()),
@@ -142,6 +174,14 @@ impl Analysis for Anydice {
     }
 
     fn cost(params: &Params) -> Cost {
+        if params.far_over().is_some() {
+            let seconds = params.estimate().map_or(f64::INFINITY, Estimate::seconds);
+            return Cost {
+                seconds,
+                key: "program",
+                ..Cost::default()
+            };
+        }
         let (seconds, values) = match params.priced() {
             Ok(report) => (
                 report.steps / STEPS_PER_SECOND,
@@ -164,11 +204,20 @@ impl Analysis for Anydice {
         .with_tables(values, 40.0)
     }
 
+    fn cost_detail(params: &Params) -> Option<String> {
+        params.far_over()
+    }
+
     fn analyse(params: &Params, _: &Progress) -> Analysed {
         // Validated and admitted: the watchdog holds it to the budget. A
         // program whose pricing run was cut short may still fail later:
         // that stops the command with the program's place, as a refusal.
-        let finished = params.priced().as_ref().ok().cloned();
+        // A program admitted past its estimate (a raised budget) runs once,
+        // unpriced.
+        let finished = match params.far_over() {
+            Some(_) => None,
+            None => params.priced().as_ref().ok().cloned(),
+        };
         let report = match finished.map_or_else(|| anydice::run(params.text(), f64::INFINITY), Ok) {
             Ok(report) => report,
             Err(refusal) => {
@@ -291,7 +340,8 @@ mod tests {
         Params {
             program: Some(program.into()),
             program_file: None,
-            priced: Priced::default(),
+            estimated: Kept::default(),
+            priced: Kept::default(),
         }
     }
 
@@ -338,6 +388,31 @@ mod tests {
         Anydice::validate(&p).unwrap();
         assert!(Anydice::cost(&p).seconds >= PRICING_SECONDS);
         assert!(Anydice::cost(&params("output 3d6")).seconds < 0.01);
+    }
+
+    #[test]
+    fn a_program_estimated_far_over_is_refused_without_a_run() {
+        let p = params("output 1\nfunction: f X:n { result: X }\noutput [f d1000000 * d1000000]");
+        Anydice::validate(&p).unwrap();
+        let cost = Anydice::cost(&p);
+        assert!(cost.seconds > 10.0 * PRICING_SECONDS, "{cost:?}");
+        let e = crate::limits::Budget::default()
+            .admit_explained(&cost, Anydice::cost_detail(&p))
+            .unwrap_err();
+        assert!(
+            e.message.contains("estimated before running at about")
+                && e.message
+                    .contains("the dearest part is the call [f _] at line 3"),
+            "{}",
+            e.message
+        );
+        // Refused by the estimate alone: the program never ran.
+        assert!(p.priced.0.get().is_none());
+        // Within reach of the budget, the run prices it as before.
+        let near = params("output 3d6");
+        assert!(Anydice::cost_detail(&near).is_none());
+        assert!(Anydice::cost(&near).seconds < 0.01);
+        assert!(near.priced.0.get().is_some());
     }
 
     #[test]

@@ -203,3 +203,131 @@ fn the_what_if_form_edits_the_program_as_text() {
         Response::Refused { message, .. } => panic!("{message}"),
     }
 }
+
+/// Below this many steps (about 3 ms of work) a run is instant whatever
+/// the estimate says, and the fixed costs the estimate does not model
+/// (names, labels, a die's table made once) dominate: the ratio is
+/// held only above it.
+const PRICE_FLOOR: f64 = 1e5;
+
+/// The static estimate (`price::estimate`) against the steps each answered
+/// program of the corpus spends when run: the distribution of the ratios,
+/// the worst both ways, and the share within 10x.
+#[test]
+fn prices_estimated_before_the_run_are_within_10x_of_it() {
+    use fairdice::lang::anydice::price::estimate;
+    use fairdice::lang::anydice::work::STEPS_PER_SECOND;
+    let corpus = include_str!("../data/anydice/corpus-dev.jsonl");
+    const BUDGET: f64 = 2.0;
+    let mut ratios: Vec<(f64, f64, f64, String)> = Vec::new();
+    let (mut slowest, mut over_budget, mut incomplete) = (0.0f64, 0, 0);
+    let (mut below, mut below_outside) = (0, 0);
+    for line in corpus.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        if case.get("refused").is_some() {
+            continue;
+        }
+        let program = case["program"].as_str().unwrap();
+        let started = std::time::Instant::now();
+        let Ok(guess) = estimate(program) else {
+            continue;
+        };
+        let took = started.elapsed().as_secs_f64();
+        slowest = slowest.max(took);
+        if !guess.complete {
+            incomplete += 1;
+        }
+        let real = match run(program, BUDGET) {
+            Ok(report) => report.steps,
+            // Over the budget: the run would spend at least all of it,
+            // and so must the estimate.
+            Err(Refusal::Calculation(p)) if p.message.contains("over its budget") => {
+                over_budget += 1;
+                assert!(
+                    guess.steps >= BUDGET * STEPS_PER_SECOND / 10.0,
+                    "{}: over the run's budget, estimated {guess}",
+                    case["id"]
+                );
+                continue;
+            }
+            Err(_) => continue,
+        };
+        let ratio = guess.steps / real;
+        if real >= PRICE_FLOOR || guess.steps >= PRICE_FLOOR * 10.0 {
+            ratios.push((ratio, real, guess.steps, case["id"].to_string()));
+        } else {
+            below += 1;
+            if !(0.1..=10.0).contains(&ratio) {
+                below_outside += 1;
+            }
+        }
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let within = ratios
+        .iter()
+        .filter(|r| (0.1..=10.0).contains(&r.0))
+        .count();
+    let mut buckets = std::collections::BTreeMap::new();
+    for r in &ratios {
+        *buckets.entry(r.0.log10().floor() as i64).or_insert(0) += 1;
+    }
+    eprintln!(
+        "{} programs above {PRICE_FLOOR} steps; {within} within 10x; {over_budget} over the run's budget, {incomplete} estimates incomplete; slowest estimate {:.1} ms",
+        ratios.len(),
+        slowest * 1e3
+    );
+    for (decade, n) in &buckets {
+        eprintln!("  ratio 1e{decade}..1e{}: {n}", decade + 1);
+    }
+    let show = |r: &(f64, f64, f64, String)| {
+        format!(
+            "{}: estimate {:.3e}, run {:.3e}, ratio {:.3}",
+            r.3, r.2, r.1, r.0
+        )
+    };
+    eprintln!("under-estimated most:");
+    for r in ratios.iter().take(8) {
+        eprintln!("  {}", show(r));
+    }
+    eprintln!("over-estimated most:");
+    for r in ratios.iter().rev().take(8) {
+        eprintln!("  {}", show(r));
+    }
+    eprintln!("{below} programs below the floor, {below_outside} of them outside 10x");
+    // Every program above the floor, both ways; the estimate is fast.
+    assert_eq!(
+        within,
+        ratios.len(),
+        "outside 10x:\n{}",
+        ratios
+            .iter()
+            .filter(|r| !(0.1..=10.0).contains(&r.0))
+            .map(show)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(ratios.len() >= 50, "the corpus has dear programs to price");
+    assert_eq!(incomplete, 0, "every corpus program is estimated in full");
+    assert!(slowest < 0.5, "the slowest estimate took {slowest} s");
+}
+
+/// `fairdice anydice FILE` refuses a program whose estimate is far over its
+/// budget at once, naming the estimate and the dearest part's place.
+#[test]
+fn the_anydice_command_refuses_a_program_estimated_far_over_its_budget() {
+    use crate::common::{fairdice, fixture};
+    let dir = fixture(&[(
+        "deep.anydice",
+        "set \"maximum function depth\" to 1000\nfunction: f X:n { result: X + [f d6] }\noutput [f d6]\n",
+    )]);
+    let started = std::time::Instant::now();
+    let run = fairdice(&["anydice", "deep.anydice"], dir.path());
+    assert!(!run.status.success());
+    let stderr = run.stderr_text();
+    assert!(
+        stderr.contains("deep.anydice:3:")
+            && stderr.contains("the program is estimated before running at over"),
+        "{stderr}"
+    );
+    assert!(started.elapsed().as_secs_f64() < 10.0, "{stderr}");
+}

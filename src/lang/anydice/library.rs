@@ -179,7 +179,10 @@ const LIBRARY: &[(&str, Builtin)] = &[
                 let (lo, hi) = (work::times(die.min(), rolls), work::times(die.max(), rolls));
                 w.spread(lo, hi)?;
                 let spread = (hi - lo) as f64;
-                w.charge(die.width() as f64 * spread * depth as f64, "an explosion")?;
+                w.charge(
+                    work::explosion_price(die.width() as f64, spread, depth as f64),
+                    "an explosion",
+                )?;
                 Ok(Value::Die(Die::of(explode(
                     &die,
                     Condition::Eq(die.max()),

@@ -2,7 +2,7 @@
 //! the engine. [`run`] reads a program ([`lex`], [`parse`] into
 //! [`syntax`]), runs it ([`run`](self::run) with [`ops`] and the function
 //! [`library`]) within a [`work`] budget, and gives each output as exact
-//! [`Outcomes`].
+//! [`Outcomes`]. [`price`] estimates a program's work before it runs.
 //!
 //! The meaning follows AnyDice's documentation (`anydice.com/docs`); every
 //! deviation is listed in `docs/reference.md` ("AnyDice programs").
@@ -11,6 +11,7 @@ mod lex;
 mod library;
 mod ops;
 mod parse;
+pub mod price;
 mod run;
 mod syntax;
 mod value;
@@ -20,7 +21,7 @@ use crate::engine::Outcomes;
 use std::fmt;
 
 /// AnyDice's settings and their defaults.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Settings {
     pub explode_depth: u32,
     pub max_depth: u32,

@@ -4,7 +4,7 @@
 //! side; a sequence compared to a number counts the matches.
 
 use super::value::{die_from, die_of_faces, Die, Pool, Value};
-use super::work::{times, Work};
+use super::work::{listing_price, pick_price, pool_sum_price, times, Work};
 use crate::engine::{picked, Outcomes};
 use crate::lang::anydice::syntax::{Binary, Unary};
 use num_bigint::BigUint;
@@ -70,9 +70,8 @@ pub(crate) fn sum_pool(pool: &Pool, work: &mut Work) -> Result<Die, Fail> {
         if *count == 0 {
             continue;
         }
-        let width = outcomes.width() as f64 * *count as f64;
         work.charge(
-            width * width.min(outcomes.width() as f64 * 4.0),
+            pool_sum_price(outcomes.width() as f64, *count as f64),
             "a sum of dice",
         )?;
         work.spread(
@@ -457,7 +456,7 @@ fn pool_at(
         let reach = picks.len() as f64;
         let spread = (die.max() - die.min()) as f64 * picks.iter().sum::<u64>() as f64;
         work.charge(
-            faces * reach * (*count as f64 + 1.0) * (spread + 1.0),
+            pick_price(faces, reach, *count as f64, spread),
             "picking dice from a collection",
         )?;
         let places = picks.iter().fold(0u64, |a, &b| a.saturating_add(b));
@@ -529,7 +528,7 @@ fn merged_rolls(
         }
         let sorted = group_rolls(die, *count, work)?;
         work.charge(
-            rolls.len() as f64 * sorted.len() as f64 * (dice as f64 + 1.0),
+            listing_price(rolls.len() as f64, sorted.len() as f64, dice as f64),
             "listing the rolls of a collection",
         )?;
         let mut next: BTreeMap<Vec<i64>, BigUint> = BTreeMap::new();

@@ -23,16 +23,41 @@ pub(crate) const DEPTH_WARNING: &str =
 
 /// The most a setting may ask: deeper recursion or explosion is priced
 /// by the work it does, but a number past this is surely a mistake.
-const MAX_SETTING: i64 = 10_000;
+pub(crate) const MAX_SETTING: i64 = 10_000;
 
 pub(crate) struct Machine {
-    frames: Vec<FnvMap<String, Value>>,
+    frames: Frames<Value>,
     functions: FnvMap<String, Rc<Function>>,
     pub settings: Settings,
     depth: u32,
     outputs: Vec<Output>,
     warnings: BTreeSet<String>,
     pub work: Work,
+}
+
+/// Variables in frames, the program's first: a name is found in the
+/// newest frame that holds it; assigning writes to the newest frame. The
+/// run keeps values in them, the price shapes.
+#[derive(Debug, Clone)]
+pub(crate) struct Frames<T>(pub Vec<FnvMap<String, T>>);
+
+impl<T> Default for Frames<T> {
+    fn default() -> Self {
+        Frames(vec![FnvMap::default()])
+    }
+}
+
+impl<T> Frames<T> {
+    pub(crate) fn assign(&mut self, name: &str, value: T) {
+        self.0
+            .last_mut()
+            .expect("the program's frame")
+            .insert(name.to_string(), value);
+    }
+
+    pub(crate) fn variable(&self, name: &str) -> Option<&T> {
+        self.0.iter().rev().find_map(|f| f.get(name))
+    }
 }
 
 /// How a block ended: by running out, or by a function's `result:`.
@@ -51,7 +76,7 @@ fn at(place: Place) -> impl Fn(Fail) -> Problem {
 impl Machine {
     pub(crate) fn new(work: Work) -> Machine {
         Machine {
-            frames: vec![FnvMap::default()],
+            frames: Frames::default(),
             functions: FnvMap::default(),
             settings: Settings::default(),
             depth: 0,
@@ -204,14 +229,11 @@ impl Machine {
     }
 
     fn assign(&mut self, name: &str, value: Value) {
-        self.frames
-            .last_mut()
-            .expect("the program's frame")
-            .insert(name.to_string(), value);
+        self.frames.assign(name, value);
     }
 
     fn variable(&self, name: &str) -> Option<&Value> {
-        self.frames.iter().rev().find_map(|f| f.get(name))
+        self.frames.variable(name)
     }
 
     fn name(&self, pieces: &[Piece], place: Place) -> Run<String> {
@@ -349,10 +371,7 @@ impl Machine {
             self.warnings.insert(DEPTH_WARNING.to_string());
             return Ok(Value::Die(Die::empty()));
         }
-        let key = key(parts.iter().map(|p| match p {
-            CallPart::Word(w) => Some(w.as_str()),
-            CallPart::Argument(_) => None,
-        }));
+        let key = call_key(parts);
         let mut args = Vec::new();
         for part in parts {
             if let CallPart::Argument(e) = part {
@@ -360,14 +379,7 @@ impl Machine {
             }
         }
         if let Some(function) = self.functions.get(&key).cloned() {
-            let params: Vec<(String, Type)> = function
-                .name
-                .iter()
-                .filter_map(|p| match p {
-                    NamePart::Parameter(n, t) => Some((n.clone(), *t)),
-                    NamePart::Word(_) => None,
-                })
-                .collect();
+            let params = function.params();
             let types: Vec<Type> = params.iter().map(|(_, t)| *t).collect();
             return self.invoke(
                 &types,
@@ -482,11 +494,11 @@ impl Machine {
             self.depth += 1;
         }
         if own_frame {
-            self.frames.push(FnvMap::default());
+            self.frames.0.push(FnvMap::default());
         }
         let result = self.cases(&mut bound, &expanded, place, body);
         if own_frame {
-            self.frames.pop();
+            self.frames.0.pop();
         }
         if enter {
             self.depth -= 1;
@@ -568,7 +580,7 @@ impl Machine {
                         / 64.0;
                     self.work
                         .charge(
-                            values as f64 * (1.0 + words * words),
+                            super::work::mixture_price(values as f64, words),
                             "mixing a function's cases",
                         )
                         .map_err(at(place))?;

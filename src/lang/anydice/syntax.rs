@@ -133,6 +133,27 @@ impl Function {
     }
 }
 
+impl Function {
+    /// Its parameters, named and typed, in order.
+    pub(crate) fn params(&self) -> Vec<(String, Type)> {
+        self.name
+            .iter()
+            .filter_map(|p| match p {
+                NamePart::Parameter(n, t) => Some((n.clone(), *t)),
+                NamePart::Word(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// The key of the function a call names: its words, `_` for each argument.
+pub(crate) fn call_key(parts: &[CallPart]) -> String {
+    key(parts.iter().map(|p| match p {
+        CallPart::Word(w) => Some(w.as_str()),
+        CallPart::Argument(_) => None,
+    }))
+}
+
 /// A function's key from its words, `None` for each parameter or argument.
 pub(crate) fn key<'a>(parts: impl Iterator<Item = Option<&'a str>>) -> String {
     parts

@@ -71,7 +71,7 @@ impl Work {
         bits: u64,
         what: &str,
     ) -> Result<(), String> {
-        self.charge(values * (1.0 + (bits as f64 / 64.0).powf(1.6)), what)
+        self.charge(counts_price(values, bits as f64), what)
     }
 
     /// Refuses counts of more than [`MAX_COUNT_BITS`].
@@ -105,6 +105,46 @@ impl Work {
         }
         self.charge(spread, "a wide die")
     }
+}
+
+// The price of each operation, in steps: one owner of each formula, which
+// the run charges (ops, run, library) and the static estimate (price)
+// adds up before anything runs.
+
+/// `values` products of counts of `bits` bits: a machine word costs one
+/// step, and longer counts grow as Karatsuba's multiplication does
+/// (words^1.6).
+pub(crate) fn counts_price(values: f64, bits: f64) -> f64 {
+    values * (1.0 + (bits / 64.0).powf(1.6))
+}
+
+/// Summing `count` dice of `width` values into one die.
+pub(crate) fn pool_sum_price(width: f64, count: f64) -> f64 {
+    let sum = width * count;
+    sum * sum.min(width * 4.0)
+}
+
+/// Picking places of `count` dice of `faces` values: `reach` places deep,
+/// the picked values spreading over `spread`.
+pub(crate) fn pick_price(faces: f64, reach: f64, count: f64, spread: f64) -> f64 {
+    faces * reach * (count + 1.0) * (spread + 1.0)
+}
+
+/// Exploding a die of `width` values `depth` times, over `spread` values.
+pub(crate) fn explosion_price(width: f64, spread: f64, depth: f64) -> f64 {
+    width * spread * depth
+}
+
+/// Reducing a mixture of `values` counts of `words` machine words: a gcd,
+/// quadratic in their length.
+pub(crate) fn mixture_price(values: f64, words: f64) -> f64 {
+    values * (1.0 + words * words)
+}
+
+/// Merging `rolls` sorted rolls listed so far with `sorted` more, for a
+/// collection of `dice` dice.
+pub(crate) fn listing_price(rolls: f64, sorted: f64, dice: f64) -> f64 {
+    rolls * sorted * (dice + 1.0)
 }
 
 /// `value` times `count`, exactly, as a bound for [`Work::spread`]
