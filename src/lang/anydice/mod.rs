@@ -8,12 +8,12 @@
 //! deviation is listed in `docs/reference.md` ("AnyDice programs").
 
 mod lex;
-mod library;
-mod ops;
+pub(crate) mod library;
+pub(crate) mod ops;
 mod parse;
-mod run;
-mod syntax;
-mod value;
+pub(crate) mod run;
+pub(crate) mod syntax;
+pub(crate) mod value;
 pub mod work;
 
 use crate::engine::Outcomes;
@@ -121,7 +121,9 @@ pub fn check(source: &str) -> Result<(), Refusal> {
     read(source).map(|_| ())
 }
 
-fn read(source: &str) -> Result<Vec<syntax::Statement>, Refusal> {
+/// Reads `source` into its statements: the syntax tree [`run`] runs, and
+/// the one `verify --simulate` replays.
+pub(crate) fn read(source: &str) -> Result<Vec<syntax::Statement>, Refusal> {
     let tokens = lex::tokens(source).map_err(Refusal::Syntax)?;
     parse::program(&tokens).map_err(Refusal::Syntax)
 }

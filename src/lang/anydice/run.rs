@@ -14,7 +14,7 @@ use crate::engine::Outcomes;
 use num_bigint::BigUint;
 use num_traits::Zero;
 use std::collections::{BTreeSet, HashMap};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// AnyDice's warning when recursion is cut.
 pub(crate) const DEPTH_WARNING: &str =
@@ -26,7 +26,7 @@ const MAX_SETTING: i64 = 10_000;
 
 pub(crate) struct Machine {
     frames: Vec<HashMap<String, Value>>,
-    functions: HashMap<String, Rc<Function>>,
+    functions: HashMap<String, Arc<Function>>,
     pub settings: Settings,
     depth: u32,
     outputs: Vec<Output>,
