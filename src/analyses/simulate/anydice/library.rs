@@ -13,6 +13,7 @@
 
 use super::sample::{self, Sample};
 use super::{Go, Machine, Stored};
+use crate::lang::anydice::library;
 use crate::lang::anydice::ops::overflow;
 use crate::lang::anydice::syntax::{Binary, Expr, Unary};
 use crate::lang::anydice::Settings;
@@ -98,20 +99,17 @@ impl<'p> Machine<'p, '_> {
             "middle _ of _" => {
                 let n = number(&a[0]);
                 let pool = self.collection(&a[1..])?;
-                let total = match &pool {
-                    Sample::Empty(None) => return Ok(Sample::Empty(None)),
-                    Sample::Empty(Some(n)) => *n as i64,
-                    Sample::Pool(rolls) => rolls.len() as i64,
-                    _ => unreachable!("a collection"),
-                };
+                if pool == Sample::Empty(None) {
+                    return Ok(pool);
+                }
+                let total = dice_in(&pool);
                 if n <= 0 {
                     return Ok(Sample::Number(0));
                 }
                 if n >= total {
                     return Ok(pool.as_die()?.map_or(Sample::Empty(None), Sample::Die));
                 }
-                let drop = (total - n + 1) / 2;
-                from_lowest(drop + 1..=drop + n, &pool, hf)?
+                from_lowest(library::middle_places(n, total), &pool, hf)?
             }
             "explode _" => {
                 let Some(first) = self.value(&a[0])?.as_die()? else {
@@ -165,9 +163,7 @@ impl<'p> Machine<'p, '_> {
         let span = match stored {
             Stored::Value(v) => Span::Known(Sample::Number(v.as_die()?.ok_or("an empty die")?)),
             Stored::Thunk(thunk) => {
-                let caller = std::mem::replace(&mut self.ctx, thunk.ctx.clone());
-                let span = self.span(thunk.expr);
-                self.ctx = caller;
+                let span = self.within(thunk, |m| m.span(thunk.expr));
                 span.map_err(|why| {
                     format!("[{what}] needs the highest face of D, known for numbers, sequences and dice combined by d, +, - and * ({why})")
                 })?
@@ -191,12 +187,7 @@ impl<'p> Machine<'p, '_> {
                 Some(Stored::Value(Sample::Die(n))) => Span::Range(n, n),
                 Some(Stored::Value(Sample::Empty(_))) => return Err("an empty die".into()),
                 Some(Stored::Value(v)) => Span::Known(v),
-                Some(Stored::Thunk(thunk)) => {
-                    let caller = std::mem::replace(&mut self.ctx, thunk.ctx.clone());
-                    let span = self.span(thunk.expr);
-                    self.ctx = caller;
-                    span?
-                }
+                Some(Stored::Thunk(thunk)) => self.within(&thunk, |m| m.span(thunk.expr))?,
             },
             Expr::Unary(op, operand) => match (op, self.span(operand)?) {
                 (Unary::Plus, span) => span,
@@ -272,21 +263,24 @@ fn faces_range(faces: &Sample) -> Go<(i64, i64)> {
     }
 }
 
+/// How many dice a collection holds (the empty one among them).
+fn dice_in(pool: &Sample) -> i64 {
+    match pool {
+        Sample::Pool(rolls) => rolls.len() as i64,
+        Sample::Empty(n) => n.unwrap_or(0) as i64,
+        _ => unreachable!("a collection"),
+    }
+}
+
 /// `[highest N of D]` (or lowest): the sum of the N best (or worst) dice.
 fn from_end(n: i64, pool: &Sample, highest: bool, highest_first: bool) -> Go<Sample> {
-    let size = match pool {
-        Sample::Empty(_) => return Ok(Sample::Empty(None)),
-        Sample::Pool(rolls) => rolls.len() as i64,
-        _ => unreachable!("a collection"),
-    };
-    if n <= 0 {
-        return Ok(Sample::Number(0));
+    if let Sample::Empty(_) = pool {
+        return Ok(Sample::Empty(None));
     }
-    let places = match highest {
-        true => (size - n).max(0) + 1..=size,
-        false => 1..=n.min(size),
-    };
-    from_lowest(places, pool, highest_first)
+    match library::end_places(n, dice_in(pool), highest) {
+        Some(places) => from_lowest(places, pool, highest_first),
+        None => Ok(Sample::Number(0)),
+    }
 }
 
 /// The sum of the dice at `places` counted from the lowest (1), picked in
@@ -296,16 +290,6 @@ fn from_lowest(
     pool: &Sample,
     highest_first: bool,
 ) -> Go<Sample> {
-    let size = match pool {
-        Sample::Pool(rolls) => rolls.len() as i64,
-        Sample::Empty(n) => n.unwrap_or(0) as i64,
-        _ => unreachable!("a collection"),
-    };
-    let places: Vec<i64> = places
-        .map(|p| match highest_first {
-            true => size + 1 - p,
-            false => p,
-        })
-        .collect();
+    let places = library::in_position_order(places, dice_in(pool), highest_first);
     sample::at(&Sample::Sequence(places), pool, highest_first)
 }

@@ -224,27 +224,17 @@ impl<'p> Machine<'p, '_> {
 
     fn set(&mut self, setting: &str, value: &'p Setting) -> Go<()> {
         let number = match value {
-            Setting::Value(e) => match self.expression(e)? {
-                Sample::Number(n) if n >= 1 => u32::try_from(n).ok(),
+            Setting::Value(e) if Settings::takes_number(setting) => match self.expression(e)? {
+                Sample::Number(n) => Some(n),
                 _ => None,
             },
-            Setting::Text(_) => None,
+            _ => None,
         };
-        let refused = || format!("the setting \"{setting}\" as written");
-        match (setting, value) {
-            ("explode depth", _) => self.ctx.settings.explode_depth = number.ok_or_else(refused)?,
-            ("maximum function depth", _) => {
-                self.ctx.settings.max_depth = number.ok_or_else(refused)?
-            }
-            ("position order", Setting::Text(t)) if t == "highest first" => {
-                self.ctx.settings.highest_first = true
-            }
-            ("position order", Setting::Text(t)) if t == "lowest first" => {
-                self.ctx.settings.highest_first = false
-            }
-            _ => return Err(refused()),
-        }
-        Ok(())
+        let text = match value {
+            Setting::Text(t) => Some(t.as_str()),
+            Setting::Value(_) => None,
+        };
+        self.ctx.settings.set(setting, number, text)
     }
 
     /// A value to bind to a name: a die is kept to be rolled at each use
@@ -278,13 +268,16 @@ impl<'p> Machine<'p, '_> {
     fn value(&mut self, stored: &Stored<'p>) -> Go<Sample> {
         match stored {
             Stored::Value(v) => Ok(v.clone()),
-            Stored::Thunk(thunk) => {
-                let caller = std::mem::replace(&mut self.ctx, thunk.ctx.clone());
-                let value = self.expression(thunk.expr);
-                self.ctx = caller;
-                value
-            }
+            Stored::Thunk(thunk) => self.within(thunk, |m| m.expression(thunk.expr)),
         }
+    }
+
+    /// `f` run in the context `thunk` was bound in, then the caller's again.
+    fn within<T>(&mut self, thunk: &Thunk<'p>, f: impl FnOnce(&mut Self) -> T) -> T {
+        let caller = std::mem::replace(&mut self.ctx, thunk.ctx.clone());
+        let out = f(self);
+        self.ctx = caller;
+        out
     }
 
     /// The name AnyDice gives an output, when its variables are numbers or

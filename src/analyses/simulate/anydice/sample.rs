@@ -146,34 +146,19 @@ fn comparison(op: Binary, a: Sample, b: Sample) -> Result<Sample, Fail> {
     if matches!(a, Sample::Empty(_)) || matches!(b, Sample::Empty(_)) {
         return Ok(Sample::Empty(None));
     }
-    let holds = |x: i64, y: i64| ops::numbers(op, x, y, false).expect("comparisons cannot fail");
-    let ordered = |o: std::cmp::Ordering| {
-        use std::cmp::Ordering::*;
-        i64::from(match op {
-            Binary::Equal => o == Equal,
-            Binary::NotEqual => o != Equal,
-            Binary::Less => o == Less,
-            Binary::Greater => o == Greater,
-            Binary::AtMost => o != Greater,
-            _ => o != Less,
-        })
+    if let Some(n) = ops::compare_numbers(op, &a, &b, |v| match v {
+        Sample::Number(n) => Some(Ok(std::slice::from_ref(n))),
+        Sample::Sequence(s) => Some(Err(s)),
+        _ => None,
+    }) {
+        return Ok(Sample::Number(n));
+    }
+    let (Some(x), Some(y)) = (a.as_die()?, b.as_die()?) else {
+        unreachable!("empty dice were answered above")
     };
-    Ok(match (&a, &b) {
-        (Sample::Sequence(x), Sample::Sequence(y)) => Sample::Number(ordered(x.cmp(y))),
-        (Sample::Sequence(x), Sample::Number(n)) => {
-            Sample::Number(x.iter().map(|&e| holds(e, *n)).sum())
-        }
-        (Sample::Number(n), Sample::Sequence(y)) => {
-            Sample::Number(y.iter().map(|&e| holds(*n, e)).sum())
-        }
-        (Sample::Number(x), Sample::Number(y)) => Sample::Number(holds(*x, *y)),
-        _ => {
-            let (Some(x), Some(y)) = (a.as_die()?, b.as_die()?) else {
-                unreachable!("empty dice were answered above")
-            };
-            Sample::Die(holds(x, y))
-        }
-    })
+    Ok(Sample::Die(
+        ops::numbers(op, x, y, false).expect("comparisons cannot fail"),
+    ))
 }
 
 /// A prefix operator; `d` on a number or sequence rolls the die it makes.
@@ -227,41 +212,8 @@ pub(crate) fn at(places: &Sample, value: &Sample, highest_first: bool) -> Result
         _ => return Err("the places before @ must be a number or a sequence, not a die".into()),
     };
     match value {
-        Sample::Number(n) => {
-            let digits: Vec<i64> = n
-                .unsigned_abs()
-                .to_string()
-                .bytes()
-                .map(|b| i64::from(b - b'0'))
-                .collect();
-            let sign = if *n < 0 { -1 } else { 1 };
-            let digit = |p: i64| -> i64 {
-                if p < 1 || p as usize > digits.len() {
-                    return 0;
-                }
-                let i = if highest_first {
-                    p as usize - 1
-                } else {
-                    digits.len() - p as usize
-                };
-                sign * digits[i]
-            };
-            Ok(Sample::Number(places.iter().map(|&p| digit(p)).sum()))
-        }
-        Sample::Sequence(s) => {
-            let pick = |p: i64| {
-                if p >= 1 && p as usize <= s.len() {
-                    s[p as usize - 1]
-                } else {
-                    0
-                }
-            };
-            places
-                .iter()
-                .try_fold(0i64, |a, &p| a.checked_add(pick(p)))
-                .map(Sample::Number)
-                .ok_or_else(overflow)
-        }
+        Sample::Number(n) => Ok(Sample::Number(ops::digits_at(&places, *n, highest_first))),
+        Sample::Sequence(s) => ops::sequence_at(&places, s).map(Sample::Number),
         Sample::Empty(None) => Ok(Sample::Empty(None)),
         Sample::Empty(Some(size)) => {
             let any = places.iter().any(|&p| p >= 1 && p as u64 <= *size);
