@@ -598,6 +598,21 @@ mod tests {
     }
 
     #[test]
+    fn an_argument_is_rolled_only_where_it_is_used() {
+        // Both branches are arguments: read at their use, one a level, the
+        // walk costs a dozen calls, not 2^12 (the exact run's count).
+        let program = "function: if C:n then A else B {\n  if C { result: A } else { result: B }\n}\nfunction: walk N:n {\n  if N <= 0 { result: 0 }\n  result: [if d2 = 2 then 1 + [walk N - 1] else [walk N - 1]]\n}\nset \"maximum function depth\" to 40\noutput [walk 12]\noutput [maximum of d{}] + d2";
+        let (analysed, simulation) = simulated(program);
+        assert_eq!(analysed.dice.results.rolls[0].outcomes.len(), 13);
+        assert!(
+            simulation.experiments[0].steps_per_trial < 3000.0,
+            "{}",
+            simulation.experiments[0].steps_per_trial
+        );
+        agrees(program);
+    }
+
+    #[test]
     fn rolled_counts_faces_and_coercions_replay() {
         agrees(
             "output d4d6\noutput 3d{1,1,2}\noutput -2d4\noutput 2d(d4)\noutput (d6 > 3) + (d6 = 2)\noutput {1,2,3}\noutput #(4d6) + d2\noutput 2@{4,5,6} + d{}\noutput d6 * d4 - 3\noutput [absolute d6 - 4]\noutput [sort 3d6]\noutput d6 / 2 + [highest of d4 and 2]",

@@ -73,9 +73,9 @@ impl<'p> Machine<'p, '_> {
                         .sum(),
                 )
             }
-            "maximum of _" => match &a[0] {
-                Stored::Value(Sample::Empty(_)) => Sample::Number(0),
-                die => Sample::Number(self.highest_face(die, "maximum of D")?),
+            "maximum of _" => match self.value(&a[0])? {
+                Sample::Empty(_) => Sample::Number(0),
+                _ => Sample::Number(self.highest_face(&a[0], "maximum of D")?),
             },
             "reverse _" => Sample::Sequence(sequence(&a[0]).iter().rev().copied().collect()),
             "sort _" => {
@@ -137,11 +137,15 @@ impl<'p> Machine<'p, '_> {
     /// rolls lowest first, or the empty die (`Some(n)` when among `n` dice).
     fn collection(&mut self, dice: &[Stored<'p>]) -> Go<Sample> {
         let (mut rolls, mut empty, mut size) = (Vec::new(), false, 0u64);
-        if let [Stored::Value(Sample::Empty(None))] = dice {
+        let values = dice
+            .iter()
+            .map(|die| self.value(die))
+            .collect::<Go<Vec<Sample>>>()?;
+        if let [Sample::Empty(None)] = values.as_slice() {
             return Ok(Sample::Empty(None));
         }
-        for die in dice {
-            match self.value(die)? {
+        for value in values {
+            match value {
                 Sample::Pool(r) => rolls.extend(r),
                 Sample::Die(v) | Sample::Number(v) => rolls.push(v),
                 Sample::Empty(n) => {

@@ -115,10 +115,29 @@ enum Stored<'p> {
     Thunk(Rc<Thunk<'p>>),
 }
 
-/// A die bound to a name: its expression and the context it was bound in.
+/// A value bound to a name (an assignment, a `:d` or untyped parameter):
+/// its expression and the context it was bound in, evaluated at the first
+/// use (an argument never read is never rolled, as AnyDice's cost would
+/// not tell). A number or sequence (or the empty die) is kept from then
+/// on; a die is rolled again at every use.
 struct Thunk<'p> {
     expr: &'p Expr,
     ctx: Ctx<'p>,
+    /// For a `:d` parameter: a number or sequence becomes a die that
+    /// always shows it (its sum).
+    as_die: bool,
+    known: std::cell::RefCell<Option<Sample>>,
+}
+
+impl<'p> Thunk<'p> {
+    fn bound(expr: &'p Expr, ctx: Ctx<'p>, as_die: bool) -> Stored<'p> {
+        Stored::Thunk(Rc::new(Thunk {
+            expr,
+            ctx,
+            as_die,
+            known: std::cell::RefCell::new(None),
+        }))
+    }
 }
 
 struct Machine<'p, 's> {
@@ -237,15 +256,10 @@ impl<'p> Machine<'p, '_> {
         self.ctx.settings.set(setting, number, text)
     }
 
-    /// A value to bind to a name: a die is kept to be rolled at each use
-    /// (the empty die is the same at every use, and kept as it is).
+    /// A value to bind to a name: evaluated at its first use, a die rolled
+    /// again at each use (see [`Thunk`]).
     fn bind(&mut self, e: &'p Expr) -> Go<Stored<'p>> {
-        let ctx = self.ctx.clone();
-        let value = self.expression(e)?;
-        Ok(match value {
-            Sample::Die(_) | Sample::Pool(_) => Stored::Thunk(Rc::new(Thunk { expr: e, ctx })),
-            other => Stored::Value(other),
-        })
+        Ok(Thunk::bound(e, self.ctx.clone(), false))
     }
 
     fn assign(&mut self, name: &'p str, value: Stored<'p>) {
@@ -268,7 +282,25 @@ impl<'p> Machine<'p, '_> {
     fn value(&mut self, stored: &Stored<'p>) -> Go<Sample> {
         match stored {
             Stored::Value(v) => Ok(v.clone()),
-            Stored::Thunk(thunk) => self.within(thunk, |m| m.expression(thunk.expr)),
+            Stored::Thunk(thunk) => {
+                if let Some(known) = thunk.known.borrow().as_ref() {
+                    return Ok(known.clone());
+                }
+                let value = self.within(thunk, |m| m.expression(thunk.expr))?;
+                Ok(match value {
+                    Sample::Die(_) | Sample::Pool(_) => value,
+                    // The same in every use (the empty die too).
+                    other => {
+                        let other = match other {
+                            Sample::Number(n) if thunk.as_die => Sample::Die(n),
+                            Sample::Sequence(s) if thunk.as_die => Sample::Die(ops::sum(&s)?),
+                            other => other,
+                        };
+                        *thunk.known.borrow_mut() = Some(other.clone());
+                        other
+                    }
+                })
+            }
         }
     }
 
@@ -486,6 +518,10 @@ impl<'p> Machine<'p, '_> {
         let mut bound = Vec::with_capacity(exprs.len());
         let mut rolled = Vec::new();
         for (i, (&kind, &e)) in types.iter().zip(exprs).enumerate() {
+            if matches!(kind, Type::Any | Type::Die) {
+                bound.push(Thunk::bound(e, caller.clone(), kind == Type::Die));
+                continue;
+            }
             let arg = self.expression(e)?;
             match self.bound(kind, arg, e, &caller)? {
                 Bound::Stored(s) => bound.push(s),
@@ -530,21 +566,11 @@ impl<'p> Machine<'p, '_> {
 
     /// How `arg` (the value of `e`) binds to a parameter of type `kind`.
     fn bound(&mut self, kind: Type, arg: Sample, e: &'p Expr, caller: &Ctx<'p>) -> Go<Bound<'p>> {
-        let thunk = || {
-            Bound::Stored(Stored::Thunk(Rc::new(Thunk {
-                expr: e,
-                ctx: caller.clone(),
-            })))
-        };
         Ok(match (kind, arg) {
             (Type::Number | Type::Sequence, Sample::Empty(_)) => Bound::Empty,
-            (Type::Any | Type::Die, Sample::Die(_) | Sample::Pool(_)) => thunk(),
-            (Type::Any, arg) => Bound::Stored(Stored::Value(arg)),
-            (Type::Die, Sample::Number(n)) => Bound::Stored(Stored::Value(Sample::Die(n))),
-            (Type::Die, Sample::Sequence(s)) => {
-                Bound::Stored(Stored::Value(Sample::Die(ops::sum(&s)?)))
+            (Type::Any | Type::Die, _) => {
+                Bound::Stored(Thunk::bound(e, caller.clone(), kind == Type::Die))
             }
-            (Type::Die, empty) => Bound::Stored(Stored::Value(empty)),
             (Type::Number, Sample::Sequence(s)) => {
                 Bound::Stored(Stored::Value(Sample::Number(ops::sum(&s)?)))
             }
