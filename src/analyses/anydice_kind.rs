@@ -3,9 +3,11 @@
 //! `lang::anydice`; each output is a named distribution, analysed as the
 //! `dice` kind analyses its rolls.
 
+use super::dice::SimulatedRoll;
 use super::dice::{self, analyse_named};
 use super::observations::DataError;
-use super::simulate::{Simulate, Simulation};
+use super::simulate::anydice as sampling;
+use super::simulate::{Event, Experiment, Sampler, Simulate, Simulation, TrialFn, DEFAULT_SEED};
 use super::{Analysis, Cost, ParamError};
 use crate::engine::Outcomes;
 use crate::lang::anydice::price::{self, Estimate};
@@ -321,15 +323,141 @@ fn is_over_budget(refusal: &Refusal) -> bool {
     matches!(refusal, Refusal::Calculation(p) if p.message.contains("over its budget"))
 }
 
+/// The most values an output may have for its simulation to count each
+/// one; a wider output is named among the figures not replayed.
+const MAX_VALUES: usize = 10_000;
+
+/// What one step of the replay (an expression evaluated or a die rolled)
+/// costs in `verify`'s steps (5 × 10⁷ a second): measured at about 60 ns
+/// (the crit-on-twenty scenario, some 70 steps a run, runs 250,000 times a
+/// second on one thread).
+const VERIFY_STEPS_PER_STEP: f64 = 3.0;
+
+/// Runs of the program made to price a trial and to find, before any
+/// trial, what the replay cannot do.
+const PILOT_RUNS: u64 = 32;
+
+/// The program run again and again by the sampling interpreter
+/// (`simulate::anydice`: every die rolled, from the language's rules, never
+/// through the exact distributions); each run sets every output's value
+/// beside its exact distribution, mean and variance (as `dice` checks a
+/// roll). The empty outputs, outputs of more than [`MAX_VALUES`] values,
+/// and a program the replay cannot run (found by [`PILOT_RUNS`] runs made
+/// first, which also price a trial) are named as not replayed.
 impl Simulate for Anydice {
-    fn simulation(_params: &Params, _analysed: &Analysed) -> Simulation {
-        Simulation {
-            experiments: Vec::new(),
-            not_replayed: vec![
-                "every output: an AnyDice program is not replayed yet (fairdice has no sampling interpreter for the language; its figures are checked against AnyDice's own answers instead)".into(),
-            ],
+    fn simulation(params: &Params, analysed: &Analysed) -> Simulation {
+        let mut simulation = Simulation::of(Vec::new());
+        let program = match anydice::read(params.text()) {
+            Ok(statements) => std::sync::Arc::new(statements),
+            Err(refusal) => {
+                simulation.not_replayed.push(format!(
+                    "every output: the program does not read ({refusal})"
+                ));
+                return simulation;
+            }
+        };
+        let (mut events, mut means) = (Vec::new(), Vec::new());
+        let mut rolls = analysed.dice.results.rolls.iter();
+        let mut figures: Vec<Option<SimulatedRoll>> = Vec::new();
+        for output in &analysed.outputs {
+            let roll = match output.empty {
+                true => None,
+                false => rolls.next(),
+            };
+            figures.push(match roll {
+                None => {
+                    simulation.not_replayed.push(format!(
+                        "{}: the empty die, which has no value to roll",
+                        output.name
+                    ));
+                    None
+                }
+                Some(roll) if roll.outcomes.len() > MAX_VALUES => {
+                    simulation.not_replayed.push(format!(
+                        "{}: {} values, more than the {MAX_VALUES} a simulation counts one by one",
+                        output.name,
+                        roll.outcomes.len()
+                    ));
+                    None
+                }
+                Some(roll) => Some(SimulatedRoll::add(
+                    roll,
+                    &format!("{}: ", output.name),
+                    &mut events,
+                    &mut means,
+                )),
+            });
         }
+        if figures.iter().all(Option::is_none) {
+            return simulation;
+        }
+        let failed = events.len();
+        events.push(Event::new("a run that failed", num_traits::Zero::zero()));
+        let wanted: Vec<bool> = figures.iter().map(Option::is_some).collect();
+        let is_wanted = move |i: usize| wanted.get(i).copied().unwrap_or(false);
+        let names: Vec<&str> = analysed.outputs.iter().map(|o| o.name.as_str()).collect();
+        match pilot(&program, &names, &is_wanted) {
+            Ok(steps) => {
+                let trial: TrialFn = Box::new(move |sampler, trial| {
+                    match sampling::run(&program, &is_wanted, sampler) {
+                        Ok(run) => {
+                            for (i, figures) in figures.iter().enumerate() {
+                                let Some(figures) = figures else { continue };
+                                match run.outputs.get(i).and_then(|o| o.value) {
+                                    Some(value) => figures.record(trial, value),
+                                    None => figures.record_impossible(trial),
+                                }
+                            }
+                        }
+                        Err(_) => trial.hit(failed),
+                    }
+                });
+                simulation.experiments.push(Experiment {
+                    label: "the program".into(),
+                    events,
+                    means,
+                    steps_per_trial: (steps * VERIFY_STEPS_PER_STEP).max(1.0),
+                    trial,
+                });
+            }
+            Err(why) => simulation
+                .not_replayed
+                .push(format!("every output: the replay cannot run it: {why}")),
+        }
+        simulation
     }
+}
+
+/// Runs the program [`PILOT_RUNS`] times: the mean steps of a run, or why
+/// the replay cannot run it (a feature it does not roll, outputs that do
+/// not line up with the exact run's).
+fn pilot(
+    program: &[anydice::syntax::Statement],
+    names: &[&str],
+    wanted: &dyn Fn(usize) -> bool,
+) -> Result<f64, String> {
+    let mut sampler = Sampler::new(DEFAULT_SEED, "anydice pilot");
+    let mut steps = 0;
+    for _ in 0..PILOT_RUNS {
+        let run = sampling::run(program, wanted, &mut sampler)?;
+        if run.outputs.len() != names.len() {
+            return Err(format!(
+                "it showed {} outputs where the exact run shows {}",
+                run.outputs.len(),
+                names.len()
+            ));
+        }
+        for (shown, name) in run.outputs.iter().zip(names) {
+            if shown.name.as_ref().is_some_and(|n| n != name) {
+                return Err(format!(
+                    "it named an output {:?} where the exact run names it {name:?}",
+                    shown.name.as_deref().unwrap_or("")
+                ));
+            }
+        }
+        steps += run.steps;
+    }
+    Ok(steps as f64 / PILOT_RUNS as f64)
 }
 
 #[cfg(test)]
@@ -427,5 +555,185 @@ mod tests {
         assert!(std::ptr::eq(first, p.priced()));
         assert!(p.priced.0.get().is_some_and(|r| r.is_ok()));
         assert_eq!(format!("{p:?}"), before);
+    }
+
+    /// The program validated, computed exactly and set up for simulation.
+    fn simulated(program: &str) -> (Analysed, Simulation) {
+        let p = params(program);
+        Anydice::validate(&p).unwrap();
+        let analysed = Anydice::analyse(&p, &Progress::new(false));
+        let simulation = Anydice::simulation(&p, &analysed);
+        (analysed, simulation)
+    }
+
+    /// Every output replayed and within its limits at 20,000 runs; the
+    /// exact figures checked.
+    fn agrees(program: &str) -> usize {
+        let (_, simulation) = simulated(program);
+        assert!(
+            simulation.not_replayed.is_empty(),
+            "{:?}",
+            simulation.not_replayed
+        );
+        assert_agrees(&simulation, 20_000)
+    }
+
+    use crate::analyses::simulate::assert_agrees;
+
+    #[test]
+    fn three_dice_replay_with_every_value_the_mean_and_the_variance() {
+        // 16 values, the impossible one, the failed run, two means.
+        assert_eq!(agrees("output 3d6"), 16 + 1 + 1 + 2);
+        // Priced by its pilot runs: three expressions and three dice, at
+        // three of verify's steps each.
+        let (_, simulation) = simulated("output 3d6");
+        assert_eq!(simulation.experiments[0].steps_per_trial, 18.0);
+    }
+
+    #[test]
+    fn every_use_of_a_die_is_a_roll_of_its_own() {
+        // X + X is 2d6 (11 values), not 2 × d6 (6 values, all even).
+        let (analysed, _) = simulated("X: d6\noutput X + X");
+        assert_eq!(analysed.dice.results.rolls[0].outcomes.len(), 11);
+        assert_eq!(agrees("X: d6\noutput X + X"), 11 + 1 + 1 + 2);
+        // The same through a die parameter, and a collection bound to a name.
+        agrees("function: twice D:d { result: D + D }\noutput [twice d6]\nP: 2d4\noutput P + P");
+    }
+
+    #[test]
+    fn a_crit_on_twenty_over_a_number_parameter_replays() {
+        agrees(
+            "function: attack ROLL:n {\n  if ROLL = 20 { result: 2d8 + 3 }\n  if ROLL + 5 >= 16 { result: 1d8 + 3 }\n  result: 0\n}\noutput [attack d20] named \"one attack\"\noutput [attack [highest 1 of 2d20]]\noutput [attack [lowest 1 of 2d20]]",
+        );
+    }
+
+    #[test]
+    fn a_collection_passed_to_a_sequence_parameter_replays() {
+        agrees(
+            "function: successes ROLL:s {\n  if ROLL = 1 { result: 0 }\n  result: [count {5,6} in ROLL]\n}\noutput [successes 5d6]\noutput [count {5,6} in 5d6]\nfunction: top R:s { result: 1@R * 10 + 3@R }\noutput [top 3d4]",
+        );
+    }
+
+    #[test]
+    fn highest_lowest_and_picked_places_replay_in_both_orders() {
+        agrees("output [highest 2 of 4d6]\noutput [lowest 1 of d6 and d8]\noutput [middle 1 of 3d6]\noutput 1@3d6\noutput {1,3}@4d4");
+        agrees("set \"position order\" to \"lowest first\"\noutput 1@3d6\noutput [highest 2 of 4d6]\nfunction: first R:s { result: 1@R }\noutput [first 3d6]");
+    }
+
+    #[test]
+    fn an_explosion_rolls_again_on_the_highest_face_up_to_the_depth() {
+        let program = "set \"explode depth\" to 2\noutput [explode d6]\nX: 2d4\noutput [explode X]\noutput [maximum of X - d3]";
+        let (analysed, _) = simulated(program);
+        // d6 exploding twice reaches 18, and no further.
+        assert_eq!(
+            analysed.dice.results.rolls[0]
+                .outcomes
+                .last()
+                .unwrap()
+                .value,
+            18
+        );
+        agrees(program);
+    }
+
+    #[test]
+    fn loops_conditions_and_named_outputs_replay() {
+        let program = "function: f X:n {\n  if X > 4 { result: 10 } else if X = 1 { result: -1 } else { result: X }\n}\nloop N over {1..3} {\n  output Nd4 + [f d6] named \"[N]d4 and f\"\n}\nS: {2, 4}\noutput d6 + S named \"d6 plus [S]\"";
+        let (analysed, simulation) = simulated(program);
+        assert_eq!(analysed.outputs[1].name, "2d4 and f");
+        assert_eq!(analysed.outputs[3].name, "d6 plus {?}");
+        assert_eq!(simulation.experiments.len(), 1);
+        agrees(program);
+    }
+
+    #[test]
+    fn a_case_that_gives_the_empty_die_is_dropped_by_rolling_again() {
+        // Ones rerolled until they are not: 2 to 6, a fifth each.
+        let program = "function: no ones R:n { if R = 1 { result: d{} } result: R }\noutput [no ones d6]\noutput [no ones 2d6]";
+        let (analysed, _) = simulated(program);
+        assert_eq!(
+            crate::engine::exact_string(&analysed.dice.results.rolls[0].outcomes[0].probability),
+            "1/5"
+        );
+        agrees(program);
+    }
+
+    #[test]
+    fn recursion_is_cut_at_the_maximum_function_depth() {
+        // A 6 rolls again, three calls deep: the fourth call is the empty
+        // die, which is 0 beside `+` (the first output reaches 6 + 6 + 6)
+        // and, passed on as the result of a case, drops that case (the
+        // second output never shows a 6).
+        let program = "set \"maximum function depth\" to 3\nfunction: again N:n {\n  if N = 6 { result: 6 + [again d6] }\n  result: N\n}\noutput [again d6]\nfunction: deeper N:n {\n  if N = 6 { result: [deeper d6] }\n  result: N\n}\noutput [deeper d6]";
+        let (analysed, _) = simulated(program);
+        assert_eq!(analysed.warnings.len(), 1);
+        let rolls = &analysed.dice.results.rolls;
+        assert_eq!(rolls[0].outcomes.last().unwrap().value, 18);
+        assert_eq!(rolls[1].outcomes.last().unwrap().value, 5);
+        agrees(program);
+    }
+
+    #[test]
+    fn an_argument_is_rolled_only_where_it_is_used() {
+        // Both branches are arguments: read at their use, one a level, the
+        // walk costs a dozen calls, not 2^12 (the exact run's count).
+        let program = "function: if C:n then A else B {\n  if C { result: A } else { result: B }\n}\nfunction: walk N:n {\n  if N <= 0 { result: 0 }\n  result: [if d2 = 2 then 1 + [walk N - 1] else [walk N - 1]]\n}\nset \"maximum function depth\" to 40\noutput [walk 12]\noutput [maximum of d{}] + d2";
+        let (analysed, simulation) = simulated(program);
+        assert_eq!(analysed.dice.results.rolls[0].outcomes.len(), 13);
+        assert!(
+            simulation.experiments[0].steps_per_trial < 3000.0,
+            "{}",
+            simulation.experiments[0].steps_per_trial
+        );
+        agrees(program);
+    }
+
+    #[test]
+    fn rolled_counts_faces_and_coercions_replay() {
+        agrees(
+            "output d4d6\noutput 3d{1,1,2}\noutput -2d4\noutput 2d(d4)\noutput (d6 > 3) + (d6 = 2)\noutput {1,2,3}\noutput #(4d6) + d2\noutput 2@{4,5,6} + d{}\noutput d6 * d4 - 3\noutput [absolute d6 - 4]\noutput [sort 3d6]\noutput d6 / 2 + [highest of d4 and 2]",
+        );
+    }
+
+    #[test]
+    fn wrong_exact_figures_fail_the_check() {
+        // 3d6 rolled against 2d6's figures: the check must notice.
+        let three = params("output 3d6");
+        let two = params("output 2d6");
+        Anydice::validate(&two).unwrap();
+        let wrong = Anydice::analyse(&two, &Progress::new(false));
+        let simulation = Anydice::simulation(&three, &wrong);
+        assert_eq!(simulation.experiments.len(), 1);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            assert_agrees(&simulation, 20_000)
+        }));
+        assert!(caught.is_err(), "2d6's figures passed for 3d6");
+    }
+
+    #[test]
+    fn what_cannot_be_replayed_is_named_with_the_reason() {
+        let (_, simulation) = simulated("output d{}\noutput 2d6");
+        assert_eq!(simulation.experiments.len(), 1);
+        assert_eq!(
+            simulation.not_replayed,
+            ["output 1: the empty die, which has no value to roll"]
+        );
+        // A die's faces listed in a sequence: a roll cannot tell them.
+        let (_, simulation) = simulated("output d{2d6}");
+        assert!(simulation.experiments.is_empty());
+        assert!(
+            simulation.not_replayed[0].contains("a die inside a sequence"),
+            "{:?}",
+            simulation.not_replayed
+        );
+        // The highest face of a function's result.
+        let (_, simulation) =
+            simulated("function: f N:n { result: N + 1 }\noutput [explode [f d6]]");
+        assert!(simulation.experiments.is_empty());
+        assert!(
+            simulation.not_replayed[0].contains("needs the highest face of D"),
+            "{:?}",
+            simulation.not_replayed
+        );
     }
 }

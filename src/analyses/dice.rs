@@ -15,7 +15,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::simulate::{Event, Experiment, Simulate, Simulation};
+use super::simulate::{Event, Experiment, Simulate, Simulation, Trial};
 use super::{Analysis, Cost, ParamError};
 use std::cmp::Ordering;
 
@@ -673,40 +673,93 @@ impl Values {
 /// distances from the lowest must add up within 128 bits.
 const MAX_WIDTH_FOR_VARIANCE: i64 = 1 << 12;
 
-fn roll_experiment(tree: &Expr, roll: &Roll, depth: u32) -> Experiment {
-    let values = Values(roll.outcomes.iter().map(|o| o.value).collect());
-    let lowest = values.0[0];
-    let width = values.0[values.0.len() - 1] - lowest;
-    let events = values.events(
-        |v| format!("value {v}"),
-        roll.outcomes.iter().map(|o| &o.probability),
-    );
-    // Means of non-negative measures: the distance from the lowest value,
-    // and its square (the variance plus the squared mean distance).
-    let above = &roll.mean - Exact::from_integer(lowest.into());
-    let mut means = vec![Event::new(format!("value less {lowest}"), above.clone())];
-    if width <= MAX_WIDTH_FOR_VARIANCE {
-        let square = &roll.variance + &above * &above;
-        means.push(Event::new(
-            format!("square of the value less {lowest}"),
-            square,
+/// The figures one roll's simulation must reproduce: an event per value
+/// of its exact distribution, one for any other value, the mean (as the
+/// mean distance from the lowest value, a non-negative measure) and, when
+/// the values span at most [`MAX_WIDTH_FOR_VARIANCE`], the variance (as the
+/// mean square of that distance). Shared by every kind whose results are
+/// `dice` rolls (`dice`, `anydice`), which place them in an experiment at
+/// their own indices.
+pub(crate) struct SimulatedRoll {
+    values: Values,
+    lowest: i64,
+    squares: bool,
+    /// The first event's index in its experiment.
+    first_event: usize,
+    /// The first mean's index in its experiment.
+    first_mean: usize,
+}
+
+impl SimulatedRoll {
+    /// The figures of `roll`, each label behind `prefix`, appended to the
+    /// experiment's `events` and `means`.
+    pub(crate) fn add(
+        roll: &Roll,
+        prefix: &str,
+        events: &mut Vec<Event>,
+        means: &mut Vec<Event>,
+    ) -> SimulatedRoll {
+        let values = Values(roll.outcomes.iter().map(|o| o.value).collect());
+        let lowest = values.0[0];
+        let width = values.0[values.0.len() - 1] - lowest;
+        let (first_event, first_mean) = (events.len(), means.len());
+        events.extend(values.events(
+            |v| format!("{prefix}value {v}"),
+            roll.outcomes.iter().map(|o| &o.probability),
         ));
+        // Means of non-negative measures: the distance from the lowest
+        // value, and its square (the variance plus the squared mean
+        // distance).
+        let above = &roll.mean - Exact::from_integer(lowest.into());
+        means.push(Event::new(
+            format!("{prefix}value less {lowest}"),
+            above.clone(),
+        ));
+        let squares = width <= MAX_WIDTH_FOR_VARIANCE;
+        if squares {
+            let square = &roll.variance + &above * &above;
+            means.push(Event::new(
+                format!("{prefix}square of the value less {lowest}"),
+                square,
+            ));
+        }
+        SimulatedRoll {
+            values,
+            lowest,
+            squares,
+            first_event,
+            first_mean,
+        }
     }
+
+    /// This trial showed `value`.
+    pub(crate) fn record(&self, trial: &mut Trial, value: i64) {
+        trial.hit(self.first_event + self.values.index(value));
+        let distance = value.abs_diff(self.lowest);
+        trial.measure(self.first_mean, distance);
+        if self.squares {
+            trial.measure(self.first_mean + 1, distance.saturating_mul(distance));
+        }
+    }
+
+    /// This trial showed no value the roll has (the empty die where the
+    /// roll has values): the event "a value the engine calls impossible".
+    pub(crate) fn record_impossible(&self, trial: &mut Trial) {
+        trial.hit(self.first_event + self.values.0.len());
+    }
+}
+
+fn roll_experiment(tree: &Expr, roll: &Roll, depth: u32) -> Experiment {
+    let (mut events, mut means) = (Vec::new(), Vec::new());
+    let figures = SimulatedRoll::add(roll, "", &mut events, &mut means);
     let tree = tree.clone();
-    let squares = means.len() > 1;
     Experiment {
         label: format!("{}: {}", roll.name, roll.expression),
         events,
         means,
         steps_per_trial: super::simulate::dice::dice_per_roll(&tree, depth).max(1.0),
         trial: Box::new(move |sampler, trial| {
-            let value = super::simulate::dice::roll(&tree, depth, sampler);
-            trial.hit(values.index(value));
-            let distance = value.abs_diff(lowest);
-            trial.measure(0, distance);
-            if squares {
-                trial.measure(1, distance * distance);
-            }
+            figures.record(trial, super::simulate::dice::roll(&tree, depth, sampler));
         }),
     }
 }

@@ -28,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 
+pub mod anydice;
 pub mod dice;
 pub mod observed;
 

@@ -43,6 +43,10 @@ fn site() -> tempfile::TempDir {
             "content/h-dice.yaml",
             "title: Dice\nkind: dice\nrolls:\n  best: 3d4ro1kh2\n  boom: d4!\n",
         ),
+        (
+            "content/i-anydice.yaml",
+            "title: Program\nkind: anydice\nprogram: |\n  X: d4\n  output X + X named \"twice\"\n  output d{}\n",
+        ),
     ])
 }
 
@@ -57,7 +61,7 @@ fn every_scenario_gets_a_line_and_a_pass_is_0() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let out = stdout(&run);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 8, "{out}");
+    assert_eq!(lines.len(), 9, "{out}");
     for (line, start) in lines.iter().zip([
         "a-sum.yaml (sum-mod): 44 figures, largest deviation ",
         "b-reroll.yaml (reroll): 14 figures, largest deviation ",
@@ -75,6 +79,10 @@ fn every_scenario_gets_a_line_and_a_pass_is_0() {
         // pair: three chances, the differences -14 to 7 (22) and the
         // impossible one.
         "h-dice.yaml (dice): 52 figures, largest deviation ",
+        // X + X is 2d4 (every use of X a roll of its own): values 2 to 8
+        // (7), the impossible one, a failed run, the mean and the
+        // variance; the empty output is not replayed.
+        "i-anydice.yaml (anydice): 11 figures, largest deviation ",
     ]) {
         assert!(line.starts_with(start), "{line}");
         assert!(line.contains(" sd (limit "), "{line}");
@@ -90,6 +98,7 @@ fn every_scenario_gets_a_line_and_a_pass_is_0() {
         "{}",
         lines[6]
     );
+    assert!(lines[8].ends_with(" exact; 1 not replayed"), "{}", lines[8]);
     assert!(
         run.stderr_text().starts_with("verified ")
             && run
@@ -159,7 +168,7 @@ fn write_records_a_page_that_builds() {
     assert_eq!(run.status.code(), Some(0), "{}", run.stderr_text());
     let text = fs::read_to_string(&page).unwrap();
     assert!(
-        text.contains("played each of 26 procedures 2,000 times"),
+        text.contains("played each of 27 procedures 2,000 times"),
         "{text}"
     );
     // The approximations, each beside its simulation, and the figures not

@@ -7,6 +7,7 @@ use super::value::{Die, Pool, Value};
 use super::work::{self, Work};
 use super::Settings;
 use crate::engine::pool::{explode, Condition};
+use std::ops::RangeInclusive;
 
 pub(crate) struct Builtin {
     pub types: &'static [Type],
@@ -161,8 +162,7 @@ const LIBRARY: &[(&str, Builtin)] = &[
                 if n >= total {
                     return Ok(Value::Die(ops::sum_pool(&p, w)?));
                 }
-                let drop = (total - n + 1) / 2;
-                from_lowest(drop + 1..=drop + n, p, s, w)
+                from_lowest(middle_places(n, total), p, s, w)
             },
         },
     ),
@@ -259,33 +259,54 @@ fn from_end(
     if pool.groups.iter().any(|(d, _)| d.is_empty()) {
         return Ok(Value::Die(Die::empty()));
     }
-    let size = pool.len() as i64;
-    if n <= 0 {
-        return Ok(Value::Number(0));
+    match end_places(n, pool.len() as i64, highest) {
+        Some(places) => from_lowest(places, pool, settings, work),
+        None => Ok(Value::Number(0)),
     }
-    let places = match highest {
+}
+
+/// The places, counted from the lowest die (1), of `[highest N of D]` (or
+/// lowest) among `size` dice; `None` for no die at all (N at most 0).
+pub(crate) fn end_places(n: i64, size: i64, highest: bool) -> Option<RangeInclusive<i64>> {
+    (n > 0).then(|| match highest {
         true => (size - n).max(0) + 1..=size,
         false => 1..=n.min(size),
-    };
-    from_lowest(places, pool, settings, work)
+    })
+}
+
+/// The places, counted from the lowest die (1), of `[middle N of D]` among
+/// `total` dice, for N between 1 and `total - 1`: the lower middle when
+/// the dice left over do not split evenly.
+pub(crate) fn middle_places(n: i64, total: i64) -> RangeInclusive<i64> {
+    let drop = (total - n + 1) / 2;
+    drop + 1..=drop + n
+}
+
+/// Places counted from the lowest die (1) among `size`, as the program's
+/// position order numbers them for `@`.
+pub(crate) fn in_position_order(
+    places: RangeInclusive<i64>,
+    size: i64,
+    highest_first: bool,
+) -> Vec<i64> {
+    places
+        .map(|p| match highest_first {
+            true => size + 1 - p,
+            false => p,
+        })
+        .collect()
 }
 
 /// The sum of the dice at `places` counted from the lowest die (1), for
 /// `highest`, `lowest` and `middle`: turned into the program's position
 /// order for [`ops::at`], the one picker.
 fn from_lowest(
-    places: std::ops::RangeInclusive<i64>,
+    places: RangeInclusive<i64>,
     pool: Pool,
     settings: &Settings,
     work: &mut Work,
 ) -> Result<Value, Fail> {
-    let size = pool.len() as i64;
-    let places: Vec<i64> = places
-        .map(|p| match settings.highest_first {
-            true => size + 1 - p,
-            false => p,
-        })
-        .collect();
+    let places = in_position_order(places, pool.len() as i64, settings.highest_first);
     ops::at(
         &Value::Sequence(places),
         &Value::Pool(pool),

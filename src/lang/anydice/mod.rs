@@ -8,13 +8,13 @@
 //! deviation is listed in `docs/reference.md` ("AnyDice programs").
 
 mod lex;
-mod library;
-mod ops;
+pub(crate) mod library;
+pub(crate) mod ops;
 mod parse;
 pub mod price;
-mod run;
-mod syntax;
-mod value;
+pub(crate) mod run;
+pub(crate) mod syntax;
+pub(crate) mod value;
 pub mod work;
 
 use crate::engine::Outcomes;
@@ -35,6 +35,53 @@ impl Default for Settings {
             max_depth: 10,
             highest_first: true,
         }
+    }
+}
+
+/// The most a setting may ask: deeper recursion or explosion is priced
+/// by the work it does, but a number past this is surely a mistake.
+const MAX_SETTING: i64 = 10_000;
+
+impl Settings {
+    /// Whether `setting` takes a number (the depths): its value is
+    /// evaluated only then.
+    pub(crate) fn takes_number(setting: &str) -> bool {
+        matches!(setting, "explode depth" | "maximum function depth")
+    }
+
+    /// `set "setting" to ...`, given the value's number (where the setting
+    /// takes one and the value is a number) or its text; the message says
+    /// what may be written instead.
+    pub(crate) fn set(
+        &mut self,
+        setting: &str,
+        number: Option<i64>,
+        text: Option<&str>,
+    ) -> Result<(), String> {
+        match setting {
+            "explode depth" | "maximum function depth" => {
+                let default = if setting == "explode depth" { 2 } else { 10 };
+                let n = number.filter(|n| (1..=MAX_SETTING).contains(n)).ok_or_else(|| {
+                    format!("\"{setting}\" can only be set to a positive integer up to {MAX_SETTING} (the default is {default})")
+                })?;
+                if setting == "explode depth" {
+                    self.explode_depth = n as u32;
+                } else {
+                    self.max_depth = n as u32;
+                }
+            }
+            "position order" => match text {
+                Some("highest first") => self.highest_first = true,
+                Some("lowest first") => self.highest_first = false,
+                _ => return Err(
+                    "\"position order\" can only be set to \"highest first\" (the default) or \"lowest first\"".into(),
+                ),
+            },
+            other => return Err(format!(
+                "there is no setting \"{other}\": AnyDice has \"explode depth\", \"maximum function depth\" and \"position order\""
+            )),
+        }
+        Ok(())
     }
 }
 
@@ -122,7 +169,9 @@ pub fn check(source: &str) -> Result<(), Refusal> {
     read(source).map(|_| ())
 }
 
-fn read(source: &str) -> Result<Vec<syntax::Statement>, Refusal> {
+/// Reads `source` into its statements: the syntax tree [`run`] runs, and
+/// the one `verify --simulate` replays.
+pub(crate) fn read(source: &str) -> Result<Vec<syntax::Statement>, Refusal> {
     let tokens = lex::tokens(source).map_err(Refusal::Syntax)?;
     parse::program(&tokens).map_err(Refusal::Syntax)
 }

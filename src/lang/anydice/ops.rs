@@ -197,34 +197,90 @@ fn comparison(op: Binary, a: &Value, b: &Value, work: &mut Work) -> Result<Value
         return Ok(Value::Die(Die::empty()));
     }
     let holds = |x: i64, y: i64| numbers(op, x, y, false).expect("comparisons cannot fail");
-    let ordered = |o: std::cmp::Ordering| {
-        use std::cmp::Ordering::*;
-        i64::from(match op {
-            Binary::Equal => o == Equal,
-            Binary::NotEqual => o != Equal,
-            Binary::Less => o == Less,
-            Binary::Greater => o == Greater,
-            Binary::AtMost => o != Greater,
-            _ => o != Less,
-        })
+    if let Some(n) = compare_numbers(op, &a, &b, |v| match v {
+        Value::Number(n) => Some(Ok(std::slice::from_ref(n))),
+        Value::Sequence(s) => Some(Err(s)),
+        _ => None,
+    }) {
+        return Ok(Value::Number(n));
+    }
+    let (Die(Some(x)), Die(Some(y))) = (as_die(&a, work)?, as_die(&b, work)?) else {
+        unreachable!("empty dice were answered above")
     };
-    Ok(match (&a, &b) {
-        // Sequences compare number by number, from the left.
-        (Value::Sequence(x), Value::Sequence(y)) => Value::Number(ordered(x.cmp(y))),
-        (Value::Sequence(x), Value::Number(n)) => {
-            Value::Number(x.iter().map(|&e| holds(e, *n)).sum())
+    Ok(Value::Die(combine(&x, &y, work, |p, q| Ok(holds(p, q)))?))
+}
+
+/// A comparison of numbers and sequences, or `None` when a side is a die.
+/// `view` tells a number (`Ok`, as one number) from a sequence (`Err`):
+/// sequences compare number by number from the left; a sequence and a
+/// number count the numbers that hold. One rule for the exact interpreter
+/// and the replay's rolls.
+pub(crate) fn compare_numbers<'a, T>(
+    op: Binary,
+    a: &'a T,
+    b: &'a T,
+    view: impl Fn(&'a T) -> Option<Result<&'a [i64], &'a [i64]>>,
+) -> Option<i64> {
+    let holds = |x: i64, y: i64| numbers(op, x, y, false).expect("comparisons cannot fail");
+    Some(match (view(a)?, view(b)?) {
+        (Err(x), Err(y)) => {
+            use std::cmp::Ordering::*;
+            let o = x.cmp(y);
+            i64::from(match op {
+                Binary::Equal => o == Equal,
+                Binary::NotEqual => o != Equal,
+                Binary::Less => o == Less,
+                Binary::Greater => o == Greater,
+                Binary::AtMost => o != Greater,
+                _ => o != Less,
+            })
         }
-        (Value::Number(n), Value::Sequence(y)) => {
-            Value::Number(y.iter().map(|&e| holds(*n, e)).sum())
-        }
-        (Value::Number(x), Value::Number(y)) => Value::Number(holds(*x, *y)),
-        _ => {
-            let (Die(Some(x)), Die(Some(y))) = (as_die(&a, work)?, as_die(&b, work)?) else {
-                unreachable!("empty dice were answered above")
-            };
-            Value::Die(combine(&x, &y, work, |p, q| Ok(holds(p, q)))?)
-        }
+        (Err(x), Ok([n])) => x.iter().map(|&e| holds(e, *n)).sum(),
+        (Ok([n]), Err(y)) => y.iter().map(|&e| holds(*n, e)).sum(),
+        (Ok([x]), Ok([y])) => holds(*x, *y),
+        _ => unreachable!("a number is one number"),
     })
+}
+
+/// `places @ n`: the digits of `n` at those places (from the left, or the
+/// right for `lowest first`), signed as `n`; places that do not exist
+/// count 0.
+pub(crate) fn digits_at(places: &[i64], n: i64, highest_first: bool) -> i64 {
+    let digits: Vec<i64> = n
+        .unsigned_abs()
+        .to_string()
+        .bytes()
+        .map(|b| i64::from(b - b'0'))
+        .collect();
+    let sign = if n < 0 { -1 } else { 1 };
+    let digit = |p: i64| -> i64 {
+        if p < 1 || p as usize > digits.len() {
+            return 0;
+        }
+        let i = if highest_first {
+            p as usize - 1
+        } else {
+            digits.len() - p as usize
+        };
+        sign * digits[i]
+    };
+    places.iter().map(|&p| digit(p)).sum()
+}
+
+/// `places @ sequence`: the sum of the numbers at those places; places that
+/// do not exist count 0.
+pub(crate) fn sequence_at(places: &[i64], s: &[i64]) -> Result<i64, Fail> {
+    let pick = |p: i64| {
+        if p >= 1 && p as usize <= s.len() {
+            s[p as usize - 1]
+        } else {
+            0
+        }
+    };
+    places
+        .iter()
+        .try_fold(0i64, |a, &p| a.checked_add(pick(p)))
+        .ok_or_else(overflow)
 }
 
 /// Any binary operator but `@` and `d`.
@@ -382,41 +438,8 @@ pub(crate) fn at(
         _ => return Err("the places before @ must be a number or a sequence, not a die: pass the die to a function with a number parameter (:n)".to_string()),
     };
     match value {
-        Value::Number(n) => {
-            let digits: Vec<i64> = n
-                .unsigned_abs()
-                .to_string()
-                .bytes()
-                .map(|b| i64::from(b - b'0'))
-                .collect();
-            let sign = if *n < 0 { -1 } else { 1 };
-            let digit = |p: i64| -> i64 {
-                if p < 1 || p as usize > digits.len() {
-                    return 0;
-                }
-                let i = if highest_first {
-                    p as usize - 1
-                } else {
-                    digits.len() - p as usize
-                };
-                sign * digits[i]
-            };
-            Ok(Value::Number(places.iter().map(|&p| digit(p)).sum()))
-        }
-        Value::Sequence(s) => {
-            let pick = |p: i64| {
-                if p >= 1 && p as usize <= s.len() {
-                    s[p as usize - 1]
-                } else {
-                    0
-                }
-            };
-            places
-                .iter()
-                .try_fold(0i64, |a, &p| a.checked_add(pick(p)))
-                .map(Value::Number)
-                .ok_or_else(overflow)
-        }
+        Value::Number(n) => Ok(Value::Number(digits_at(&places, *n, highest_first))),
+        Value::Sequence(s) => sequence_at(&places, s).map(Value::Number),
         Value::Die(Die(None)) => Ok(Value::Die(Die::empty())),
         Value::Die(d) => pool_at(
             &places,

@@ -4,7 +4,7 @@
 use super::lex::{Tok, Token};
 use super::syntax::*;
 use super::{Place, Problem};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The program's statements, or every problem found.
 pub(crate) fn program(tokens: &[Token]) -> Result<Vec<Statement>, Vec<Problem>> {
@@ -327,7 +327,7 @@ impl Reader<'_> {
             }
         }
         let body = self.block(Context::Function)?;
-        Ok(Statement::Function(Rc::new(Function { name, body })))
+        Ok(Statement::Function(Arc::new(Function { name, body })))
     }
 
     pub(crate) fn expression(&mut self) -> Read<Expr> {

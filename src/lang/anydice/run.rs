@@ -16,18 +16,15 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// AnyDice's warning when recursion is cut.
 pub(crate) const DEPTH_WARNING: &str =
     "The maximum function depth was exceeded, results are truncated.";
 
-/// The most a setting may ask: deeper recursion or explosion is priced
-/// by the work it does, but a number past this is surely a mistake.
-pub(crate) const MAX_SETTING: i64 = 10_000;
-
 pub(crate) struct Machine {
     frames: Frames<Value>,
-    functions: FnvMap<String, Rc<Function>>,
+    functions: FnvMap<String, Arc<Function>>,
     pub settings: Settings,
     depth: u32,
     outputs: Vec<Output>,
@@ -187,45 +184,22 @@ impl Machine {
     }
 
     fn set(&mut self, setting: &str, value: &Setting, place: Place) -> Run<()> {
-        let number = |machine: &mut Machine| -> Run<Option<i64>> {
-            match value {
-                Setting::Value(e) => match machine.expression(e, place)? {
-                    Value::Number(n) => Ok(Some(n)),
-                    _ => Ok(None),
-                },
-                Setting::Text(_) => Ok(None),
+        let number = match value {
+            Setting::Value(e) if Settings::takes_number(setting) => {
+                match self.expression(e, place)? {
+                    Value::Number(n) => Some(n),
+                    _ => None,
+                }
             }
+            _ => None,
         };
-        match setting {
-            "explode depth" | "maximum function depth" => {
-                let default = if setting == "explode depth" { 2 } else { 10 };
-                let n = number(self)?.filter(|n| (1..=MAX_SETTING).contains(n)).ok_or_else(|| {
-                    Problem::new(place, format!("\"{setting}\" can only be set to a positive integer up to {MAX_SETTING} (the default is {default})"))
-                })?;
-                if setting == "explode depth" {
-                    self.settings.explode_depth = n as u32;
-                } else {
-                    self.settings.max_depth = n as u32;
-                }
-            }
-            "position order" => match value {
-                Setting::Text(t) if t == "highest first" => self.settings.highest_first = true,
-                Setting::Text(t) if t == "lowest first" => self.settings.highest_first = false,
-                _ => {
-                    return Err(Problem::new(
-                        place,
-                        "\"position order\" can only be set to \"highest first\" (the default) or \"lowest first\"",
-                    ))
-                }
-            },
-            other => {
-                return Err(Problem::new(
-                    place,
-                    format!("there is no setting \"{other}\": AnyDice has \"explode depth\", \"maximum function depth\" and \"position order\""),
-                ))
-            }
-        }
-        Ok(())
+        let text = match value {
+            Setting::Text(t) => Some(t.as_str()),
+            Setting::Value(_) => None,
+        };
+        self.settings
+            .set(setting, number, text)
+            .map_err(|message| Problem::new(place, message))
     }
 
     fn assign(&mut self, name: &str, value: Value) {

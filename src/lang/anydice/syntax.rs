@@ -177,7 +177,7 @@ pub(crate) enum Statement {
         at: Place,
     },
     Assign(String, Expr),
-    Function(std::rc::Rc<Function>),
+    Function(std::sync::Arc<Function>),
     If {
         branches: Vec<(Expr, Vec<Statement>, Place)>,
         otherwise: Option<Vec<Statement>>,

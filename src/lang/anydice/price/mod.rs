@@ -16,10 +16,11 @@
 //! saying "over" the price reached.
 
 use super::ops::{self, numbers};
-use super::run::{Frames, MAX_SETTING};
+use super::run::Frames;
 use super::syntax::*;
 use super::value::Value;
 use super::work::{self, Work, STEPS_PER_SECOND};
+use super::MAX_SETTING;
 use super::{library, Place, Refusal, Settings};
 use crate::engine::sorted_roll_count;
 use std::collections::HashMap;
@@ -403,7 +404,7 @@ type Memo = HashMap<(String, Vec<Shape>, Vec<Option<Shape>>, u32, Settings), (f6
 #[derive(Default)]
 struct Estimator {
     frames: Frames<Shape>,
-    functions: HashMap<String, Rc<Function>>,
+    functions: HashMap<String, std::sync::Arc<Function>>,
     settings: Settings,
     depth: u32,
     steps: f64,
