@@ -190,6 +190,8 @@ pub fn report(params: &Params, budget: &Budget, progress: &Progress) -> Result<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyses::Analysis;
+    use crate::progress::Progress;
 
     #[test]
     fn expressions_are_checked_as_in_a_scenario() {
@@ -252,5 +254,45 @@ mod tests {
         let json: serde_json::Value = serde_json::from_slice(&written).unwrap();
         assert_eq!(json["rolls"][0]["outcomes"][5]["probability"], "1/6");
         assert_eq!(bar(0.0001), "▏");
+    }
+
+    /// The streamed contract is byte for byte the contract `eval --json`
+    /// writes from the whole results: short lists, lists spelled in
+    /// parallel (over 1,000 values) and lists of several chunks (over
+    /// 16,384), with comparisons between rolls.
+    #[test]
+    fn the_stream_spells_the_contract_exactly() {
+        for rolls in [
+            vec!["3d6", "4d6kh3", "1d20+5>=15"],
+            vec!["1d2500", "3d6"],
+            vec!["1d40000"],
+        ] {
+            let expressions: Vec<String> = rolls.iter().map(|r| r.to_string()).collect();
+            let params = prepare(&expressions, None, &Budget::default()).unwrap();
+            let progress = Progress::hidden();
+            let analysed = Dice::analyse(&params, &progress);
+            let mut whole = Vec::new();
+            Dice::contract(&analysed, &mut serde_json::Serializer::pretty(&mut whole)).unwrap();
+            let mut streamed = Vec::new();
+            write_json(&params, &progress, &mut streamed).unwrap();
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                String::from_utf8(whole).unwrap(),
+                "{rolls:?}"
+            );
+        }
+    }
+
+    /// Issue 42: a die of a million faces is answered under the default
+    /// budget when the contract is streamed (it holds one chunk of
+    /// fractions), and still refused where every row is held.
+    #[test]
+    fn a_million_faces_fit_the_default_budget_when_streamed() {
+        let million = ["1d1000000".to_string()];
+        let streamed = Budget::default().streaming(true);
+        assert!(prepare(&million, None, &streamed).is_ok());
+        let held = Budget::default().printing(true);
+        let refusal = prepare(&million, None, &held).unwrap_err();
+        assert!(refusal.contains("GB"), "{refusal}");
     }
 }

@@ -68,6 +68,11 @@ impl Params {
     /// The static estimate, made on first use (`None` for a program
     /// whose text has problems).
     fn estimate(&self) -> Option<&Estimate> {
+        // The browser's engine leaves the estimate out, for its size: a
+        // page's run is still held to its step budget.
+        if cfg!(feature = "browser") {
+            return None;
+        }
         self.estimated
             .0
             .get_or_init(|| price::estimate(self.text()).ok())
@@ -347,6 +352,10 @@ const PILOT_RUNS: u64 = 32;
 impl Simulate for Anydice {
     fn simulation(params: &Params, analysed: &Analysed) -> Simulation {
         let mut simulation = Simulation::of(Vec::new());
+        // `verify` runs natively: the browser's engine leaves the replay out.
+        if cfg!(feature = "browser") {
+            return simulation;
+        }
         let program = match anydice::read(params.text()) {
             Ok(statements) => std::sync::Arc::new(statements),
             Err(refusal) => {

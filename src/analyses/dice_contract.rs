@@ -2,7 +2,8 @@
 //! `fairdice roll --json`: each roll's outcomes become fractions a chunk at
 //! a time, so a die of a million faces never holds a million fractions
 //! (nor the page's figures, which the command does not print). The bytes
-//! are those of [`super::dice::Results`], which a test checks.
+//! are those of [`super::dice::Results`], which a test of
+//! `roll_command` checks.
 
 use super::dice::{comparison, Outcome};
 use super::pool::made_in_chunks;
@@ -91,54 +92,5 @@ impl Serialize for Roll<'_> {
         roll.serialize_field("mean", &Text(&self.outcomes.mean()))?;
         roll.serialize_field("variance", &Text(&self.outcomes.variance()))?;
         roll.end()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::analyses::dice::Dice;
-    use crate::analyses::Analysis;
-    use crate::limits::Budget;
-    use crate::progress::Progress;
-
-    /// The streamed contract is byte for byte the contract `eval --json`
-    /// writes from the whole results: short lists, lists spelled in
-    /// parallel (over 1,000 values) and lists of several chunks (over
-    /// 16,384), with comparisons between rolls.
-    #[test]
-    fn the_stream_spells_the_contract_exactly() {
-        for rolls in [
-            vec!["3d6", "4d6kh3", "1d20+5>=15"],
-            vec!["1d2500", "3d6"],
-            vec!["1d40000"],
-        ] {
-            let expressions: Vec<String> = rolls.iter().map(|r| r.to_string()).collect();
-            let params =
-                crate::roll_command::prepare(&expressions, None, &Budget::default()).unwrap();
-            let progress = Progress::hidden();
-            let analysed = Dice::analyse(&params, &progress);
-            let mut whole = Vec::new();
-            Dice::contract(&analysed, &mut serde_json::Serializer::pretty(&mut whole)).unwrap();
-            let mut streamed = Vec::new();
-            crate::roll_command::write_json(&params, &progress, &mut streamed).unwrap();
-            assert_eq!(
-                String::from_utf8(streamed).unwrap(),
-                String::from_utf8(whole).unwrap(),
-                "{rolls:?}"
-            );
-        }
-    }
-
-    /// Issue 42: a die of a million faces is answered under the default
-    /// budget when the contract is streamed (it holds one chunk of
-    /// fractions), and still refused where every row is held.
-    #[test]
-    fn a_million_faces_fit_the_default_budget_when_streamed() {
-        let million = ["1d1000000".to_string()];
-        let streamed = Budget::default().streaming(true);
-        assert!(crate::roll_command::prepare(&million, None, &streamed).is_ok());
-        let held = Budget::default().printing(true);
-        let refusal = crate::roll_command::prepare(&million, None, &held).unwrap_err();
-        assert!(refusal.contains("GB"), "{refusal}");
     }
 }

@@ -165,9 +165,13 @@ impl Outcomes {
 
     /// The sum of two independent rolls: a convolution.
     pub fn add(&self, other: &Self) -> Self {
-        let bound = self.total() * other.total();
-        if let Some(ways) = ways::convolve(&self.ways, &other.ways, &bound) {
-            return Self::from_dense(self.min + other.min, ways);
+        // In machine words natively; the browser's engine keeps to
+        // `BigUint`, for its size.
+        if !cfg!(target_arch = "wasm32") {
+            let bound = self.total() * other.total();
+            if let Some(ways) = ways::convolve(&self.ways, &other.ways, &bound) {
+                return Self::from_dense(self.min + other.min, ways);
+            }
         }
         let mut ways = vec![BigUint::zero(); self.ways.len() + other.ways.len() - 1];
         tally!(
