@@ -1,6 +1,7 @@
 //! Any text as an AnyDice program, as `fairdice anydice` reads it: read,
-//! then run within a twentieth of a second of budgeted work, and every
-//! output's counts read. Never a panic, an abort or a hang: the
+//! priced before it runs (the static estimate, bounded by its own count of
+//! nodes), then run within a twentieth of a second of budgeted work, and
+//! every output's counts read. Never a panic, an abort or a hang: the
 //! budget is counted in priced steps, so whatever is admitted finishes.
 #![no_main]
 
@@ -9,6 +10,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(source) = std::str::from_utf8(data) else { return };
     let _ = fairdice::lang::anydice::check(source);
+    let _ = fairdice::lang::anydice::price::estimate(source);
     if let Ok(report) = fairdice::lang::anydice::run(source, 0.05) {
         for output in &report.outputs {
             if let Some(outcomes) = &output.outcomes {
