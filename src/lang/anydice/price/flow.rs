@@ -245,23 +245,17 @@ impl Estimator {
         }
     }
 
+    /// A setting as the run makes it ([`Settings::set`]); one the run
+    /// would refuse changes nothing here.
     pub(super) fn set(&mut self, setting: &str, value: &Setting) {
-        let number = match value {
+        let (number, text) = match value {
             Setting::Value(e) => match self.expression(e) {
-                Shape::Number(lo, hi) if lo == hi => Some(lo),
-                _ => None,
+                Shape::Number(lo, hi) if lo == hi => (Some(lo), None),
+                _ => (None, None),
             },
-            Setting::Text(_) => None,
-        }
-        .filter(|n| (1..=MAX_SETTING).contains(n));
-        match (setting, number, value) {
-            ("explode depth", Some(n), _) => self.settings.explode_depth = n as u32,
-            ("maximum function depth", Some(n), _) => self.settings.max_depth = n as u32,
-            ("position order", _, Setting::Text(t)) => {
-                self.settings.highest_first = t != "lowest first"
-            }
-            _ => {}
-        }
+            Setting::Text(t) => (None, Some(t.as_str())),
+        };
+        let _ = self.settings.set(setting, number, text);
     }
 
     pub(super) fn expression(&mut self, e: &Expr) -> Shape {

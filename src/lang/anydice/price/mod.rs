@@ -20,7 +20,6 @@ use super::run::Frames;
 use super::syntax::*;
 use super::value::Value;
 use super::work::{self, Work, STEPS_PER_SECOND};
-use super::MAX_SETTING;
 use super::{library, Place, Refusal, Settings};
 use crate::engine::sorted_roll_count;
 use std::collections::HashMap;
