@@ -335,10 +335,22 @@ pub(crate) const MAX_SORTED_FACES: usize = 1000;
 /// callers price the C(count + values - 1, count) rolls first.
 pub(crate) fn sorted_rolls(die: &Outcomes, count: u64, visit: &mut dyn FnMut(&[i64], &BigUint)) {
     let faces: Vec<(i64, &BigUint)> = die.iter().collect();
+    rolls_of(&faces, count, visit);
+}
+
+/// Every roll of `count` dice placed on `faces` in their order (each roll
+/// lists them in that order), with its ways. The rolls come in descending
+/// order of their faces' places, compared place by place: the roll with
+/// none of the first face comes first, all of the first face last.
+pub(crate) fn rolls_of(
+    faces: &[(i64, &BigUint)],
+    count: u64,
+    visit: &mut dyn FnMut(&[i64], &BigUint),
+) {
     assert!(faces.len() <= MAX_SORTED_FACES, "callers check the faces");
     let mut roll = Vec::with_capacity(count as usize);
     let mut step = Step {
-        faces: &faces,
+        faces,
         roll: &mut roll,
         visit,
     };

@@ -108,28 +108,34 @@ pub fn picked(die: &Outcomes, count: u64, picks: &[u64], highest_first: bool) ->
     Outcomes::from_map(done).expect("some roll fills the places")
 }
 
-/// Every sorted roll of `count` dice (lowest first) with its ways, or
-/// `None` when there would be more than `limit` of them (or the die has
-/// too many faces to list).
+/// Every sorted roll of `count` dice with its ways, in the order AnyDice
+/// walks them: each roll from its lowest die (from its highest when
+/// `highest_first`), and the rolls in ascending order of that listing,
+/// compared die by die. `None` when there would be more than `limit` of
+/// them (or the die has too many faces to list).
 pub fn sorted_roll_list(
     die: &Outcomes,
     count: u64,
     limit: f64,
+    highest_first: bool,
 ) -> Option<Vec<(Vec<i64>, BigUint)>> {
-    let faces = die.iter().filter(|(_, w)| !w.is_zero()).count();
-    if faces > super::pool::MAX_SORTED_FACES || sorted_roll_count(count, faces) > limit {
+    let mut faces: Vec<(i64, &BigUint)> = die.iter().filter(|(_, w)| !w.is_zero()).collect();
+    if faces.is_empty()
+        || faces.len() > super::pool::MAX_SORTED_FACES
+        || sorted_roll_count(count, faces.len()) > limit
+    {
         return None;
     }
-    let die = Outcomes::from_map(
-        die.iter()
-            .filter(|(_, w)| !w.is_zero())
-            .map(|(v, w)| (v, w.clone()))
-            .collect(),
-    )?;
+    if highest_first {
+        faces.reverse();
+    }
     let mut out = Vec::new();
-    super::pool::sorted_rolls(&die, count, &mut |roll, ways| {
+    super::pool::rolls_of(&faces, count, &mut |roll, ways| {
         out.push((roll.to_vec(), ways.clone()))
     });
+    // They come in descending order of their faces' places, the first
+    // face the least: in ascending order of the listing, reversed.
+    out.reverse();
     Some(out)
 }
 

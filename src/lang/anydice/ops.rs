@@ -511,30 +511,33 @@ pub(crate) fn sorted_rolls(
     highest_first: bool,
     work: &mut Work,
 ) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
-    let mut out = match pool.groups.as_slice() {
-        // One group's rolls are already sorted and distinct.
-        [(die, count)] => group_rolls(die, *count, work)?,
-        groups => merged_rolls(groups, pool.len(), work)?,
-    };
+    // One group's rolls are listed in this order already.
+    if let [(die, count)] = pool.groups.as_slice() {
+        return group_rolls(die, *count, highest_first, work);
+    }
+    let mut out = merged_rolls(&pool.groups, pool.len(), work)?;
     if highest_first {
         for (roll, _) in &mut out {
             roll.reverse();
         }
         // AnyDice walks the rolls from the highest.
         out.sort_unstable_by(|a, b| b.0.cmp(&a.0));
-    } else {
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     }
     Ok(out)
 }
 
-/// The sorted rolls of `count` dice alike, with their ways; none for the
-/// empty die.
-fn group_rolls(die: &Die, count: u64, work: &mut Work) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
+/// The sorted rolls of `count` dice alike, with their ways, in the order
+/// AnyDice walks them; none for the empty die.
+fn group_rolls(
+    die: &Die,
+    count: u64,
+    highest_first: bool,
+    work: &mut Work,
+) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
     let Die(Some(die)) = die else {
         return Ok(Vec::new());
     };
-    crate::engine::sorted_roll_list(die, count, work.remaining())
+    crate::engine::sorted_roll_list(die, count, work.remaining(), highest_first)
         .ok_or_else(|| work.refusal("listing the rolls of a collection"))
 }
 
@@ -549,7 +552,7 @@ fn merged_rolls(
         if die.is_empty() {
             return Ok(Vec::new());
         }
-        let sorted = group_rolls(die, *count, work)?;
+        let sorted = group_rolls(die, *count, false, work)?;
         work.charge(
             listing_price(rolls.len() as f64, sorted.len() as f64, dice as f64),
             "listing the rolls of a collection",

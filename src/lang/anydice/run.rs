@@ -46,10 +46,14 @@ impl<T> Default for Frames<T> {
 
 impl<T> Frames<T> {
     pub(crate) fn assign(&mut self, name: &str, value: T) {
-        self.0
-            .last_mut()
-            .expect("the program's frame")
-            .insert(name.to_string(), value);
+        let frame = self.0.last_mut().expect("the program's frame");
+        // A variable assigned again keeps its key: no new string.
+        match frame.get_mut(name) {
+            Some(old) => *old = value,
+            None => {
+                frame.insert(name.to_string(), value);
+            }
+        }
     }
 
     pub(crate) fn variable(&self, name: &str) -> Option<&T> {
@@ -470,7 +474,7 @@ impl Machine {
         if own_frame {
             self.frames.0.push(FnvMap::default());
         }
-        let result = self.cases(&mut bound, &expanded, place, body);
+        let result = self.cases(&mut bound, expanded, place, body);
         if own_frame {
             self.frames.0.pop();
         }
@@ -483,7 +487,7 @@ impl Machine {
     fn cases(
         &mut self,
         bound: &mut [Value],
-        expanded: &[(usize, Vec<(Value, BigUint)>)],
+        expanded: Vec<(usize, Vec<(Value, BigUint)>)>,
         place: Place,
         body: &mut dyn FnMut(&mut Machine, &[Value]) -> Run<Value>,
     ) -> Run<Value> {
@@ -494,11 +498,19 @@ impl Machine {
         self.work
             .charge(cases, "expanding a die into its cases")
             .map_err(at(place))?;
+        let mut mixture = Mixture::default();
+        if let [(i, _)] = expanded.as_slice() {
+            // One die expanded: its cases are moved in, not copied.
+            let i = *i;
+            for (value, weight) in expanded.into_iter().flat_map(|(_, values)| values) {
+                bound[i] = value;
+                let result = body(self, bound)?;
+                self.mix_case(&mut mixture, &result, weight, place)?;
+            }
+            return self.mixed(mixture, place);
+        }
         // The first expanded parameter varies fastest, as AnyDice's order.
         let mut index = vec![0usize; expanded.len()];
-        let mut parts: Vec<(BigUint, Rc<Outcomes>)> = Vec::new();
-        let mut numbers: BTreeMap<i64, BigUint> = BTreeMap::new();
-        let mut widest = 0u64;
         loop {
             let mut weight = BigUint::from(1u32);
             for (j, (i, values)) in expanded.iter().enumerate() {
@@ -506,61 +518,11 @@ impl Machine {
                 weight *= &values[index[j]].1;
             }
             let result = body(self, bound)?;
-            // A case that gives a number adds its weight to that number: no
-            // die is made for it, and the mixture's scaling is skipped.
-            let number = match &result {
-                Value::Number(n) => Some(*n),
-                Value::Sequence(s) => Some(ops::sum(s).map_err(at(place))?),
-                _ => None,
-            };
-            if let Some(n) = number {
-                self.work.count_bits(weight.bits()).map_err(at(place))?;
-                self.work
-                    .charge_counts(2.0, weight.bits(), "mixing a function's cases")
-                    .map_err(at(place))?;
-                *numbers.entry(n).or_default() += weight;
-            } else if let Die(Some(o)) = ops::as_die(&result, &mut self.work).map_err(at(place))? {
-                // Mixing scales every count by the others' totals.
-                let bits = o.total().bits();
-                widest = widest.max(bits);
-                self.work
-                    .count_bits(bits + widest + weight.bits())
-                    .map_err(at(place))?;
-                self.work
-                    .charge_counts(
-                        o.width() as f64 * 2.0,
-                        bits + widest,
-                        "mixing a function's cases",
-                    )
-                    .map_err(at(place))?;
-                parts.push((weight, o));
-            }
+            self.mix_case(&mut mixture, &result, weight, place)?;
             let mut j = 0;
             loop {
                 if j == index.len() {
-                    // Each number once, with its weights summed: a constant
-                    // die's total is 1, so the mixture's scale is unchanged.
-                    for (n, weight) in std::mem::take(&mut numbers) {
-                        parts.push((weight, Rc::new(Outcomes::constant(n))));
-                    }
-                    // Reducing the mixture takes a gcd of its counts,
-                    // quadratic in their length.
-                    let values: usize = parts.iter().map(|(_, o)| o.width()).sum();
-                    let words = parts
-                        .iter()
-                        .map(|(w, o)| w.bits() + o.total().bits())
-                        .max()
-                        .unwrap_or(0) as f64
-                        / 64.0;
-                    self.work
-                        .charge(
-                            super::work::mixture_price(values as f64, words),
-                            "mixing a function's cases",
-                        )
-                        .map_err(at(place))?;
-                    let refs: Vec<(BigUint, &Outcomes)> =
-                        parts.iter().map(|(w, o)| (w.clone(), &**o)).collect();
-                    return Ok(Value::Die(Die::from(crate::engine::mix(&refs))));
+                    return self.mixed(mixture, place);
                 }
                 index[j] += 1;
                 if index[j] < expanded[j].1.len() {
@@ -571,4 +533,82 @@ impl Machine {
             }
         }
     }
+
+    /// Adds one case's result, of `weight`, to the mixture.
+    fn mix_case(
+        &mut self,
+        mixture: &mut Mixture,
+        result: &Value,
+        weight: BigUint,
+        place: Place,
+    ) -> Run<()> {
+        // A case that gives a number adds its weight to that number: no
+        // die is made for it, and the mixture's scaling is skipped.
+        let number = match result {
+            Value::Number(n) => Some(*n),
+            Value::Sequence(s) => Some(ops::sum(s).map_err(at(place))?),
+            _ => None,
+        };
+        if let Some(n) = number {
+            self.work.count_bits(weight.bits()).map_err(at(place))?;
+            self.work
+                .charge_counts(2.0, weight.bits(), "mixing a function's cases")
+                .map_err(at(place))?;
+            *mixture.numbers.entry(n).or_default() += weight;
+        } else if let Die(Some(o)) = ops::as_die(result, &mut self.work).map_err(at(place))? {
+            // Mixing scales every count by the others' totals.
+            let bits = o.total().bits();
+            mixture.widest = mixture.widest.max(bits);
+            self.work
+                .count_bits(bits + mixture.widest + weight.bits())
+                .map_err(at(place))?;
+            self.work
+                .charge_counts(
+                    o.width() as f64 * 2.0,
+                    bits + mixture.widest,
+                    "mixing a function's cases",
+                )
+                .map_err(at(place))?;
+            mixture.parts.push((weight, o));
+        }
+        Ok(())
+    }
+
+    /// The die the cases make together.
+    fn mixed(&mut self, mut mixture: Mixture, place: Place) -> Run<Value> {
+        // Each number once, with its weights summed: a constant die's total
+        // is 1, so the mixture's scale is unchanged.
+        let parts = &mut mixture.parts;
+        for (n, weight) in std::mem::take(&mut mixture.numbers) {
+            parts.push((weight, Rc::new(Outcomes::constant(n))));
+        }
+        // Reducing the mixture takes a gcd of its counts, quadratic in
+        // their length.
+        let values: usize = parts.iter().map(|(_, o)| o.width()).sum();
+        let words = parts
+            .iter()
+            .map(|(w, o)| w.bits() + o.total().bits())
+            .max()
+            .unwrap_or(0) as f64
+            / 64.0;
+        self.work
+            .charge(
+                super::work::mixture_price(values as f64, words),
+                "mixing a function's cases",
+            )
+            .map_err(at(place))?;
+        let refs: Vec<(BigUint, &Outcomes)> =
+            parts.iter().map(|(w, o)| (w.clone(), &**o)).collect();
+        Ok(Value::Die(Die::from(crate::engine::mix(&refs))))
+    }
+}
+
+/// The cases of a function's call mixed so far: dice with their weights,
+/// and numbers with their summed weights.
+#[derive(Default)]
+struct Mixture {
+    parts: Vec<(BigUint, Rc<Outcomes>)>,
+    numbers: BTreeMap<i64, BigUint>,
+    /// The widest total among the dice, in bits.
+    widest: u64,
 }

@@ -22,7 +22,7 @@ use super::value::Value;
 use super::work::{self, Work, STEPS_PER_SECOND};
 use super::{library, Place, Refusal, Settings};
 use crate::engine::sorted_roll_count;
-use std::collections::HashMap;
+use crate::hash::FnvMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -398,12 +398,12 @@ struct Flow {
 /// A function's price and result by its key, its arguments' shapes, the
 /// depth and settings, and the callers' variables it reads (a function
 /// sees its callers' variables).
-type Memo = HashMap<(String, Vec<Shape>, Vec<Option<Shape>>, u32, Settings), (f64, Shape)>;
+type Memo = FnvMap<(String, Vec<Shape>, Vec<Option<Shape>>, u32, Settings), (f64, Shape)>;
 
 #[derive(Default)]
 struct Estimator {
     frames: Frames<Shape>,
-    functions: HashMap<String, std::sync::Arc<Function>>,
+    functions: FnvMap<String, std::sync::Arc<Function>>,
     settings: Settings,
     depth: u32,
     steps: f64,
@@ -415,7 +415,7 @@ struct Estimator {
     memo: Memo,
     /// Each function's free variables: the names its body, and the
     /// functions it calls, read.
-    free: HashMap<String, Rc<[String]>>,
+    free: FnvMap<String, Rc<[String]>>,
     /// The part being priced, and the dearest single charge with its part.
     at: Option<(String, Place)>,
     dearest: (f64, Option<(String, Place)>),
