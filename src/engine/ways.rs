@@ -336,13 +336,23 @@ impl Program for Convolution<'_> {
     fn run<W: Ways>(self) -> Vec<BigUint> {
         let b: Vec<W> = self.1.iter().map(W::of).collect();
         let mut sums = vec![W::zero_ways(); self.0.len() + b.len() - 1];
+        // A die times a number (`2d6 * 5`) has a count at every fifth
+        // value: its zeros are skipped on both sides.
+        let sparse: Vec<(usize, &W)> = b.iter().enumerate().filter(|(_, y)| !y.no_ways()).collect();
+        let dense = sparse.len() * 2 > b.len();
         for (i, x) in self.0.iter().enumerate() {
             if x.is_zero() {
                 continue;
             }
             let x = W::of(x);
-            for (sum, y) in sums[i..].iter_mut().zip(&b) {
-                sum.add_product(&x, y);
+            if dense {
+                for (sum, y) in sums[i..].iter_mut().zip(&b) {
+                    sum.add_product(&x, y);
+                }
+            } else {
+                for &(j, y) in &sparse {
+                    sums[i + j].add_product(&x, y);
+                }
             }
         }
         sums.iter().map(W::big).collect()
@@ -425,6 +435,42 @@ mod tests {
             assert_eq!(run_exact(&bound, Size), priced, "{bits} bits");
         }
         assert_eq!(run_exact(&(BigUint::one() << 600u32), Size), Some(8 * 14));
+    }
+
+    /// Sparse tables (a die times a number) and dense ones give the
+    /// schoolbook convolution, in every kind of count.
+    #[test]
+    fn convolution_skips_zeros_and_keeps_every_count() {
+        let table = |counts: &[u64], scale: u32| -> Vec<BigUint> {
+            counts.iter().map(|&c| BigUint::from(c) << scale).collect()
+        };
+        let schoolbook = |a: &[BigUint], b: &[BigUint]| {
+            let mut sums = vec![BigUint::zero(); a.len() + b.len() - 1];
+            for (i, x) in a.iter().enumerate() {
+                for (j, y) in b.iter().enumerate() {
+                    sums[i + j] += x * y;
+                }
+            }
+            sums
+        };
+        let sparse = [3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 7, 0, 0, 0, 0, 11];
+        let dense = [1, 2, 3, 4, 5, 6, 0, 8];
+        for scale in [0, 100] {
+            for (a, b) in [
+                (&sparse[..], &dense[..]),
+                (&dense, &sparse),
+                (&sparse, &sparse),
+            ] {
+                let (a, b) = (table(a, scale), table(b, scale));
+                let want = schoolbook(&a, &b);
+                // Residues hold counts below 2^188; four words, 2^256.
+                if scale == 0 {
+                    assert_eq!(Convolution(&a, &b).run::<Residue>(), want);
+                }
+                assert_eq!(Convolution(&a, &b).run::<Wrapping<4>>(), want);
+                assert_eq!(Convolution(&a, &b).run::<BigUint>(), want);
+            }
+        }
     }
 
     #[test]
