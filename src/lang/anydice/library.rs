@@ -195,7 +195,13 @@ const LIBRARY: &[(&str, Builtin)] = &[
 ];
 
 pub(crate) fn find(key: &str) -> Option<&'static Builtin> {
-    LIBRARY.iter().find(|(k, _)| *k == key).map(|(_, b)| b)
+    // Found by hash: a loop calls the library at every turn.
+    static BY_KEY: std::sync::OnceLock<crate::hash::FnvMap<&str, &Builtin>> =
+        std::sync::OnceLock::new();
+    BY_KEY
+        .get_or_init(|| LIBRARY.iter().map(|(k, b)| (*k, b)).collect())
+        .get(key)
+        .copied()
 }
 
 /// " (did you mean [...]?)" when a known function's words are close.

@@ -327,7 +327,7 @@ impl Reader<'_> {
             }
         }
         let body = self.block(Context::Function)?;
-        Ok(Statement::Function(Arc::new(Function { name, body })))
+        Ok(Statement::Function(Arc::new(Function::new(name, body))))
     }
 
     pub(crate) fn expression(&mut self) -> Read<Expr> {
@@ -444,7 +444,7 @@ impl Reader<'_> {
                 }
                 self.depth -= 1;
                 self.next();
-                Ok(Expr::Call(parts, at))
+                Ok(Expr::Call(Call::new(parts), at))
             }
             _ => Err(self.unexpected(
                 "a value: a number, a variable, d6, {1..6}, (...) or [a function call]",
@@ -472,7 +472,7 @@ mod tests {
             Expr::Unary(op, x) => format!("({op:?} {})", shape(x)),
             Expr::Binary(op, a, b, _) => format!("({} {op:?} {})", shape(a), shape(b)),
             Expr::Sequence(p) => format!("{{{}}}", p.len()),
-            Expr::Call(p, _) => format!("[{}]", p.len()),
+            Expr::Call(c, _) => format!("[{}]", c.parts.len()),
         }
     }
 

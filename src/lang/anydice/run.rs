@@ -273,7 +273,7 @@ impl Machine {
                 }
                 .map_err(at(*place))?
             }
-            Expr::Call(parts, place) => self.call(parts, *place)?,
+            Expr::Call(call, place) => self.call(call, *place)?,
         })
     }
 
@@ -344,23 +344,22 @@ impl Machine {
         }
     }
 
-    fn call(&mut self, parts: &[CallPart], place: Place) -> Run<Value> {
+    fn call(&mut self, call: &Call, place: Place) -> Run<Value> {
         if self.depth >= self.settings.max_depth {
             self.warnings.insert(DEPTH_WARNING.to_string());
             return Ok(Value::Die(Die::empty()));
         }
-        let key = call_key(parts);
+        let key = &call.key;
         let mut args = Vec::new();
-        for part in parts {
+        for part in &call.parts {
             if let CallPart::Argument(e) = part {
                 args.push(self.expression(e, place)?);
             }
         }
-        if let Some(function) = self.functions.get(&key).cloned() {
-            let params = function.params();
-            let types: Vec<Type> = params.iter().map(|(_, t)| *t).collect();
+        if let Some(function) = self.functions.get(key).cloned() {
+            let params = &function.params;
             return self.invoke(
-                &types,
+                &function.types,
                 args,
                 place,
                 &mut |machine, bound| {
@@ -378,10 +377,10 @@ impl Machine {
                 true,
             );
         }
-        let Some(builtin) = library::find(&key) else {
+        let Some(builtin) = library::find(key) else {
             return Err(Problem::new(
                 place,
-                format!("there is no function [{key}]: define it with \"function: {key} {{ ... }}\" (the words must match, each _ is a value){}", library::suggestion(&key, self.functions.keys())),
+                format!("there is no function [{key}]: define it with \"function: {key} {{ ... }}\" (the words must match, each _ is a value){}", library::suggestion(key, self.functions.keys())),
             ));
         };
         let settings = self.settings;

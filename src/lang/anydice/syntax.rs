@@ -84,7 +84,25 @@ pub(crate) enum Expr {
     Unary(Unary, Box<Expr>),
     Binary(Binary, Box<Expr>, Box<Expr>, Place),
     /// `[word ARG word ...]`.
-    Call(Vec<CallPart>, Place),
+    Call(Call, Place),
+}
+
+/// A function call's parts, and the key of the function it names (made
+/// once when the program is read, not at every call).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Call {
+    pub parts: Vec<CallPart>,
+    pub key: String,
+}
+
+impl Call {
+    pub(crate) fn new(parts: Vec<CallPart>) -> Call {
+        let key = key(parts.iter().map(|p| match p {
+            CallPart::Word(w) => Some(w.as_str()),
+            CallPart::Argument(_) => None,
+        }));
+        Call { parts, key }
+    }
 }
 
 /// One part of a sequence: `value`, `from..to`, with `:times` after either.
@@ -121,6 +139,11 @@ pub(crate) enum NamePart {
 pub(crate) struct Function {
     pub name: Vec<NamePart>,
     pub body: Vec<Statement>,
+    /// Its parameters, named and typed, in order (read once, for every
+    /// call).
+    pub params: Vec<(String, Type)>,
+    /// The parameters' types alone.
+    pub types: Vec<Type>,
 }
 
 impl Function {
@@ -134,24 +157,22 @@ impl Function {
 }
 
 impl Function {
-    /// Its parameters, named and typed, in order.
-    pub(crate) fn params(&self) -> Vec<(String, Type)> {
-        self.name
+    pub(crate) fn new(name: Vec<NamePart>, body: Vec<Statement>) -> Function {
+        let params: Vec<(String, Type)> = name
             .iter()
             .filter_map(|p| match p {
                 NamePart::Parameter(n, t) => Some((n.clone(), *t)),
                 NamePart::Word(_) => None,
             })
-            .collect()
+            .collect();
+        let types = params.iter().map(|(_, t)| *t).collect();
+        Function {
+            name,
+            body,
+            params,
+            types,
+        }
     }
-}
-
-/// The key of the function a call names: its words, `_` for each argument.
-pub(crate) fn call_key(parts: &[CallPart]) -> String {
-    key(parts.iter().map(|p| match p {
-        CallPart::Word(w) => Some(w.as_str()),
-        CallPart::Argument(_) => None,
-    }))
 }
 
 /// A function's key from its words, `None` for each parameter or argument.

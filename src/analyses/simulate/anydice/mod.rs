@@ -22,7 +22,7 @@ pub(crate) mod sample;
 use super::Sampler;
 use crate::lang::anydice::ops::{self, Fail};
 use crate::lang::anydice::syntax::{
-    key, Binary, CallPart, Expr, Function, NamePart, Part, Piece, Setting, Statement, Type,
+    Binary, Call, CallPart, Expr, Function, Part, Piece, Setting, Statement, Type,
 };
 use crate::lang::anydice::Settings;
 use sample::Sample;
@@ -360,7 +360,7 @@ impl<'p> Machine<'p, '_> {
                     _ => sample::binary(*op, x, y)?,
                 }
             }
-            Expr::Call(parts, _) => self.call(parts)?,
+            Expr::Call(call, _) => self.call(call)?,
         })
     }
 
@@ -455,32 +455,22 @@ impl<'p> Machine<'p, '_> {
         }))
     }
 
-    fn call(&mut self, parts: &'p [CallPart]) -> Go<Sample> {
+    fn call(&mut self, call: &'p Call) -> Go<Sample> {
         if self.ctx.depth >= self.ctx.settings.max_depth {
             return Ok(Sample::Empty(None));
         }
-        let key = key(parts.iter().map(|p| match p {
-            CallPart::Word(w) => Some(w.as_str()),
-            CallPart::Argument(_) => None,
-        }));
-        let exprs: Vec<&'p Expr> = parts
+        let key = &call.key;
+        let exprs: Vec<&'p Expr> = call
+            .parts
             .iter()
             .filter_map(|p| match p {
                 CallPart::Argument(e) => Some(e),
                 CallPart::Word(_) => None,
             })
             .collect();
-        if let Some(&function) = self.ctx.functions.get(&key) {
-            let params: Vec<(&'p str, Type)> = function
-                .name
-                .iter()
-                .filter_map(|p| match p {
-                    NamePart::Parameter(n, t) => Some((n.as_str(), *t)),
-                    NamePart::Word(_) => None,
-                })
-                .collect();
-            let types: Vec<Type> = params.iter().map(|(_, t)| *t).collect();
-            return self.invoke(&types, &exprs, true, &mut |machine, bound| {
+        if let Some(&function) = self.ctx.functions.get(key) {
+            let params = &function.params;
+            return self.invoke(&function.types, &exprs, true, &mut |machine, bound| {
                 // A parameter named twice takes its first argument.
                 for (i, (name, _)) in params.iter().enumerate() {
                     if params[..i].iter().all(|(n, _)| n != name) {
@@ -493,12 +483,12 @@ impl<'p> Machine<'p, '_> {
                 })
             });
         }
-        let Some(builtin) = crate::lang::anydice::library::find(&key) else {
+        let Some(builtin) = crate::lang::anydice::library::find(key) else {
             return Err(format!("there is no function [{key}]"));
         };
         let settings = self.ctx.settings;
         self.invoke(builtin.types, &exprs, false, &mut |machine, bound| {
-            machine.builtin(&key, bound, &settings)
+            machine.builtin(key, bound, &settings)
         })
     }
 

@@ -4,7 +4,7 @@
 use super::*;
 
 impl Estimator {
-    pub(super) fn call(&mut self, parts: &[CallPart]) -> Shape {
+    pub(super) fn call(&mut self, call: &Call) -> Shape {
         if self.depth >= self.settings.max_depth {
             return Shape::Die(None);
         }
@@ -12,31 +12,29 @@ impl Estimator {
             self.cut = true;
             return Shape::Die(None);
         }
-        let key = call_key(parts);
+        let key = &call.key;
         let mut args = Vec::new();
-        for part in parts {
+        for part in &call.parts {
             if let CallPart::Argument(e) = part {
                 args.push(self.expression(e));
             }
         }
-        if let Some(function) = self.functions.get(&key).cloned() {
-            let params = function.params();
-            let types: Vec<Type> = params.iter().map(|(_, t)| *t).collect();
+        if let Some(function) = self.functions.get(key).cloned() {
             return self.invoke(
-                &types,
+                &function.types,
                 args,
-                &mut |e, bound| e.body(&key, &function, &params, bound),
+                &mut |e, bound| e.body(key, &function, &function.params, bound),
                 true,
             );
         }
-        let Some(builtin) = library::find(&key) else {
+        let Some(builtin) = library::find(key) else {
             // Refused by the run.
             return Shape::Number(0, 0);
         };
         self.invoke(
             builtin.types,
             args,
-            &mut |e, bound| e.builtin(&key, builtin, bound),
+            &mut |e, bound| e.builtin(key, builtin, bound),
             false,
         )
     }

@@ -289,10 +289,11 @@ impl Estimator {
                 self.at = outer;
                 v
             }
-            Expr::Call(parts, place) => {
-                let name = call_key(parts);
-                let outer = self.at.replace((format!("the call [{name}]"), *place));
-                let v = self.call(parts);
+            Expr::Call(call, place) => {
+                let outer = self
+                    .at
+                    .replace((format!("the call [{}]", call.key), *place));
+                let v = self.call(call);
                 self.at = outer;
                 v
             }

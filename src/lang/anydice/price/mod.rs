@@ -473,9 +473,9 @@ fn reads(
                 expr(a, names, calls);
                 expr(b, names, calls);
             }
-            Expr::Call(parts, _) => {
-                calls.push(call_key(parts));
-                for p in parts {
+            Expr::Call(call, _) => {
+                calls.push(call.key.clone());
+                for p in &call.parts {
                     if let CallPart::Argument(e) = p {
                         expr(e, names, calls);
                     }
