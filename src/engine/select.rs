@@ -14,13 +14,17 @@ use std::collections::BTreeMap;
 /// result is the exact mixture with the smallest integers. `None` for no
 /// parts (or only zero weights).
 pub fn mix(parts: &[(BigUint, &Outcomes)]) -> Option<Outcomes> {
-    let parts: Vec<&(BigUint, &Outcomes)> = parts.iter().filter(|(w, _)| !w.is_zero()).collect();
+    let parts: Vec<(&BigUint, &Outcomes, BigUint)> = parts
+        .iter()
+        .filter(|(w, _)| !w.is_zero())
+        .map(|(w, o)| (w, *o, o.total()))
+        .collect();
     let lcm = parts
         .iter()
-        .fold(BigUint::one(), |l, (_, o)| l.lcm(&o.total()));
+        .fold(BigUint::one(), |l, (_, _, total)| l.lcm(total));
     let mut counts: BTreeMap<i64, BigUint> = BTreeMap::new();
-    for (weight, outcomes) in parts {
-        let scale = weight * (&lcm / outcomes.total());
+    for (weight, outcomes, total) in parts {
+        let scale = weight * (&lcm / total);
         for (value, ways) in outcomes.iter().filter(|(_, w)| !w.is_zero()) {
             *counts.entry(value).or_default() += ways * &scale;
         }

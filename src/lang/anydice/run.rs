@@ -14,6 +14,7 @@ use crate::engine::Outcomes;
 use crate::hash::FnvMap;
 use num_bigint::BigUint;
 use num_traits::Zero;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -568,7 +569,15 @@ impl Machine {
                     "mixing a function's cases",
                 )
                 .map_err(at(place))?;
-            mixture.parts.push((weight, o));
+            // A case that gives a die already given (a variable's die,
+            // shared) adds its weight to that die's.
+            match mixture.given.entry(Rc::as_ptr(&o)) {
+                Entry::Occupied(at) => mixture.parts[*at.get()].0 += weight,
+                Entry::Vacant(at) => {
+                    at.insert(mixture.parts.len());
+                    mixture.parts.push((weight, o));
+                }
+            }
         }
         Ok(())
     }
@@ -608,6 +617,9 @@ impl Machine {
 struct Mixture {
     parts: Vec<(BigUint, Rc<Outcomes>)>,
     numbers: BTreeMap<i64, BigUint>,
+    /// Where each die in `parts` is, by its address: the die is held
+    /// there, so no other die takes the address meanwhile.
+    given: FnvMap<*const Outcomes, usize>,
     /// The widest total among the dice, in bits.
     widest: u64,
 }
