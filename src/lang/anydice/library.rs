@@ -71,7 +71,7 @@ const LIBRARY: &[(&str, Builtin)] = &[
             run: |a, _, _| {
                 let mut s = sequence(&a[0]).to_vec();
                 s.reverse();
-                Ok(Value::Sequence(s))
+                Ok(Value::Sequence(s.into()))
             },
         },
     ),
@@ -85,7 +85,7 @@ const LIBRARY: &[(&str, Builtin)] = &[
                 if settings.highest_first {
                     s.reverse();
                 }
-                Ok(Value::Sequence(s))
+                Ok(Value::Sequence(s.into()))
             },
         },
     ),
@@ -314,7 +314,7 @@ fn from_lowest(
 ) -> Result<Value, Fail> {
     let places = in_position_order(places, pool.len() as i64, settings.highest_first);
     ops::at(
-        &Value::Sequence(places),
+        &Value::Sequence(places.into()),
         &Value::Pool(pool),
         settings.highest_first,
         work,

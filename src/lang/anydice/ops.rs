@@ -434,7 +434,7 @@ pub(crate) fn at(
 ) -> Result<Value, Fail> {
     let places: Vec<i64> = match places {
         Value::Number(n) => vec![*n],
-        Value::Sequence(s) => s.clone(),
+        Value::Sequence(s) => s.to_vec(),
         _ => return Err("the places before @ must be a number or a sequence, not a die: pass the die to a function with a number parameter (:n)".to_string()),
     };
     match value {

@@ -160,7 +160,7 @@ impl Machine {
             } => {
                 let values = match self.expression(over, *place)? {
                     Value::Sequence(s) => s,
-                    Value::Number(n) => vec![n],
+                    Value::Number(n) => Rc::from([n]),
                     other => {
                         return Err(Problem::new(
                             *place,
@@ -168,7 +168,7 @@ impl Machine {
                         ))
                     }
                 };
-                for value in values {
+                for &value in values.iter() {
                     self.work.charge(1.0, "a loop").map_err(at(*place))?;
                     self.assign(variable, Value::Number(value));
                     if let Flow::Result(v) = self.block(body)? {
@@ -259,7 +259,7 @@ impl Machine {
                     format!("{name} has no value yet: give it one first ({name}: 3d6)"),
                 )
             })?,
-            Expr::Sequence(parts) => Value::Sequence(self.sequence(parts, place)?),
+            Expr::Sequence(parts) => Value::Sequence(self.sequence(parts, place)?.into()),
             Expr::Unary(op, operand) => {
                 let v = self.expression(operand, place)?;
                 ops::unary(*op, v, &mut self.work).map_err(at(place))?
@@ -306,7 +306,7 @@ impl Machine {
                 }
                 None => match value {
                     Value::Number(n) => vec![n],
-                    Value::Sequence(s) => s,
+                    Value::Sequence(s) => s.to_vec(),
                     die => {
                         let Die(d) = ops::as_die(&die, &mut self.work).map_err(at(place))?;
                         d.map(|o| {
@@ -435,16 +435,16 @@ impl Machine {
                     bound.push(Value::Die(Die::constant(ops::sum(&s).map_err(at(place))?)))
                 }
                 (Type::Die, die) => bound.push(die),
-                (Type::Sequence, Value::Number(n)) => bound.push(Value::Sequence(vec![n])),
+                (Type::Sequence, Value::Number(n)) => bound.push(Value::Sequence(Rc::from([n]))),
                 (Type::Sequence, s @ Value::Sequence(_)) => bound.push(s),
                 (Type::Sequence, Value::Die(Die(None))) => return Ok(Value::Die(Die::empty())),
                 (Type::Sequence, Value::Die(Die(Some(o)))) => {
-                    bound.push(Value::Sequence(Vec::new()));
+                    bound.push(Value::Sequence(Rc::from([])));
                     expanded.push((
                         i,
                         o.iter()
                             .filter(|(_, w)| !w.is_zero())
-                            .map(|(v, w)| (Value::Sequence(vec![v]), w.clone()))
+                            .map(|(v, w)| (Value::Sequence(Rc::from([v])), w.clone()))
                             .collect(),
                     ));
                 }
@@ -456,12 +456,12 @@ impl Machine {
                     let highest_first = self.settings.highest_first && p.len() > 1;
                     let rolls =
                         ops::sorted_rolls(&p, highest_first, &mut self.work).map_err(at(place))?;
-                    bound.push(Value::Sequence(Vec::new()));
+                    bound.push(Value::Sequence(Rc::from([])));
                     expanded.push((
                         i,
                         rolls
                             .into_iter()
-                            .map(|(r, w)| (Value::Sequence(r), w))
+                            .map(|(r, w)| (Value::Sequence(r.into()), w))
                             .collect(),
                     ));
                 }

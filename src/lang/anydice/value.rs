@@ -57,7 +57,9 @@ impl Pool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Value {
     Number(i64),
-    Sequence(Vec<i64>),
+    /// Shared: a sequence read from a variable or passed to a function is
+    /// not copied.
+    Sequence(Rc<[i64]>),
     Die(Die),
     Pool(Pool),
 }

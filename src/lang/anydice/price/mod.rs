@@ -323,7 +323,7 @@ impl Shape {
     fn known(&self) -> Option<Value> {
         match self {
             Shape::Number(lo, hi) if lo == hi => Some(Value::Number(*lo)),
-            Shape::Sequence(Seq { items: Some(s), .. }) => Some(Value::Sequence(s.to_vec())),
+            Shape::Sequence(Seq { items: Some(s), .. }) => Some(Value::Sequence(s.clone())),
             _ => None,
         }
     }
@@ -331,7 +331,7 @@ impl Shape {
     fn of(value: Value) -> Shape {
         match value {
             Value::Number(n) => Shape::Number(n, n),
-            Value::Sequence(s) => Shape::Sequence(Seq::known(s)),
+            Value::Sequence(s) => Shape::Sequence(Seq::known(s.to_vec())),
             _ => Shape::Number(0, 0),
         }
     }
