@@ -91,7 +91,7 @@ fn summaries(report: &Report) -> Vec<(&str, Option<Roll>)> {
             let roll = output
                 .outcomes
                 .as_ref()
-                .map(|o| dice::describe(&output.name, "", o).0);
+                .map(|o| dice::summary(&output.name, "", o));
             (output.name.as_str(), roll)
         })
         .collect()

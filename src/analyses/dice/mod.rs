@@ -488,12 +488,11 @@ fn reach_targets(outcomes: &[Outcomes]) -> (Vec<i64>, Vec<Vec<Exact>>) {
 }
 
 /// One roll's exact figures from its outcomes: the contract's summary and
-/// the page's extras. `fairdice anydice` prints the summary of each output.
+/// the page's extras.
 pub(crate) fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, RollFigures) {
-    let total = outcomes.total();
+    let summary = summary(name, text, outcomes);
+    let total = &summary.total_outcomes;
     let pairs: Vec<(i64, &BigUint)> = outcomes.iter().collect();
-    let over = Denominator::new(&total);
-    let probabilities = over.ratios(pairs.iter().map(|(_, w)| *w));
     // "At most" from a running sum; "at least" each value is one minus
     // "at most" the value below, which needs no reduction of its own.
     let mut running = BigUint::zero();
@@ -504,7 +503,7 @@ pub(crate) fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, Ro
             running.clone()
         })
         .collect();
-    let at_most = over.ratios(at_most_ways.iter());
+    let at_most = Denominator::new(total).ratios(at_most_ways.iter());
     let at_least: Vec<Exact> = std::iter::once(Exact::one())
         .chain(at_most.iter().take(pairs.len() - 1).map(complement))
         .collect();
@@ -521,25 +520,9 @@ pub(crate) fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, Ro
     let median = pairs
         .iter()
         .zip(&at_most_ways)
-        .find(|(_, below)| *below * 2u32 >= total)
+        .find(|(_, below)| *below * 2u32 >= *total)
         .map(|((v, _), _)| *v)
         .expect("the last value reaches the total");
-    let summary = Roll {
-        name: name.to_string(),
-        expression: text.to_string(),
-        total_outcomes: total.clone(),
-        outcomes: pairs
-            .iter()
-            .zip(probabilities)
-            .map(|((value, ways), probability)| Outcome {
-                value: *value,
-                ways: (*ways).clone(),
-                probability,
-            })
-            .collect(),
-        mean: outcomes.mean(),
-        variance: outcomes.variance(),
-    };
     let extra = RollFigures {
         at_least,
         at_most,
@@ -550,6 +533,29 @@ pub(crate) fn describe(name: &str, text: &str, outcomes: &Outcomes) -> (Roll, Ro
         criticals: Vec::new(),
     };
     (summary, extra)
+}
+
+/// One roll's summary alone, as the contract spells it: what `fairdice
+/// anydice` prints of each output (the page's extras are not made).
+pub(crate) fn summary(name: &str, text: &str, outcomes: &Outcomes) -> Roll {
+    let total = outcomes.total();
+    let probabilities = Denominator::new(&total).ratios(outcomes.iter().map(|(_, w)| w));
+    Roll {
+        name: name.to_string(),
+        expression: text.to_string(),
+        outcomes: outcomes
+            .iter()
+            .zip(probabilities)
+            .map(|((value, ways), probability)| Outcome {
+                value,
+                ways: ways.clone(),
+                probability,
+            })
+            .collect(),
+        total_outcomes: total,
+        mean: outcomes.mean(),
+        variance: outcomes.variance(),
+    }
 }
 
 /// The cost of evaluating every roll, comparing every pair and showing the
