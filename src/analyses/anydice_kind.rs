@@ -365,6 +365,12 @@ impl Simulate for Anydice {
                 return simulation;
             }
         };
+        if let Some(reads) = sampling::carried(&program) {
+            simulation.not_replayed.push(format!(
+                "every output: the function {reads} before it surely sets it, so a case of one call may see what an earlier case set (the cases share the function's variables); the replay runs each call afresh"
+            ));
+            return simulation;
+        }
         let (mut events, mut means) = (Vec::new(), Vec::new());
         let mut rolls = analysed.dice.results.rolls.iter();
         let mut figures: Vec<Option<SimulatedRoll>> = Vec::new();

@@ -95,6 +95,38 @@ pub(crate) struct Call {
     pub key: String,
 }
 
+impl Expr {
+    /// Calls `variable` with each name this expression reads and `call`
+    /// with each function call it makes, outermost first.
+    pub(crate) fn visit(&self, variable: &mut dyn FnMut(&str), call: &mut dyn FnMut(&Call)) {
+        match self {
+            Expr::Number(_) => {}
+            Expr::Variable(name, _) => variable(name),
+            Expr::Sequence(parts) => {
+                for p in parts {
+                    p.value.visit(variable, call);
+                    for e in p.to.iter().chain(p.times.iter()) {
+                        e.visit(variable, call);
+                    }
+                }
+            }
+            Expr::Unary(_, x) => x.visit(variable, call),
+            Expr::Binary(_, a, b, _) => {
+                a.visit(variable, call);
+                b.visit(variable, call);
+            }
+            Expr::Call(c, _) => {
+                call(c);
+                for p in &c.parts {
+                    if let CallPart::Argument(e) = p {
+                        e.visit(variable, call);
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Call {
     pub(crate) fn new(parts: Vec<CallPart>) -> Call {
         let key = key(parts.iter().map(|p| match p {

@@ -16,8 +16,11 @@
 //! is the empty die). Recursion is cut at `maximum function depth` as the
 //! exact interpreter cuts it: a call at that depth is the empty die.
 
+mod carried;
 mod library;
 pub(crate) mod sample;
+
+pub(crate) use carried::carried;
 
 use super::Sampler;
 use crate::lang::anydice::ops::{self, Fail};

@@ -454,35 +454,15 @@ fn reads(
     names: &mut std::collections::BTreeSet<String>,
     calls: &mut Vec<String>,
 ) {
-    fn expr(e: &Expr, names: &mut std::collections::BTreeSet<String>, calls: &mut Vec<String>) {
-        match e {
-            Expr::Number(_) => {}
-            Expr::Variable(name, _) => {
-                names.insert(name.clone());
-            }
-            Expr::Sequence(parts) => {
-                for p in parts {
-                    expr(&p.value, names, calls);
-                    for e in p.to.iter().chain(p.times.iter()) {
-                        expr(e, names, calls);
-                    }
-                }
-            }
-            Expr::Unary(_, x) => expr(x, names, calls),
-            Expr::Binary(_, a, b, _) => {
-                expr(a, names, calls);
-                expr(b, names, calls);
-            }
-            Expr::Call(call, _) => {
-                calls.push(call.key.clone());
-                for p in &call.parts {
-                    if let CallPart::Argument(e) = p {
-                        expr(e, names, calls);
-                    }
-                }
-            }
-        }
-    }
+    let expr =
+        |e: &Expr, names: &mut std::collections::BTreeSet<String>, calls: &mut Vec<String>| {
+            e.visit(
+                &mut |name| {
+                    names.insert(name.to_string());
+                },
+                &mut |call| calls.push(call.key.clone()),
+            )
+        };
     for statement in statements {
         match statement {
             Statement::Output { value, .. }
