@@ -32,6 +32,8 @@ for tool in "$rustc" "$objcopy" /usr/bin/wasm-opt /usr/bin/python3 /usr/lib/rust
 done
 
 target_dir="$root/target/wasm"
+# The most bytes of WebAssembly one engine may have.
+max_bytes=400000
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 
 # Cargo hashes a path dependency outside the building workspace by its
@@ -74,6 +76,7 @@ export SOURCE_DATE_EPOCH=0
 # registry's in step.
 engines="anydice dice rules cards"
 stale=()
+too_big=()
 report=()
 for engine in $engines; do
   (cd "$src/wasm" && FAIRDICE_ENGINE="$engine" nice -n 10 cargo build --release --target wasm32-unknown-unknown \
@@ -110,6 +113,10 @@ for engine in $engines; do
     echo '";'
   } >"$fresh"
   size="engine-$engine.js: $(wc -c <"$module") bytes of WebAssembly, $(gzip -9 -n <"$module" | wc -c) gzipped"
+  # A page loads one engine, which stays under 400 kB (issue 40).
+  if (( $(wc -c <"$module") > max_bytes )); then
+    too_big+=("engine-$engine.js ($(wc -c <"$module") bytes)")
+  fi
   if cmp -s "$fresh" "$asset"; then
     report+=("$size, unchanged")
   elif $check; then
@@ -129,6 +136,10 @@ for asset in "$root"/templates/assets/engine*.js; do
   if $check; then stale+=("$(basename "$asset") (no engine of that name)"); else rm "$asset"; report+=("$(basename "$asset"): removed"); fi
 done
 
+if [[ ${#too_big[@]} -gt 0 ]]; then
+  echo "build-wasm: ${too_big[*]} over the $max_bytes bytes of WebAssembly a page may load; run scripts/build-wasm.sh --sizes to see where the bytes go" >&2
+  exit 1
+fi
 if [[ ${#stale[@]} -gt 0 ]]; then
   echo "build-wasm: templates/assets/${stale[*]} differ from what the sources build; run scripts/build-wasm.sh, then cargo run --release -- build, and commit both" >&2
   exit 1
