@@ -113,10 +113,11 @@ pub fn picked(die: &Outcomes, count: u64, picks: &[u64], highest_first: bool) ->
 }
 
 /// Every sorted roll of `count` dice with its ways, in the order AnyDice
-/// walks them: each roll from its lowest die (from its highest when
-/// `highest_first`), and the rolls in ascending order of that listing,
-/// compared die by die. `None` when there would be more than `limit` of
-/// them (or the die has too many faces to list).
+/// walks them: lowest first, each roll listed from its lowest die and the
+/// rolls in ascending order (`[1, 1]`, `[1, 2]`, `[2, 2]`); highest first,
+/// each listed from its highest die and the rolls in descending order
+/// (`[2, 2]`, `[2, 1]`, `[1, 1]`). `None` when there would be more than
+/// `limit` of them (or the die has too many faces to list).
 pub fn sorted_roll_list(
     die: &Outcomes,
     count: u64,
@@ -137,8 +138,8 @@ pub fn sorted_roll_list(
     super::pool::rolls_of(&faces, count, &mut |roll, ways| {
         out.push((roll.to_vec(), ways.clone()))
     });
-    // They come in descending order of their faces' places, the first
-    // face the least: in ascending order of the listing, reversed.
+    // They come in descending order of their faces' places (the first
+    // face listed counts least): reversed, ascending.
     out.reverse();
     Some(out)
 }
