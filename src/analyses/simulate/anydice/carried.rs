@@ -7,7 +7,7 @@
 //! `if REROLL { REROLL: 0 ... }`) may see such a carried value, and is
 //! named as not replayed rather than compared.
 
-use crate::lang::anydice::syntax::{Expr, NamePart, Piece, Statement, Type};
+use crate::lang::anydice::syntax::{Expr, Piece, Statement, Type};
 use std::collections::BTreeSet;
 
 /// The first function of `program` that may read a variable carried from
@@ -28,14 +28,7 @@ pub(crate) fn carried(program: &[Statement]) -> Option<String> {
         }
         let mut set = BTreeSet::new();
         sets(&f.body, &mut set);
-        let mut surely: BTreeSet<&str> = f
-            .name
-            .iter()
-            .filter_map(|p| match p {
-                NamePart::Parameter(n, _) => Some(n.as_str()),
-                NamePart::Word(_) => None,
-            })
-            .collect();
+        let mut surely: BTreeSet<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
         let mut early = None;
         walk(&f.body, &set, &mut surely, &mut early);
         early.map(|name| format!("[{}] reads {name}", f.key()))
@@ -75,15 +68,13 @@ fn walk<'p>(
     surely: &mut BTreeSet<&'p str>,
     early: &mut Option<String>,
 ) {
+    let seen = |name: &str, surely: &BTreeSet<&str>, early: &mut Option<String>| {
+        if early.is_none() && set.contains(name) && !surely.contains(name) {
+            *early = Some(name.to_string());
+        }
+    };
     let read = |e: &Expr, surely: &BTreeSet<&str>, early: &mut Option<String>| {
-        e.visit(
-            &mut |name| {
-                if early.is_none() && set.contains(name) && !surely.contains(name) {
-                    *early = Some(name.to_string());
-                }
-            },
-            &mut |_| {},
-        )
+        e.visit(&mut |name| seen(name, surely, early), &mut |_| {})
     };
     for statement in statements {
         match statement {
@@ -95,12 +86,7 @@ fn walk<'p>(
                 read(value, surely, early);
                 for piece in name.iter().flatten() {
                     if let Piece::Variable(v) = piece {
-                        if early.is_none()
-                            && set.contains(v.as_str())
-                            && !surely.contains(v.as_str())
-                        {
-                            *early = Some(v.clone());
-                        }
+                        seen(v, surely, early);
                     }
                 }
             }
