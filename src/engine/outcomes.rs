@@ -168,6 +168,12 @@ impl Outcomes {
         // In machine words natively; the browser's engine keeps to
         // `BigUint`, for its size.
         if !cfg!(target_arch = "wasm32") {
+            // A number added (`d10 + 41`) only moves the other side.
+            for (one, rest) in [(self, other), (other, self)] {
+                if one.ways.len() == 1 && one.ways[0].is_one() {
+                    return rest.shifted(one.min);
+                }
+            }
             let bound = self.total() * other.total();
             if let Some(ways) = ways::convolve(&self.ways, &other.ways, &bound) {
                 return Self::from_dense(self.min + other.min, ways);

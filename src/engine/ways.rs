@@ -245,8 +245,27 @@ pub(crate) trait Program {
 /// the word products it needs.
 #[cfg(not(target_arch = "wasm32"))]
 macro_rules! widths {
-    ($then:ident) => {
-        $then!(4 6 9 14 21 32 48 64)
+    ($then:ident $($before:tt)*) => {
+        $then!($($before)* 4 6 9 14 21 32 48 64)
+    };
+}
+
+/// Calls `$then!` with the widths [`Wrapping`] takes below [`Residue`]'s:
+/// one or two words multiply in fewer operations than its two residues.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! narrow {
+    ($then:ident $($before:tt)*) => {
+        $then!($($before)* 1 2)
+    };
+}
+
+/// Returns `program` run in the first of the widths that holds `bits`.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! narrowest {
+    ($bits:ident $program:ident $($k:literal)*) => {
+        $(if $bits <= 64 * $k {
+            return Some($program.run::<Wrapping<$k>>());
+        })*
     };
 }
 
@@ -262,12 +281,23 @@ macro_rules! array {
 #[cfg(not(target_arch = "wasm32"))]
 const WIDTHS: [usize; 8] = widths!(array);
 
+/// See [`narrow`].
+#[cfg(not(target_arch = "wasm32"))]
+const NARROW: [usize; 2] = narrow!(array);
+
 /// What one count costs [`run_exact`] for counts up to `2^bits`: word
 /// operations a product added, and bytes a count kept; `None` past what it
 /// runs (the callers' slow methods). The same choice, for the prices.
 pub(crate) fn counts_for(bits: f64) -> Option<Counts> {
-    // A hair under 188, so rounding never prices a width the engine
+    // Hairs under each edge, so rounding never prices a width the engine
     // does not take.
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(&k) = NARROW.iter().find(|&&k| bits < (64 * k) as f64 - 0.01) {
+        return Some(Counts {
+            ops: wrapping_ops(k),
+            bytes: 8 * k,
+        });
+    }
     if bits < 187.99 {
         return Some(Counts {
             ops: RESIDUE_OPS,
@@ -298,25 +328,20 @@ pub(crate) const PROGRAM_BYTES: usize = 1 << 26;
 /// 128-bit product and one modulo 2^61 - 1), on the safe side.
 pub(crate) const RESIDUE_OPS: f64 = 8.0;
 
-/// `program` on counts exact up to `bound`: [`Residue`]s while they fit,
-/// past that (natively) the narrowest [`Wrapping`] that holds them;
-/// `None` past the widest, or past `2^188` in the browser.
+/// `program` on counts exact up to `bound`: natively, one or two words
+/// ([`Wrapping`]) while they fit, then [`Residue`]s, then the narrowest
+/// wider [`Wrapping`] that holds them; `None` past the widest, or past
+/// `2^188` in the browser (where residues are all there is).
 pub(crate) fn run_exact<P: Program>(bound: &BigUint, program: P) -> Option<P::Output> {
+    #[cfg(not(target_arch = "wasm32"))]
+    let bits = bound.bits();
+    #[cfg(not(target_arch = "wasm32"))]
+    narrow!(narrowest bits program);
     if fits(bound) {
         return Some(program.run::<Residue>());
     }
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let bits = bound.bits();
-        macro_rules! narrowest {
-            ($($k:literal)*) => {
-                $(if bits <= 64 * $k {
-                    return Some(program.run::<Wrapping<$k>>());
-                })*
-            };
-        }
-        widths!(narrowest);
-    }
+    widths!(narrowest bits program);
     None
 }
 
@@ -428,7 +453,9 @@ mod tests {
                 std::mem::size_of::<W>()
             }
         }
-        for bits in [1u64, 188, 189, 256, 257, 384, 385, 576, 577, 4096, 4097] {
+        for bits in [
+            1u64, 64, 65, 128, 129, 188, 189, 256, 257, 384, 385, 576, 577, 4096, 4097,
+        ] {
             // 2^bits - 1 has `bits` bits, and log2 within one of it.
             let bound = (BigUint::one() << bits) - 1u32;
             let priced = counts_for(bits as f64 - 0.5).map(|counts| counts.bytes);
@@ -455,19 +482,36 @@ mod tests {
         };
         let sparse = [3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 7, 0, 0, 0, 0, 11];
         let dense = [1, 2, 3, 4, 5, 6, 0, 8];
-        for scale in [0, 100] {
+        // Full words, whose products carry across every word above them.
+        let full = [u64::MAX, 1, u64::MAX - 1, u64::MAX];
+        // One side wide and the other narrow, either way round, takes the
+        // rows from the narrow side.
+        for (a_scale, b_scale) in [(0, 0), (100, 100), (0, 190), (190, 0), (60, 64)] {
             for (a, b) in [
                 (&sparse[..], &dense[..]),
                 (&dense, &sparse),
                 (&sparse, &sparse),
+                (&full, &dense),
+                (&full, &full),
             ] {
-                let (a, b) = (table(a, scale), table(b, scale));
+                let (a, b) = (table(a, a_scale), table(b, b_scale));
                 let want = schoolbook(&a, &b);
-                // Residues hold counts below 2^188; four words, 2^256.
-                if scale == 0 {
+                let bits = want.iter().map(BigUint::bits).max().unwrap();
+                // One word holds counts below 2^64; two, 2^128; residues,
+                // 2^188; four words, 2^256.
+                if bits <= 64 {
+                    assert_eq!(Convolution(&a, &b).run::<Wrapping<1>>(), want);
+                }
+                if bits <= 128 {
+                    assert_eq!(Convolution(&a, &b).run::<Wrapping<2>>(), want);
+                }
+                if bits <= 188 {
                     assert_eq!(Convolution(&a, &b).run::<Residue>(), want);
                 }
-                assert_eq!(Convolution(&a, &b).run::<Wrapping<4>>(), want);
+                if bits <= 256 {
+                    assert_eq!(Convolution(&a, &b).run::<Wrapping<4>>(), want);
+                }
+                assert_eq!(Convolution(&a, &b).run::<Wrapping<6>>(), want);
                 assert_eq!(Convolution(&a, &b).run::<BigUint>(), want);
             }
         }
