@@ -13,6 +13,7 @@ pub(crate) fn program(tokens: &[Token]) -> Result<Vec<Statement>, Vec<Problem>> 
         at: 0,
         problems: Vec::new(),
         depth: 0,
+        names: Default::default(),
     };
     let statements = reader.block_body(Context::Top);
     if reader.problems.is_empty() {
@@ -40,11 +41,21 @@ struct Reader<'a> {
     at: usize,
     problems: Vec<Problem>,
     depth: usize,
+    /// Each name read once: every use of a variable shares its text, so
+    /// frames find it by address before comparing letters.
+    names: crate::hash::FnvMap<String, Name>,
 }
 
 type Read<T> = Result<T, Problem>;
 
 impl Reader<'_> {
+    fn name(&mut self, text: String) -> Name {
+        self.names
+            .entry(text)
+            .or_insert_with_key(|text| Name::from(text.as_str()))
+            .clone()
+    }
+
     fn peek(&self) -> &Tok {
         &self.tokens[self.at].kind
     }
@@ -185,6 +196,7 @@ impl Reader<'_> {
             Tok::Upper(name) => {
                 self.next();
                 self.expect_sym(":", &format!("after {name} to give it a value ({name}: 3d6)"))?;
+                let name = self.name(name);
                 Ok(Statement::Assign(name, self.expression()?))
             }
             Tok::Lower(word) => match word.as_str() {
@@ -258,6 +270,7 @@ impl Reader<'_> {
                     self.expect_word("over", "after the loop's variable")?;
                     let over = self.expression()?;
                     let body = self.block(context)?;
+                    let variable = self.name(variable);
                     Ok(Statement::Loop { variable, over, body, at })
                 }
                 "result" if inside => {
@@ -317,7 +330,7 @@ impl Reader<'_> {
                     } else {
                         Type::Any
                     };
-                    name.push(NamePart::Parameter(variable, kind));
+                    name.push(NamePart::Parameter(self.name(variable), kind));
                 }
                 Tok::Sym("{") => break,
                 _ => {
@@ -386,7 +399,7 @@ impl Reader<'_> {
             }
             Tok::Upper(name) => {
                 self.next();
-                Ok(Expr::Variable(name, at))
+                Ok(Expr::Variable(self.name(name), at))
             }
             Tok::Sym("(") => {
                 self.next();
@@ -468,7 +481,7 @@ mod tests {
     fn shape(e: &Expr) -> String {
         match e {
             Expr::Number(n) => n.to_string(),
-            Expr::Variable(v, _) => v.clone(),
+            Expr::Variable(v, _) => v.to_string(),
             Expr::Unary(op, x) => format!("({op:?} {})", shape(x)),
             Expr::Binary(op, a, b, _) => format!("({} {op:?} {})", shape(a), shape(b)),
             Expr::Sequence(p) => format!("{{{}}}", p.len()),

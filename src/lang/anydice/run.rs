@@ -35,30 +35,63 @@ pub(crate) struct Machine {
 
 /// Variables in frames, the program's first: a name is found in the
 /// newest frame that holds it; assigning writes to the newest frame. The
-/// run keeps values in them, the price shapes.
+/// run keeps values in them, the price shapes. A frame is a short list
+/// searched in order (a function's holds its parameters and a few more):
+/// a call hashes nothing, and binding a name copies no text.
 #[derive(Debug, Clone)]
-pub(crate) struct Frames<T>(pub Vec<FnvMap<String, T>>);
+pub(crate) struct Frames<T>(Vec<Vec<(Name, T)>>);
 
 impl<T> Default for Frames<T> {
     fn default() -> Self {
-        Frames(vec![FnvMap::default()])
+        Frames(vec![Vec::new()])
     }
 }
 
+/// Whether two names are the same: by address first, as the reader
+/// shares one text for every use of a name.
+fn same(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
+}
+
 impl<T> Frames<T> {
-    pub(crate) fn assign(&mut self, name: &str, value: T) {
+    pub(crate) fn assign(&mut self, name: &Name, value: T) {
         let frame = self.0.last_mut().expect("the program's frame");
-        // A variable assigned again keeps its key: no new string.
-        match frame.get_mut(name) {
-            Some(old) => *old = value,
-            None => {
-                frame.insert(name.to_string(), value);
-            }
+        match frame.iter_mut().find(|(n, _)| same(n, name)) {
+            Some((_, old)) => *old = value,
+            None => frame.push((name.clone(), value)),
         }
     }
 
     pub(crate) fn variable(&self, name: &str) -> Option<&T> {
-        self.0.iter().rev().find_map(|f| f.get(name))
+        self.0
+            .iter()
+            .rev()
+            .find_map(|f| f.iter().find(|(n, _)| same(n, name)).map(|(_, v)| v))
+    }
+
+    /// A function's own frame, newest until [`Frames::leave`].
+    pub(crate) fn enter(&mut self) {
+        self.0.push(Vec::new());
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.0.pop();
+    }
+
+    /// Every variable of `other` (these frames as another branch left
+    /// them) joined into this one's by `join`.
+    pub(crate) fn merge(&mut self, other: Frames<T>, join: impl Fn(T, T) -> T) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            for (name, value) in theirs {
+                match mine.iter().position(|(n, _)| same(n, &name)) {
+                    Some(i) => {
+                        let (_, old) = mine.swap_remove(i);
+                        mine.push((name, join(old, value)));
+                    }
+                    None => mine.push((name, value)),
+                }
+            }
+        }
     }
 }
 
@@ -207,7 +240,7 @@ impl Machine {
             .map_err(|message| Problem::new(place, message))
     }
 
-    fn assign(&mut self, name: &str, value: Value) {
+    fn assign(&mut self, name: &Name, value: Value) {
         self.frames.assign(name, value);
     }
 
@@ -472,11 +505,11 @@ impl Machine {
             self.depth += 1;
         }
         if own_frame {
-            self.frames.0.push(FnvMap::default());
+            self.frames.enter();
         }
         let result = self.cases(&mut bound, expanded, place, body);
         if own_frame {
-            self.frames.0.pop();
+            self.frames.leave();
         }
         if enter {
             self.depth -= 1;
@@ -622,4 +655,44 @@ struct Mixture {
     given: FnvMap<*const Outcomes, usize>,
     /// The widest total among the dice, in bits.
     widest: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name is found by its letters whether or not it shares the
+    /// reader's text, in the newest frame that holds it; a branch's frames
+    /// merge name by name.
+    #[test]
+    fn frames_find_names_by_letters_and_merge_branches() {
+        let x: Name = "X".into();
+        let other_x: Name = "X".into();
+        let y: Name = "Y".into();
+        let mut frames = Frames::default();
+        frames.assign(&x, 1);
+        frames.assign(&other_x, 2);
+        assert_eq!(frames.variable("X"), Some(&2));
+        frames.enter();
+        assert_eq!(frames.variable(&x), Some(&2));
+        frames.assign(&x, 3);
+        frames.assign(&y, 4);
+        assert_eq!(
+            (frames.variable("X"), frames.variable("Y")),
+            (Some(&3), Some(&4))
+        );
+        frames.leave();
+        assert_eq!(
+            (frames.variable("X"), frames.variable("Y")),
+            (Some(&2), None)
+        );
+        let mut branch = frames.clone();
+        branch.assign(&x, 10);
+        branch.assign(&y, 20);
+        frames.merge(branch, |a, b| a * 100 + b);
+        assert_eq!(
+            (frames.variable("X"), frames.variable("Y")),
+            (Some(&210), Some(&20))
+        );
+    }
 }

@@ -76,10 +76,14 @@ pub(crate) enum Unary {
     Die,
 }
 
+/// A variable's or a parameter's name, shared: binding it in a frame
+/// copies no text.
+pub(crate) type Name = std::sync::Arc<str>;
+
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expr {
     Number(i64),
-    Variable(String, Place),
+    Variable(Name, Place),
     Sequence(Vec<Part>),
     Unary(Unary, Box<Expr>),
     Binary(Binary, Box<Expr>, Box<Expr>, Place),
@@ -164,7 +168,7 @@ pub(crate) enum Type {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum NamePart {
     Word(String),
-    Parameter(String, Type),
+    Parameter(Name, Type),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -173,7 +177,7 @@ pub(crate) struct Function {
     pub body: Vec<Statement>,
     /// Its parameters, named and typed, in order (read once, for every
     /// call).
-    pub params: Vec<(String, Type)>,
+    pub params: Vec<(Name, Type)>,
     /// The parameters' types alone.
     pub types: Vec<Type>,
 }
@@ -190,7 +194,7 @@ impl Function {
 
 impl Function {
     pub(crate) fn new(name: Vec<NamePart>, body: Vec<Statement>) -> Function {
-        let params: Vec<(String, Type)> = name
+        let params: Vec<(Name, Type)> = name
             .iter()
             .filter_map(|p| match p {
                 NamePart::Parameter(n, t) => Some((n.clone(), *t)),
@@ -219,7 +223,7 @@ pub(crate) fn key<'a>(parts: impl Iterator<Item = Option<&'a str>>) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Piece {
     Text(String),
-    Variable(String),
+    Variable(Name),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -229,14 +233,14 @@ pub(crate) enum Statement {
         name: Option<Vec<Piece>>,
         at: Place,
     },
-    Assign(String, Expr),
+    Assign(Name, Expr),
     Function(std::sync::Arc<Function>),
     If {
         branches: Vec<(Expr, Vec<Statement>, Place)>,
         otherwise: Option<Vec<Statement>>,
     },
     Loop {
-        variable: String,
+        variable: Name,
         over: Expr,
         body: Vec<Statement>,
         at: Place,
@@ -266,7 +270,7 @@ pub(crate) fn pieces(text: &str) -> Vec<Piece> {
             .unwrap_or(after.len());
         if name_len > 0 && after[name_len..].starts_with(']') {
             out.push(Piece::Text(rest[..open].to_string()));
-            out.push(Piece::Variable(after[..name_len].to_string()));
+            out.push(Piece::Variable(after[..name_len].into()));
             rest = &after[name_len + 1..];
         } else {
             out.push(Piece::Text(rest[..=open].to_string()));

@@ -28,7 +28,7 @@ pub(crate) fn carried(program: &[Statement]) -> Option<String> {
         }
         let mut set = BTreeSet::new();
         sets(&f.body, &mut set);
-        let mut surely: BTreeSet<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
+        let mut surely: BTreeSet<&str> = f.params.iter().map(|(n, _)| &**n).collect();
         let mut early = None;
         walk(&f.body, &set, &mut surely, &mut early);
         early.map(|name| format!("[{}] reads {name}", f.key()))

@@ -44,7 +44,7 @@ impl Estimator {
         &mut self,
         key: &str,
         function: &Function,
-        params: &[(String, Type)],
+        params: &[(Name, Type)],
         bound: &[Shape],
     ) -> Shape {
         let seen = self
@@ -65,14 +65,14 @@ impl Estimator {
             return shape;
         }
         let before = self.steps;
-        self.frames.0.push(crate::hash::FnvMap::default());
+        self.frames.enter();
         for (i, (name, _)) in params.iter().enumerate() {
             if params[..i].iter().all(|(n, _)| n != name) {
                 self.assign(name, bound[i].clone());
             }
         }
         let flow = self.block(&function.body);
-        self.frames.0.pop();
+        self.frames.leave();
         let result = match (flow.result, flow.surely) {
             (Some(r), true) => r,
             (r, _) => join_maybe(r, Some(Shape::Die(None))).expect("a shape"),
@@ -102,7 +102,7 @@ impl Estimator {
                 reads(&f.body, &mut own, &mut todo);
                 for part in &f.name {
                     if let NamePart::Parameter(p, _) = part {
-                        own.remove(p);
+                        own.remove(&**p);
                     }
                 }
                 names.extend(own);

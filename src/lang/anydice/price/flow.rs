@@ -18,7 +18,7 @@ impl Estimator {
         }
     }
 
-    pub(super) fn assign(&mut self, name: &str, value: Shape) {
+    pub(super) fn assign(&mut self, name: &Name, value: Shape) {
         self.frames.assign(name, value);
     }
 
@@ -129,15 +129,7 @@ impl Estimator {
         }
         let other = self.branches(rest, otherwise);
         self.steps = self.steps.max(taken_steps);
-        for (mine, theirs) in self.frames.0.iter_mut().zip(taken_frames.0) {
-            for (name, value) in theirs {
-                let joined = match mine.remove(&name) {
-                    Some(v) => join(v, value),
-                    None => value,
-                };
-                mine.insert(name, joined);
-            }
-        }
+        self.frames.merge(taken_frames, join);
         Flow {
             result: join_maybe(taken.result, other.result),
             surely: taken.surely && other.surely,
@@ -146,7 +138,7 @@ impl Estimator {
 
     /// A condition comparing a variable with a known number: the
     /// variable's range where it holds, and where it does not.
-    pub(super) fn narrowed(&self, condition: &Expr) -> Option<(String, Range, Range)> {
+    pub(super) fn narrowed(&self, condition: &Expr) -> Option<(Name, Range, Range)> {
         let Expr::Binary(op, a, b, _) = condition else {
             return None;
         };
@@ -198,7 +190,7 @@ impl Estimator {
         (yes.0 <= yes.1 && no.0 <= no.1).then(|| (name.clone(), yes, no))
     }
 
-    pub(super) fn looped(&mut self, variable: &str, over: &Expr, body: &[Statement]) -> Flow {
+    pub(super) fn looped(&mut self, variable: &Name, over: &Expr, body: &[Statement]) -> Flow {
         let (items, len, values) = match self.expression(over) {
             Shape::Number(lo, hi) => ((lo == hi).then(|| vec![lo]), 1, Shape::Number(lo, hi)),
             Shape::Sequence(s) => (
