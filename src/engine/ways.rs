@@ -26,6 +26,15 @@ pub(crate) trait Ways: Clone {
     fn times(&self, other: &Self) -> Self;
     fn no_ways(&self) -> bool;
     fn big(&self) -> BigUint;
+    /// The count as one machine word, where it is one and a product by a
+    /// word is cheaper than by a count ([`Ways::add_product_word`]).
+    fn word(&self) -> Option<u64> {
+        None
+    }
+    /// `self += a * word`.
+    fn add_product_word(&mut self, a: &Self, word: u64) {
+        self.add_product(a, &Self::of_u64(word));
+    }
 }
 
 impl Ways for BigUint {
@@ -227,6 +236,19 @@ impl<const K: usize> Ways for Wrapping<K> {
     fn no_ways(&self) -> bool {
         self.0.iter().all(|&word| word == 0)
     }
+    fn word(&self) -> Option<u64> {
+        self.0[1..].iter().all(|&w| w == 0).then_some(self.0[0])
+    }
+    /// One row of the product: `K` word products, not `K (K + 1) / 2`.
+    fn add_product_word(&mut self, a: &Self, word: u64) {
+        tally!(2.0 * K as f64);
+        let mut carry = 0u128;
+        for (sum, &x) in self.0.iter_mut().zip(&a.0) {
+            let t = u128::from(*sum) + u128::from(x) * u128::from(word) + carry;
+            *sum = t as u64;
+            carry = t >> 64;
+        }
+    }
     fn big(&self) -> BigUint {
         let digits = self.0.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]);
         BigUint::new(digits.collect())
@@ -359,24 +381,45 @@ struct Convolution<'a>(&'a [BigUint], &'a [BigUint]);
 impl Program for Convolution<'_> {
     type Output = Vec<BigUint>;
     fn run<W: Ways>(self) -> Vec<BigUint> {
+        // The side of words goes inside, where its products are rows.
+        let words = |t: &[BigUint]| t.iter().all(|c| c.bits() <= 64);
+        if !words(self.1) && words(self.0) {
+            return Convolution(self.1, self.0).run::<W>();
+        }
         let b: Vec<W> = self.1.iter().map(W::of).collect();
         let mut sums = vec![W::zero_ways(); self.0.len() + b.len() - 1];
         // A die times a number (`2d6 * 5`) has a count at every fifth
         // value: its zeros are skipped on both sides.
         let sparse: Vec<(usize, &W)> = b.iter().enumerate().filter(|(_, y)| !y.no_ways()).collect();
         let dense = sparse.len() * 2 > b.len();
+        // Wide counts against a side whose counts are words (a pool's
+        // sums against a few dice): each product is one row of words.
+        let words: Option<Vec<u64>> = b.iter().map(W::word).collect();
         for (i, x) in self.0.iter().enumerate() {
             if x.is_zero() {
                 continue;
             }
             let x = W::of(x);
-            if dense {
-                for (sum, y) in sums[i..].iter_mut().zip(&b) {
-                    sum.add_product(&x, y);
+            match (&words, dense) {
+                (Some(words), true) => {
+                    for (sum, &y) in sums[i..].iter_mut().zip(words) {
+                        sum.add_product_word(&x, y);
+                    }
                 }
-            } else {
-                for &(j, y) in &sparse {
-                    sums[i + j].add_product(&x, y);
+                (Some(words), false) => {
+                    for &(j, _) in &sparse {
+                        sums[i + j].add_product_word(&x, words[j]);
+                    }
+                }
+                (None, true) => {
+                    for (sum, y) in sums[i..].iter_mut().zip(&b) {
+                        sum.add_product(&x, y);
+                    }
+                }
+                (None, false) => {
+                    for &(j, y) in &sparse {
+                        sums[i + j].add_product(&x, y);
+                    }
                 }
             }
         }
