@@ -117,13 +117,14 @@ pub fn picked(die: &Outcomes, count: u64, picks: &[u64], highest_first: bool) ->
 /// rolls in ascending order (`[1, 1]`, `[1, 2]`, `[2, 2]`); highest first,
 /// each listed from its highest die and the rolls in descending order
 /// (`[2, 2]`, `[2, 1]`, `[1, 1]`). `None` when there would be more than
-/// `limit` of them (or the die has too many faces to list).
-pub fn sorted_roll_list(
+/// `limit` of them (or the die has too many faces to list). Each roll is
+/// made as `R` (a `Vec`, or a shared slice) straight from the walk.
+pub fn sorted_roll_list<R: for<'a> From<&'a [i64]>>(
     die: &Outcomes,
     count: u64,
     limit: f64,
     highest_first: bool,
-) -> Option<Vec<(Vec<i64>, BigUint)>> {
+) -> Option<Vec<(R, BigUint)>> {
     let mut faces: Vec<(i64, &BigUint)> = die.iter().filter(|(_, w)| !w.is_zero()).collect();
     if faces.is_empty()
         || faces.len() > super::pool::MAX_SORTED_FACES
@@ -136,7 +137,7 @@ pub fn sorted_roll_list(
     }
     let mut out = Vec::new();
     super::pool::rolls_of(&faces, count, &mut |roll, ways| {
-        out.push((roll.to_vec(), ways.clone()))
+        out.push((R::from(roll), ways.clone()))
     });
     // They come in descending order of their faces' places (the first
     // face listed counts least): reversed, ascending.

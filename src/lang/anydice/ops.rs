@@ -510,7 +510,7 @@ pub(crate) fn sorted_rolls(
     pool: &Pool,
     highest_first: bool,
     work: &mut Work,
-) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
+) -> Result<Vec<(std::rc::Rc<[i64]>, BigUint)>, Fail> {
     // One group's rolls are listed in this order already.
     if let [(die, count)] = pool.groups.as_slice() {
         return group_rolls(die, *count, highest_first, work);
@@ -523,17 +523,17 @@ pub(crate) fn sorted_rolls(
         // AnyDice walks the rolls from the highest.
         out.sort_unstable_by(|a, b| b.0.cmp(&a.0));
     }
-    Ok(out)
+    Ok(out.into_iter().map(|(r, w)| (r.into(), w)).collect())
 }
 
 /// The sorted rolls of `count` dice alike, with their ways, in the order
 /// AnyDice walks them; none for the empty die.
-fn group_rolls(
+fn group_rolls<R: for<'a> From<&'a [i64]>>(
     die: &Die,
     count: u64,
     highest_first: bool,
     work: &mut Work,
-) -> Result<Vec<(Vec<i64>, BigUint)>, Fail> {
+) -> Result<Vec<(R, BigUint)>, Fail> {
     let Die(Some(die)) = die else {
         return Ok(Vec::new());
     };
@@ -552,7 +552,7 @@ fn merged_rolls(
         if die.is_empty() {
             return Ok(Vec::new());
         }
-        let sorted = group_rolls(die, *count, false, work)?;
+        let sorted: Vec<(Vec<i64>, BigUint)> = group_rolls(die, *count, false, work)?;
         work.charge(
             listing_price(rolls.len() as f64, sorted.len() as f64, dice as f64),
             "listing the rolls of a collection",

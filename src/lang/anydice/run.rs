@@ -494,7 +494,7 @@ impl Machine {
                         i,
                         rolls
                             .into_iter()
-                            .map(|(r, w)| (Value::Sequence(r.into()), w))
+                            .map(|(r, w)| (Value::Sequence(r), w))
                             .collect(),
                     ));
                 }
