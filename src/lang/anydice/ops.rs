@@ -10,6 +10,7 @@ use crate::lang::anydice::syntax::{Binary, Unary};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// What went wrong in an operation, without its place (the caller adds it).
 pub(crate) type Fail = String;
@@ -504,13 +505,16 @@ fn pool_at(
     Ok(Value::Die(die_from(counts, work)?))
 }
 
+/// Sorted rolls with their ways, each roll as `R`.
+pub(crate) type Rolls<R> = Vec<(R, BigUint)>;
+
 /// Every roll of a collection, sorted by the position order, with its
 /// ways; rolls that sort alike are merged.
 pub(crate) fn sorted_rolls(
     pool: &Pool,
     highest_first: bool,
     work: &mut Work,
-) -> Result<Vec<(std::rc::Rc<[i64]>, BigUint)>, Fail> {
+) -> Result<Rolls<Rc<[i64]>>, Fail> {
     // One group's rolls are listed in this order already.
     if let [(die, count)] = pool.groups.as_slice() {
         return group_rolls(die, *count, highest_first, work);
@@ -533,7 +537,7 @@ fn group_rolls<R: for<'a> From<&'a [i64]>>(
     count: u64,
     highest_first: bool,
     work: &mut Work,
-) -> Result<Vec<(R, BigUint)>, Fail> {
+) -> Result<Rolls<R>, Fail> {
     let Die(Some(die)) = die else {
         return Ok(Vec::new());
     };
@@ -552,7 +556,7 @@ fn merged_rolls(
         if die.is_empty() {
             return Ok(Vec::new());
         }
-        let sorted: Vec<(Vec<i64>, BigUint)> = group_rolls(die, *count, false, work)?;
+        let sorted: Rolls<Vec<i64>> = group_rolls(die, *count, false, work)?;
         work.charge(
             listing_price(rolls.len() as f64, sorted.len() as f64, dice as f64),
             "listing the rolls of a collection",
