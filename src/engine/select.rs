@@ -36,8 +36,15 @@ impl Outcomes {
     /// The same probabilities with the counts divided by their greatest
     /// common divisor.
     pub fn reduced(&self) -> Outcomes {
-        let gcd = self.iter().fold(BigUint::zero(), |g, (_, w)| g.gcd(w));
-        if gcd.is_one() || gcd.is_zero() {
+        let mut gcd = BigUint::zero();
+        for (_, w) in self.iter() {
+            gcd = gcd.gcd(w);
+            // Most mixtures are coprime a few counts in: no need to read on.
+            if gcd.is_one() {
+                return self.clone();
+            }
+        }
+        if gcd.is_zero() {
             return self.clone();
         }
         Outcomes::from_map(self.iter().map(|(v, w)| (v, w / &gcd)).collect())
