@@ -349,6 +349,19 @@ pub(crate) fn rolls_of(
 ) {
     assert!(faces.len() <= MAX_SORTED_FACES, "callers check the faces");
     let mut roll = Vec::with_capacity(count as usize);
+    // Natively, ways below 2^64 (ten d10 have at most 10^10) are worked out
+    // in a word; the browser's engine keeps to one method, for its size.
+    if !cfg!(target_arch = "wasm32") {
+        if let Some(small) = small_weights(faces, count) {
+            let mut step = SmallStep {
+                faces: &small,
+                roll: &mut roll,
+                visit,
+            };
+            step.place(0, count as usize, 1);
+            return;
+        }
+    }
     let mut step = Step {
         faces,
         roll: &mut roll,
@@ -385,6 +398,53 @@ impl Step<'_> {
                 self.roll.push(value);
                 power *= w;
                 choose = choose * (left - here) / (here + 1);
+            }
+        }
+        self.roll.truncate(at);
+    }
+}
+
+/// The faces with their ways in words, when every roll's ways fit one:
+/// no roll has more ways than `(sum of the ways) ^ count`, and with no
+/// face of no ways, no partial product has more than its roll.
+fn small_weights(faces: &[(i64, &BigUint)], count: u64) -> Option<Vec<(i64, u64)>> {
+    let small: Vec<(i64, u64)> = faces
+        .iter()
+        .map(|&(value, w)| Some((value, u64::try_from(w).ok().filter(|&w| w > 0)?)))
+        .collect::<Option<_>>()?;
+    let total = small.iter().try_fold(0u64, |t, &(_, w)| t.checked_add(w))?;
+    total.checked_pow(u32::try_from(count).ok()?)?;
+    Some(small)
+}
+
+/// [`Step`] with ways in a word: every product below stays under the
+/// bound [`small_weights`] checked, as each is a term of the expansion of
+/// `(sum of the ways) ^ count`.
+struct SmallStep<'a> {
+    faces: &'a [(i64, u64)],
+    roll: &'a mut Vec<i64>,
+    visit: &'a mut dyn FnMut(&[i64], &BigUint),
+}
+
+impl SmallStep<'_> {
+    fn place(&mut self, face: usize, left: usize, ways: u64) {
+        let at = self.roll.len();
+        let Some(&(value, w)) = self.faces.get(face) else {
+            return;
+        };
+        if left == 0 || face + 1 == self.faces.len() {
+            tally!(self.roll.len() as f64 + left as f64 + work::MAP);
+            self.roll.resize(at + left, value);
+            (self.visit)(self.roll, &BigUint::from(ways * w.pow(left as u32)));
+        } else {
+            let (mut power, mut choose) = (1u64, 1u64);
+            tally!((left + 1) as f64 * 4.0);
+            for here in 0..=left {
+                self.place(face + 1, left - here, ways * choose * power);
+                self.roll.push(value);
+                // Past the last turn these are not used, and may wrap.
+                power = power.wrapping_mul(w);
+                choose = (u128::from(choose) * (left - here) as u128 / (here + 1) as u128) as u64;
             }
         }
         self.roll.truncate(at);

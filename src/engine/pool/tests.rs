@@ -498,3 +498,32 @@ fn keep_past_2_188_matches_the_closed_form_on_random_dice() {
     }
     assert!(past >= 30, "{past} of 40 past 2^188");
 }
+
+/// Rolls whose ways fit a word are listed as those that do not: the same
+/// rolls in the same order, the ways scaled by the faces' scale.
+#[test]
+fn rolls_in_words_match_rolls_in_big_integers() {
+    let weights = [1u64, 3, 2, 7];
+    let values = [1i64, 2, 5, 9];
+    for count in 0..=6u64 {
+        let list = |scale: u32| {
+            let ways: Vec<BigUint> = weights.iter().map(|&w| BigUint::from(w) << scale).collect();
+            let faces: Vec<(i64, &BigUint)> = values.iter().copied().zip(&ways).collect();
+            let mut out = Vec::new();
+            rolls_of(&faces, count, &mut |roll, w| {
+                out.push((roll.to_vec(), w.clone()))
+            });
+            out
+        };
+        // 13^6 is below 2^64: in words; 2^40 times each face, far past.
+        let (small, big) = (list(0), list(40));
+        assert_eq!(small.len(), big.len());
+        assert!(small_weights(&[(1, &BigUint::from(13u32))], count).is_some());
+        for ((a, wa), (b, wb)) in small.iter().zip(&big) {
+            assert_eq!(a, b);
+            assert_eq!(&(wa << (40 * count)), wb);
+        }
+        let total: BigUint = small.iter().map(|(_, w)| w).sum();
+        assert_eq!(total, BigUint::from(13u32).pow(count as u32));
+    }
+}
