@@ -353,55 +353,22 @@ pub(crate) fn rolls_of(
     // in a word; the browser's engine keeps to one method, for its size.
     if !cfg!(target_arch = "wasm32") {
         if let Some(small) = small_weights(faces, count) {
-            let mut step = SmallStep {
+            Step::<u64> {
                 faces: &small,
                 roll: &mut roll,
                 visit,
-            };
-            step.place(0, count as usize, 1);
+            }
+            .place(0, count as usize, 1);
             return;
         }
     }
-    let mut step = Step {
-        faces,
+    let faces: Vec<(i64, BigUint)> = faces.iter().map(|&(v, w)| (v, w.clone())).collect();
+    Step::<BigUint> {
+        faces: &faces,
         roll: &mut roll,
         visit,
-    };
-    step.place(0, count as usize, BigUint::one());
-}
-
-struct Step<'a> {
-    faces: &'a [(i64, &'a BigUint)],
-    roll: &'a mut Vec<i64>,
-    visit: &'a mut dyn FnMut(&[i64], &BigUint),
-}
-
-impl Step<'_> {
-    /// Place `left` dice on the values from `face` up.
-    fn place(&mut self, face: usize, left: usize, ways: BigUint) {
-        let at = self.roll.len();
-        let Some(&(value, w)) = self.faces.get(face) else {
-            return;
-        };
-        if left == 0 || face + 1 == self.faces.len() {
-            tally!(self.roll.len() as f64 + left as f64 + work::words(&ways) * work::MAP);
-            self.roll.resize(at + left, value);
-            (self.visit)(self.roll, &(ways * w.pow(left as u32)));
-        } else {
-            // C(left, here) from the last one: no table of binomials,
-            // whose rows for thousands of dice would take gigabytes.
-            let (mut power, mut choose) = (BigUint::one(), BigUint::one());
-            tally!((left + 1) as f64 * 4.0 * work::words(&ways));
-            for here in 0..=left {
-                let next = &ways * &choose * &power;
-                self.place(face + 1, left - here, next);
-                self.roll.push(value);
-                power *= w;
-                choose = choose * (left - here) / (here + 1);
-            }
-        }
-        self.roll.truncate(at);
     }
+    .place(0, count as usize, BigUint::one());
 }
 
 /// The faces with their ways in words, when every roll's ways fit one:
@@ -417,34 +384,97 @@ fn small_weights(faces: &[(i64, &BigUint)], count: u64) -> Option<Vec<(i64, u64)
     Some(small)
 }
 
-/// [`Step`] with ways in a word: every product below stays under the
-/// bound [`small_weights`] checked, as each is a term of the expansion of
-/// `(sum of the ways) ^ count`.
-struct SmallStep<'a> {
-    faces: &'a [(i64, u64)],
+/// The ways a [`Step`] counts in: big integers, or a word where
+/// [`small_weights`] showed every product on the way stays below 2^64
+/// (each is a term of the expansion of `(sum of the ways) ^ count`).
+trait Count: Clone {
+    fn unit() -> Self;
+    /// `self * choose * power`.
+    fn product(&self, choose: &Self, power: &Self) -> Self;
+    /// `self *= by`; past the last turn a word may wrap, unused.
+    fn scale(&mut self, by: &Self);
+    /// C(left, here + 1) from C(left, here).
+    fn next_choose(&self, left: usize, here: usize) -> Self;
+    /// `self * w ^ left`, as the visit takes it.
+    fn leaf(&self, w: &Self, left: usize) -> BigUint;
+    /// Words of the count, for the tally.
+    #[cfg(test)]
+    fn words(&self) -> f64;
+}
+
+impl Count for BigUint {
+    fn unit() -> Self {
+        One::one()
+    }
+    fn product(&self, choose: &Self, power: &Self) -> Self {
+        self * choose * power
+    }
+    fn scale(&mut self, by: &Self) {
+        *self *= by;
+    }
+    fn next_choose(&self, left: usize, here: usize) -> Self {
+        self * (left - here) / (here + 1)
+    }
+    fn leaf(&self, w: &Self, left: usize) -> BigUint {
+        self * w.pow(left as u32)
+    }
+    #[cfg(test)]
+    fn words(&self) -> f64 {
+        work::words(self)
+    }
+}
+
+impl Count for u64 {
+    fn unit() -> Self {
+        1
+    }
+    fn product(&self, choose: &Self, power: &Self) -> Self {
+        self * choose * power
+    }
+    fn scale(&mut self, by: &Self) {
+        *self = self.wrapping_mul(*by);
+    }
+    fn next_choose(&self, left: usize, here: usize) -> Self {
+        (u128::from(*self) * (left - here) as u128 / (here + 1) as u128) as u64
+    }
+    fn leaf(&self, w: &Self, left: usize) -> BigUint {
+        BigUint::from(self * w.pow(left as u32))
+    }
+    #[cfg(test)]
+    fn words(&self) -> f64 {
+        1.0
+    }
+}
+
+struct Step<'a, N> {
+    faces: &'a [(i64, N)],
     roll: &'a mut Vec<i64>,
     visit: &'a mut dyn FnMut(&[i64], &BigUint),
 }
 
-impl SmallStep<'_> {
-    fn place(&mut self, face: usize, left: usize, ways: u64) {
+impl<N: Count> Step<'_, N> {
+    /// Place `left` dice on the values from `face` up.
+    fn place(&mut self, face: usize, left: usize, ways: N) {
         let at = self.roll.len();
-        let Some(&(value, w)) = self.faces.get(face) else {
+        let Some((value, w)) = self.faces.get(face) else {
             return;
         };
+        let value = *value;
         if left == 0 || face + 1 == self.faces.len() {
-            tally!(self.roll.len() as f64 + left as f64 + work::MAP);
+            tally!(self.roll.len() as f64 + left as f64 + ways.words() * work::MAP);
             self.roll.resize(at + left, value);
-            (self.visit)(self.roll, &BigUint::from(ways * w.pow(left as u32)));
+            (self.visit)(self.roll, &ways.leaf(w, left));
         } else {
-            let (mut power, mut choose) = (1u64, 1u64);
-            tally!((left + 1) as f64 * 4.0);
+            // C(left, here) from the last one: no table of binomials,
+            // whose rows for thousands of dice would take gigabytes.
+            let (mut power, mut choose) = (N::unit(), N::unit());
+            tally!((left + 1) as f64 * 4.0 * ways.words());
             for here in 0..=left {
-                self.place(face + 1, left - here, ways * choose * power);
+                let next = ways.product(&choose, &power);
+                self.place(face + 1, left - here, next);
                 self.roll.push(value);
-                // Past the last turn these are not used, and may wrap.
-                power = power.wrapping_mul(w);
-                choose = (u128::from(choose) * (left - here) as u128 / (here + 1) as u128) as u64;
+                power.scale(w);
+                choose = choose.next_choose(left, here);
             }
         }
         self.roll.truncate(at);
