@@ -353,6 +353,7 @@ pub(crate) fn rolls_of(
     // in a word; the browser's engine keeps to one method, for its size.
     if !cfg!(target_arch = "wasm32") {
         if let Some(small) = small_weights(faces, count) {
+            let small: Vec<(i64, &u64)> = small.iter().map(|(v, w)| (*v, w)).collect();
             Step::<u64> {
                 faces: &small,
                 roll: &mut roll,
@@ -362,9 +363,8 @@ pub(crate) fn rolls_of(
             return;
         }
     }
-    let faces: Vec<(i64, BigUint)> = faces.iter().map(|&(v, w)| (v, w.clone())).collect();
     Step::<BigUint> {
-        faces: &faces,
+        faces,
         roll: &mut roll,
         visit,
     }
@@ -447,7 +447,7 @@ impl Count for u64 {
 }
 
 struct Step<'a, N> {
-    faces: &'a [(i64, N)],
+    faces: &'a [(i64, &'a N)],
     roll: &'a mut Vec<i64>,
     visit: &'a mut dyn FnMut(&[i64], &BigUint),
 }
@@ -456,10 +456,9 @@ impl<N: Count> Step<'_, N> {
     /// Place `left` dice on the values from `face` up.
     fn place(&mut self, face: usize, left: usize, ways: N) {
         let at = self.roll.len();
-        let Some((value, w)) = self.faces.get(face) else {
+        let Some(&(value, w)) = self.faces.get(face) else {
             return;
         };
-        let value = *value;
         if left == 0 || face + 1 == self.faces.len() {
             tally!(self.roll.len() as f64 + left as f64 + ways.words() * work::MAP);
             self.roll.resize(at + left, value);
