@@ -49,9 +49,10 @@ impl Fnv {
     }
 }
 
-/// FNV-1a as a `HashMap`'s hasher, for small maps keyed by short trusted
-/// names (an AnyDice program's variables), where SipHash's resistance to
-/// crafted keys costs more than the lookup itself.
+/// FNV as a `HashMap`'s hasher (bytes as FNV-1a, words a step each, and
+/// the result mixed), for maps keyed by an AnyDice program's own names and
+/// shapes, where SipHash's resistance to crafted keys costs more than the
+/// lookup itself. Its values name nothing outside the process.
 impl std::hash::Hasher for Fnv {
     /// Mixed (MurmurHash3's finalizer), so every bit of every word fed
     /// reaches the low bits a map's buckets are picked by.
